@@ -1,0 +1,6 @@
+import { NotBuiltError } from '../cli-error'
+
+/** Placeholder until this command is built: says so and exits 1. */
+export async function runSimulator(..._args: unknown[]): Promise<void> {
+	throw new NotBuiltError('simulator')
+}
