@@ -82,6 +82,6 @@ try {
 	}
 } catch (error) {
 	console.error(formatCliError(error))
-	process.exitCode = error instanceof Error && error.message.startsWith('Unknown option') ? 2 : exitCodeOf(error)
+	process.exitCode =
+		error instanceof Error && error.message.startsWith('Unknown option') ? 2 : exitCodeOf(error)
 }
-
