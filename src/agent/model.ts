@@ -1,0 +1,201 @@
+/**
+ * The chat model behind the agent: one `openai` SDK client per provider, one non-streaming
+ * chat-completions call per step. Conversation messages are kept in our own shape (with
+ * timestamps) and converted to the wire format on each call.
+ */
+import OpenAI from 'openai'
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
+import { AgentAbortError, AgentProviderError, toProviderError } from './provider-error'
+import type { ProviderConfig } from './providers'
+
+/** A tool call the model asked for. `raw` keeps provider extras (Gemini's thought signatures) for replay. */
+export interface ToolCallRequest {
+	id: string
+	name: string
+	/** JSON text as the model produced it (may be invalid: validated by the tool). */
+	arguments: string
+	raw?: Record<string, unknown>
+}
+
+/** One message of a conversation. `timestamp` is epoch seconds. System messages are never shown. */
+export type ConversationMessage =
+	| { role: 'system'; content: string }
+	| { role: 'user'; content: string; timestamp: number }
+	| { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; timestamp: number }
+	| { role: 'tool'; toolCallId: string; name: string; content: string; timestamp: number }
+
+/** Token usage of one model call. */
+export interface ModelUsage {
+	promptTokens: number
+	completionTokens: number
+	totalTokens: number
+}
+
+/** What one model call returned. */
+export interface ModelReply {
+	content: string
+	toolCalls: ToolCallRequest[]
+	usage: ModelUsage
+}
+
+/** A tool offered to the model, in the wire format's terms. */
+export interface ModelTool {
+	name: string
+	description: string
+	/** JSON schema of the arguments (a TypeBox schema is one). */
+	parameters: Record<string, unknown>
+}
+
+/** One chat-completions call. */
+export interface ModelRequest {
+	messages: readonly ConversationMessage[]
+	/** Omitted or empty: no tools are sent (models without tool support). */
+	tools?: readonly ModelTool[]
+	signal?: AbortSignal
+}
+
+/** The model the loop talks to; tests and other transports can provide their own. */
+export interface ChatModel {
+	readonly provider: ProviderConfig
+	complete(request: ModelRequest): Promise<ModelReply>
+}
+
+/** SDK client settings. */
+export interface ChatModelOptions {
+	/** Per-request timeout in ms (default 120000). */
+	timeoutMs?: number
+	/** SDK retries of 429/5xx/connection failures (default 1; the SDK's own default is 2). */
+	maxRetries?: number
+	fetch?: typeof fetch
+}
+
+/** Converts our messages to the chat-completions wire format. */
+export function toWireMessages(messages: readonly ConversationMessage[]): ChatCompletionMessageParam[] {
+	return messages.map((message): ChatCompletionMessageParam => {
+		switch (message.role) {
+			case 'system':
+				return { role: 'system', content: message.content }
+			case 'user':
+				return { role: 'user', content: message.content }
+			case 'tool':
+				return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+			default: {
+				if (!message.toolCalls?.length) return { role: 'assistant', content: message.content }
+				return {
+					role: 'assistant',
+					content: message.content || null,
+					tool_calls: message.toolCalls.map((call) => ({
+						...call.raw,
+						id: call.id,
+						type: 'function' as const,
+						function: { name: call.name, arguments: call.arguments }
+					}))
+				}
+			}
+		}
+	})
+}
+
+function createSdkClient(config: ProviderConfig, options: ChatModelOptions): OpenAI {
+	return new OpenAI({
+		apiKey: config.apiKey ?? 'missing',
+		baseURL: config.baseURL,
+		// Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID for another provider's endpoint.
+		organization: null,
+		project: null,
+		timeout: options.timeoutMs ?? 120_000,
+		maxRetries: options.maxRetries ?? 1,
+		fetch: options.fetch,
+		logLevel: 'off'
+	})
+}
+
+function parseReply(body: unknown): ModelReply {
+	const choices = (body as { choices?: unknown } | null)?.choices
+	if (!Array.isArray(choices) || choices.length === 0) throw new SyntaxError('no choices')
+	const message = (choices[0] as { message?: unknown }).message as
+		| { content?: unknown; tool_calls?: unknown }
+		| undefined
+	if (!message || typeof message !== 'object') throw new SyntaxError('no message')
+	const content = typeof message.content === 'string' ? message.content : ''
+	const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : []
+	const toolCalls: ToolCallRequest[] = []
+	for (const [index, raw] of rawCalls.entries()) {
+		const call = raw as { id?: unknown; function?: { name?: unknown; arguments?: unknown } }
+		if (typeof call?.function?.name !== 'string') throw new SyntaxError('tool call without a name')
+		const { id: _id, type: _type, function: _function, ...extras } = raw as Record<string, unknown>
+		toolCalls.push({
+			// Some compatible endpoints omit ids; the follow-up tool message still needs one.
+			id: typeof call.id === 'string' && call.id ? call.id : `call_${Date.now()}_${index}`,
+			name: call.function.name,
+			arguments: typeof call.function.arguments === 'string' ? call.function.arguments : '{}',
+			raw: Object.keys(extras).length ? extras : undefined
+		})
+	}
+	const usage = (body as { usage?: Record<string, unknown> }).usage ?? {}
+	const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0)
+	const promptTokens = number(usage.prompt_tokens)
+	const completionTokens = number(usage.completion_tokens)
+	const totalTokens = number(usage.total_tokens) || promptTokens + completionTokens
+	return { content, toolCalls, usage: { promptTokens, completionTokens, totalTokens } }
+}
+
+/** Builds the SDK-backed model for a resolved provider (the model must not be `auto` any more). */
+export function createChatModel(config: ProviderConfig, options: ChatModelOptions = {}): ChatModel {
+	const client = createSdkClient(config, options)
+	const secrets = [config.apiKey]
+	return {
+		provider: config,
+		async complete(request: ModelRequest): Promise<ModelReply> {
+			if (request.signal?.aborted) throw new AgentAbortError()
+			const tools: ChatCompletionTool[] | undefined = request.tools?.length
+				? request.tools.map((tool) => ({
+						type: 'function',
+						function: { name: tool.name, description: tool.description, parameters: tool.parameters }
+					}))
+				: undefined
+			try {
+				// No temperature: reasoning models reject anything but their default (upstream-facts 4).
+				const body = await client.chat.completions.create(
+					{
+						model: config.model,
+						messages: toWireMessages(request.messages),
+						...(tools ? { tools } : {}),
+						...(config.maxTokens ? { max_tokens: config.maxTokens } : {})
+					},
+					{ signal: request.signal }
+				)
+				return parseReply(body)
+			} catch (error) {
+				throw toProviderError(error, config, secrets, request.signal)
+			}
+		}
+	}
+}
+
+/**
+ * Resolves `model: 'auto'` for local runners by asking the server (`GET /v1/models`) and taking
+ * the first model it lists. Other configs are returned unchanged.
+ */
+export async function resolveModel(
+	config: ProviderConfig,
+	options: ChatModelOptions & { signal?: AbortSignal } = {}
+): Promise<ProviderConfig> {
+	if (config.model !== 'auto') return config
+	const client = createSdkClient(config, { ...options, timeoutMs: options.timeoutMs ?? 10_000 })
+	let first: string | undefined
+	try {
+		const page = await client.models.list({ signal: options.signal })
+		first = page.data.find((model) => typeof model?.id === 'string' && model.id)?.id
+	} catch (error) {
+		throw toProviderError(error, config, [config.apiKey], options.signal)
+	}
+	if (!first) {
+		throw new AgentProviderError(
+			config.label,
+			'not_found',
+			`the server lists no models (try: ollama pull llama3.2)`
+		)
+	}
+	return { ...config, model: first }
+}
