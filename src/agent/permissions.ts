@@ -1,0 +1,155 @@
+/**
+ * Permission gate for the agent's actions (DESIGN.md section 5): running generated code, each write
+ * call on the account, and writing a file. Reads inside approved code are not actions. Nothing is
+ * auto-approved: without an approver every action that needs asking is denied.
+ */
+import { type AgentEventListener, emitSafely } from './events'
+
+/** How often the person is asked. */
+export type PermissionLevel = 'ask_every' | 'ask_once' | 'full_access'
+
+/** The accepted `--permission` values, in documentation order. */
+export const permissionLevels: readonly PermissionLevel[] = ['ask_every', 'ask_once', 'full_access']
+
+/** Parses a `--permission` value; undefined when it is not one of the three levels. */
+export function parsePermissionLevel(value: unknown): PermissionLevel | undefined {
+	return permissionLevels.find((level) => level === value)
+}
+
+/** The actions that need permission. */
+export type ActionKind = 'code_run' | 'write_call' | 'file_write'
+
+/** One decision the person is asked to make. */
+export interface ApprovalRequest {
+	/** Unique per request; a web approval posts it back (`POST .../approve { id, allow }`). */
+	id: string
+	kind: ActionKind
+	/** Short line, e.g. `Run generated code` or `Write call: media.like`. */
+	title: string
+	/** What is about to happen: the code, the write call with its arguments, or file name and size. */
+	detail: string
+	/** For write calls: the registry path, e.g. `media.like`. */
+	method?: string
+	/** For write calls: the arguments. */
+	args?: unknown[]
+}
+
+/** Decides one request: true allows, false denies. May be slow (it waits for a person). */
+export type Approver = (request: ApprovalRequest, context?: { signal?: AbortSignal }) => Promise<boolean>
+
+/** An approver that denies everything (the default: nothing is auto-approved). */
+export const denyAllApprover: Approver = async () => false
+
+/** The text returned to the model when an action is denied. */
+export function permissionDeniedMessage(request: Pick<ApprovalRequest, 'kind' | 'method'>): string {
+	const what =
+		request.kind === 'code_run'
+			? 'running this code'
+			: request.kind === 'write_call'
+				? `the write call ${request.method ?? ''}`.trimEnd()
+				: 'writing this file'
+	return `Permission denied: the user did not allow ${what}. Do not retry it; answer with what you have or explain what permission is needed.`
+}
+
+/**
+ * Asks the approver according to the level. `ask_once` remembers an approval per action kind
+ * until `reset()`; a denial applies to that one action. `full_access` never asks.
+ */
+export class PermissionGate {
+	readonly level: PermissionLevel
+	private readonly approver: Approver
+	private readonly remembered = new Set<ActionKind>()
+
+	constructor(options: { level: PermissionLevel; approver?: Approver }) {
+		this.level = options.level
+		this.approver = options.approver ?? denyAllApprover
+	}
+
+	/**
+	 * Resolves true when the action may go ahead. Emits a `permission` event (through `onEvent`)
+	 * before asking, so a browser can show its card. An approver that throws counts as a denial.
+	 */
+	async check(
+		action: Omit<ApprovalRequest, 'id'>,
+		context: { signal?: AbortSignal; onEvent?: AgentEventListener } = {}
+	): Promise<boolean> {
+		if (this.level === 'full_access') return true
+		if (this.level === 'ask_once' && this.remembered.has(action.kind)) return true
+		if (context.signal?.aborted) return false
+		const request: ApprovalRequest = { id: crypto.randomUUID(), ...action }
+		emitSafely(context.onEvent, { type: 'permission', ...request })
+		let allowed = false
+		try {
+			allowed = (await this.approver(request, { signal: context.signal })) === true
+		} catch {
+			allowed = false
+		}
+		if (context.signal?.aborted) return false
+		if (allowed && this.level === 'ask_once') this.remembered.add(action.kind)
+		return allowed
+	}
+
+	/** Forgets remembered approvals (a new conversation). */
+	reset(): void {
+		this.remembered.clear()
+	}
+}
+
+/** An approver whose decisions arrive later, e.g. from `POST /api/approve { id, allow }`. */
+export interface DeferredApprover {
+	/** Pass this to the agent. It waits for `decide`, the timeout (deny) or the signal (deny). */
+	approver: Approver
+	/** Records a decision; false when no request with this id is waiting (unknown or already decided). */
+	decide(id: string, allow: boolean): boolean
+	/** The requests waiting for a decision, oldest first. */
+	pending(): ApprovalRequest[]
+	/** Denies everything waiting (e.g. the person closed the page). */
+	denyAll(): void
+}
+
+/**
+ * Builds a deferred approver for browser approvals. With no decision within `timeoutMs`
+ * (default 120000, DESIGN.md section 5) the action is denied. `onRequest` is called when a request
+ * starts waiting (the agent also emits a `permission` event for it).
+ */
+export function createDeferredApprover(
+	options: { timeoutMs?: number; onRequest?: (request: ApprovalRequest) => void } = {}
+): DeferredApprover {
+	const timeoutMs = options.timeoutMs ?? 120_000
+	const waiting = new Map<string, { request: ApprovalRequest; settle: (allow: boolean) => void }>()
+
+	const approver: Approver = (request, context) =>
+		new Promise<boolean>((resolve) => {
+			const signal = context?.signal
+			const settle = (allow: boolean) => {
+				if (!waiting.delete(request.id)) return
+				clearTimeout(timer)
+				signal?.removeEventListener('abort', onAbort)
+				resolve(allow)
+			}
+			const onAbort = () => settle(false)
+			const timer = setTimeout(() => settle(false), timeoutMs)
+			waiting.set(request.id, { request, settle })
+			if (signal?.aborted) return settle(false)
+			signal?.addEventListener('abort', onAbort, { once: true })
+			try {
+				options.onRequest?.(request)
+			} catch {
+				// A failing notifier leaves the request waiting for its timeout.
+			}
+		})
+
+	return {
+		approver,
+		decide(id, allow) {
+			const entry = waiting.get(id)
+			if (!entry) return false
+			entry.settle(allow === true)
+			return true
+		},
+		pending: () => [...waiting.values()].map((entry) => entry.request),
+		denyAll() {
+			for (const entry of [...waiting.values()]) entry.settle(false)
+		}
+	}
+}
