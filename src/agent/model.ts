@@ -17,10 +17,14 @@ export interface ToolCallRequest {
 	raw?: Record<string, unknown>
 }
 
-/** One message of a conversation. `timestamp` is epoch seconds. System messages are never shown. */
+/**
+ * One message of a conversation. `timestamp` is epoch seconds. System messages are never shown.
+ * A user message with `codeResult` carries the output of a fenced code block the model wrote
+ * (models without tool calls); it is not something the person typed.
+ */
 export type ConversationMessage =
 	| { role: 'system'; content: string }
-	| { role: 'user'; content: string; timestamp: number }
+	| { role: 'user'; content: string; timestamp: number; codeResult?: boolean }
 	| { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; timestamp: number }
 	| { role: 'tool'; toolCallId: string; name: string; content: string; timestamp: number }
 
