@@ -1,0 +1,98 @@
+/**
+ * What a result's toolbar buttons do: save on the server (with an in-page name dialog), export to
+ * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON.
+ */
+import { apiDownload, apiGet, apiRequest, lastRequest } from '../lib/api'
+import { h } from '../lib/dom'
+import { formatBytes } from '../lib/format'
+import { promptForName } from './dialogs'
+import { showToast } from './toast'
+
+/** A name the server will accept, suggested from a request path. */
+export function suggestName(path: string): string {
+	const cleaned = path
+		.replace(/^\/api\//, '')
+		.replace(/[?&](count|cursor)=[^&]*/g, '')
+		.replace(/[?&=]/g, '-')
+		.replace(/[^A-Za-z0-9_-]+/g, '_')
+		.replace(/^[-_]+|[-_]+$/g, '')
+	return cleaned.slice(0, 80) || 'result'
+}
+
+/**
+ * Saves a result. The server stores its last successful data response, so when this page has
+ * made another request since `path` was fetched, `path` is fetched again first.
+ */
+export async function saveResult(path: string): Promise<void> {
+	const name = await promptForName({
+		title: 'Save result',
+		label: 'Name',
+		value: suggestName(path),
+		hint: 'Letters, digits, "_" and "-". An existing name gets a suffix; nothing is overwritten.',
+		confirmLabel: 'Save',
+		pattern: '[A-Za-z0-9_\\-]{1,100}(\\.json)?'
+	})
+	if (name === null) return
+	if (lastRequest() !== path) {
+		const refreshed = await apiGet(path)
+		if (!refreshed.ok) {
+			showToast(`Could not refresh the result before saving: ${refreshed.error} (${refreshed.code})`, 'error')
+			return
+		}
+	}
+	const result = await apiRequest<{ name?: string; file?: string; size?: number }>('POST', '/api/save', {
+		name
+	})
+	if (!result.ok || !result.envelope) {
+		showToast(`Save failed: ${result.error} (${result.code})`, 'error')
+		return
+	}
+	const saved = result.envelope.data
+	showToast(`Saved as ${saved.file ?? saved.name ?? name} (${formatBytes(Number(saved.size))})`, 'success')
+}
+
+/** The records to export: an array of objects as is, a single object as one row, else null. */
+export function csvRows(data: unknown): Record<string, unknown>[] | null {
+	const rows = Array.isArray(data) ? data : data !== null && typeof data === 'object' ? [data] : null
+	if (!rows || rows.length === 0) return null
+	return rows.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row))
+		? (rows as Record<string, unknown>[])
+		: null
+}
+
+/** Posts records to `/api/export/csv` and downloads the file the server returns. */
+export async function exportCsv(rows: Record<string, unknown>[]): Promise<void> {
+	const answer = await apiDownload('/api/export/csv', { data: { data: rows } }, 'export.csv')
+	if ('blob' in answer) {
+		const url = URL.createObjectURL(answer.blob)
+		const link = h('a', { attrs: { href: url, download: answer.fileName } })
+		document.body.append(link)
+		link.click()
+		link.remove()
+		setTimeout(() => URL.revokeObjectURL(url), 10_000)
+		showToast(`Downloaded ${answer.fileName} (${formatBytes(answer.blob.size)})`, 'success')
+	} else {
+		showToast(`CSV export failed: ${answer.error} (${answer.code})`, 'error')
+	}
+}
+
+/** Copies a value as indented JSON (Clipboard API, or a hidden textarea where it is missing). */
+export async function copyJson(value: unknown): Promise<void> {
+	const text = JSON.stringify(value, null, 2)
+	try {
+		await navigator.clipboard.writeText(text)
+	} catch {
+		// Plain-http pages beyond loopback are not a secure context: no Clipboard API there.
+		const area = h('textarea', { className: 'visually-hidden', attrs: { readonly: true } })
+		area.value = text
+		document.body.append(area)
+		area.select()
+		const copied = document.execCommand('copy')
+		area.remove()
+		if (!copied) {
+			showToast('Copy is not available in this browser context.', 'error')
+			return
+		}
+	}
+	showToast('Copied JSON to the clipboard.', 'success')
+}

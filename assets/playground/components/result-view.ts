@@ -1,0 +1,291 @@
+/**
+ * The result area every data panel shares: a status line (HTTP status, duration, size, items),
+ * a summary card for users and posts, views (Table, Tree, Images, Raw), "Load more" when the
+ * envelope has `next_cursor` (appends, fetching with `?cursor=`), and Save, CSV and Copy.
+ * Failures show the envelope's `error` and `code` as they are.
+ */
+import { type ApiResult, apiGet, withCursor } from '../lib/api'
+import { h, replaceChildren } from '../lib/dom'
+import { formatBytes, formatCount, formatDuration } from '../lib/format'
+import { dataTable } from './data-table'
+import { collectImages, gallery } from './gallery'
+import { jsonTree, setTreeExpanded } from './json-tree'
+import { copyJson, csvRows, exportCsv, saveResult } from './result-actions'
+import { summaryCard } from './summary-card'
+
+type ViewName = 'table' | 'tree' | 'images' | 'raw'
+
+/** Options for `createResultView`. */
+export interface ResultViewOptions {
+	/** Offer "Save" (the server saves its last data response; off for saved files). */
+	save?: boolean
+	/** Picks the records CSV export posts (default: the data itself). */
+	csvSource?: (data: unknown) => unknown
+	/** Shown before anything ran. */
+	emptyText?: string
+}
+
+/** A result area; `run` fetches a GET path into it, `show` displays data already at hand. */
+export interface ResultView {
+	element: HTMLElement
+	run(path: string): Promise<ApiResult>
+	show(data: unknown, caption: string): void
+	clear(): void
+}
+
+interface Shown {
+	data: unknown
+	path: string | null
+	lastFetched: string | null
+	nextCursor: string | null
+	caption: string
+}
+
+/** Builds a result area. */
+export function createResultView(options: ResultViewOptions = {}): ResultView {
+	const element = h('section', {
+		className: 'result',
+		attrs: { 'aria-label': 'Result', 'aria-live': 'polite' }
+	})
+	const empty = (): HTMLElement =>
+		h('p', { className: 'result-empty', text: options.emptyText ?? 'Run a request to see its result here.' })
+	let shown: Shown | null = null
+	let view: ViewName | null = null
+	let runCounter = 0
+	element.append(empty())
+
+	function statusLine(result: ApiResult | null): HTMLElement {
+		const line = h('div', { className: 'result-status' })
+		if (result) {
+			line.append(
+				h('span', {
+					className: `tag ${result.ok ? 'tag-success' : 'tag-error'}`,
+					text: result.ok ? `${result.status} OK` : `${result.status || 'no answer'}`
+				}),
+				h('span', { text: formatDuration(result.durationMs), attrs: { title: 'Duration' } }),
+				h('span', { text: formatBytes(result.sizeBytes), attrs: { title: 'Response size' } })
+			)
+		}
+		if (shown) {
+			if (Array.isArray(shown.data))
+				line.append(h('span', { className: 'result-count', text: `${formatCount(shown.data.length)} items` }))
+			line.append(h('code', { className: 'result-caption', text: shown.caption }))
+		}
+		return line
+	}
+
+	function availableViews(data: unknown): ViewName[] {
+		const views: ViewName[] = []
+		if (Array.isArray(data) ? data.length > 0 : data !== null && typeof data === 'object') views.push('table')
+		views.push('tree')
+		if (collectImages(data, 1).length > 0) views.push('images')
+		views.push('raw')
+		return views
+	}
+
+	function viewBody(name: ViewName, data: unknown): HTMLElement {
+		if (name === 'table') {
+			const records = Array.isArray(data)
+				? data
+				: Object.entries(data as object).map(([field, value]) => ({ field, value }))
+			return dataTable(records)
+		}
+		if (name === 'images') return gallery(collectImages(data))
+		if (name === 'raw')
+			return h('pre', { className: 'raw-json', text: JSON.stringify(data, null, 2), attrs: { tabindex: 0 } })
+		const tree = jsonTree(data)
+		const tools = h(
+			'div',
+			{ className: 'tree-tools' },
+			h('button', {
+				className: 'button button-small',
+				text: 'Expand all',
+				attrs: { type: 'button' },
+				on: { click: () => setTreeExpanded(tree, true) }
+			}),
+			h('button', {
+				className: 'button button-small',
+				text: 'Collapse all',
+				attrs: { type: 'button' },
+				on: { click: () => setTreeExpanded(tree, false) }
+			})
+		)
+		return h('div', null, tools, tree)
+	}
+
+	function render(result: ApiResult | null): void {
+		if (!shown) return
+		const current = shown
+		const views = availableViews(current.data)
+		if (!view || !views.includes(view)) {
+			view =
+				Array.isArray(current.data) &&
+				views.includes('table') &&
+				current.data.every((item) => item !== null && typeof item === 'object')
+					? 'table'
+					: 'tree'
+		}
+		const body = h(
+			'div',
+			{ className: 'result-body', attrs: { role: 'tabpanel' } },
+			viewBody(view, current.data)
+		)
+		const tabs = h('div', { className: 'segmented', attrs: { role: 'tablist', 'aria-label': 'Result view' } })
+		for (const name of views) {
+			tabs.append(
+				h('button', {
+					className: 'segment',
+					text: { table: 'Table', tree: 'Tree', images: 'Images', raw: 'Raw' }[name],
+					attrs: { type: 'button', role: 'tab', 'aria-selected': String(name === view) },
+					on: {
+						click: () => {
+							view = name
+							render(result)
+							element.querySelector<HTMLElement>('[role=tab][aria-selected=true]')?.focus()
+						}
+					}
+				})
+			)
+		}
+		const actions = h('div', { className: 'result-actions' })
+		if (options.save && current.path) {
+			const path = current.lastFetched ?? current.path
+			actions.append(
+				h('button', {
+					className: 'button',
+					text: 'Save',
+					attrs: { type: 'button' },
+					on: { click: () => void saveResult(path) }
+				})
+			)
+		}
+		const rows = csvRows(options.csvSource ? options.csvSource(current.data) : current.data)
+		actions.append(
+			h('button', {
+				className: 'button',
+				text: 'CSV',
+				attrs: {
+					type: 'button',
+					disabled: rows === null,
+					title: rows === null ? 'Only records (objects) can be exported' : 'Download as CSV'
+				},
+				on: { click: () => rows && void exportCsv(rows) }
+			}),
+			h('button', {
+				className: 'button',
+				text: 'Copy',
+				attrs: { type: 'button', title: 'Copy as JSON' },
+				on: { click: () => void copyJson(current.data) }
+			})
+		)
+		const more =
+			current.nextCursor && Array.isArray(current.data)
+				? h(
+						'div',
+						{ className: 'load-more' },
+						h('button', {
+							className: 'button button-primary',
+							text: 'Load more',
+							attrs: { type: 'button' },
+							on: { click: () => void loadMore() }
+						})
+					)
+				: null
+		replaceChildren(
+			element,
+			statusLine(result),
+			summaryCard(current.data),
+			h('div', { className: 'result-toolbar' }, tabs, actions),
+			body,
+			more
+		)
+	}
+
+	function renderError(result: ApiResult): void {
+		replaceChildren(
+			element,
+			statusLine(result),
+			h(
+				'div',
+				{ className: 'error-box', attrs: { role: 'alert' } },
+				h(
+					'div',
+					{ className: 'error-title' },
+					h('span', { className: 'tag tag-error', text: result.code ?? 'error' }),
+					h('span', { text: `${result.method} ${result.path}` })
+				),
+				h('p', { className: 'error-text', text: result.error ?? 'Request failed.' })
+			)
+		)
+	}
+
+	function setBusy(busy: boolean, label = 'Loading…'): void {
+		element.setAttribute('aria-busy', String(busy))
+		element.querySelector('.result-loading')?.remove()
+		if (busy) element.prepend(h('div', { className: 'result-loading', text: label }))
+	}
+
+	async function run(path: string): Promise<ApiResult> {
+		const ticket = ++runCounter
+		setBusy(true)
+		const result = await apiGet(path)
+		if (ticket !== runCounter) return result
+		setBusy(false)
+		if (!result.ok || !result.envelope) {
+			shown = null
+			renderError(result)
+			return result
+		}
+		shown = {
+			data: result.envelope.data,
+			path,
+			lastFetched: path,
+			nextCursor: result.envelope.next_cursor ?? null,
+			caption: `GET ${path}`
+		}
+		view = null
+		render(result)
+		return result
+	}
+
+	async function loadMore(): Promise<void> {
+		if (!shown?.path || !shown.nextCursor || !Array.isArray(shown.data)) return
+		const current = shown
+		const ticket = ++runCounter
+		const pagePath = withCursor(current.path!, current.nextCursor!)
+		setBusy(true, 'Loading more…')
+		const result = await apiGet(pagePath)
+		if (ticket !== runCounter) return
+		setBusy(false)
+		if (!result.ok || !result.envelope) {
+			renderError(result)
+			return
+		}
+		const page = result.envelope.data
+		shown = {
+			...current,
+			data: [...(current.data as unknown[]), ...(Array.isArray(page) ? page : [page])],
+			lastFetched: pagePath,
+			nextCursor: result.envelope.next_cursor ?? null
+		}
+		render(result)
+		element.querySelector<HTMLElement>('.load-more button')?.focus()
+	}
+
+	return {
+		element,
+		run,
+		show(data, caption) {
+			runCounter++
+			shown = { data, path: null, lastFetched: null, nextCursor: null, caption }
+			view = null
+			setBusy(false)
+			render(null)
+		},
+		clear() {
+			runCounter++
+			shown = null
+			replaceChildren(element, empty())
+		}
+	}
+}

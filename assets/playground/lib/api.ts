@@ -1,0 +1,213 @@
+/**
+ * The playground API as the page sees it: every call goes to this page's own origin, carries the
+ * access token from the page URL (`?token=`) as `Authorization: Bearer`, sends JSON bodies with
+ * `Content-Type: application/json` (the server refuses other POSTs), and comes back as one
+ * `ApiResult` whether it succeeded, failed with an envelope, or never reached the server.
+ */
+import { byteLength } from './format'
+
+/** A successful envelope (DESIGN.md section 4); lists may carry `next_cursor`. */
+export interface SuccessEnvelope<T = unknown> {
+	success: true
+	message?: string
+	data: T
+	next_cursor?: string | null
+	timestamp?: number
+}
+
+/** What every request resolves to. */
+export interface ApiResult<T = unknown> {
+	ok: boolean
+	/** HTTP status, or 0 when the server could not be reached. */
+	status: number
+	/** The success envelope when `ok`. */
+	envelope?: SuccessEnvelope<T>
+	/** Error text and code (the envelope's, or one made up for transport failures). */
+	error?: string
+	code?: string
+	durationMs: number
+	sizeBytes: number
+	method: string
+	path: string
+}
+
+// The API groups whose successful answers the server keeps as "the last data response" (POST /api/save).
+const DATA_PATH =
+	/^\/api\/(users|media|feed|search|stories|friendships|account|public|hashtags|notifications|direct)(\/|\?|$)/
+let lastSuccessfulRequest: string | null = null
+
+/** Path of the last successful data request this page made (what `POST /api/save` would store). */
+export function lastRequest(): string | null {
+	return lastSuccessfulRequest
+}
+
+const token = new URLSearchParams(window.location.search).get('token')
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+	return token ? { ...extra, Authorization: `Bearer ${token}` } : extra
+}
+
+/** True when the page URL carried an access token. */
+export function hasToken(): boolean {
+	return token !== null && token !== ''
+}
+
+/** Fills `{name}` placeholders (URL-encoded) and appends the non-empty query values (URL-encoded). */
+export function buildPath(
+	template: string,
+	pathValues: Record<string, string>,
+	query: Record<string, string | undefined> = {}
+): string {
+	const path = template.replace(/\{(\w+)\}/g, (_match, name: string) =>
+		encodeURIComponent(pathValues[name] ?? '')
+	)
+	const search = new URLSearchParams()
+	for (const [name, value] of Object.entries(query)) {
+		if (value !== undefined && value !== '') search.set(name, value)
+	}
+	const text = search.toString()
+	return text ? `${path}?${text}` : path
+}
+
+/** The same path with `cursor` set (for "Load more"). */
+export function withCursor(path: string, cursor: string): string {
+	const url = new URL(path, window.location.origin)
+	url.searchParams.set('cursor', cursor)
+	return url.pathname + url.search
+}
+
+/** Sends a request and reads the envelope; never throws. */
+export async function apiRequest<T = unknown>(
+	method: string,
+	path: string,
+	body?: unknown
+): Promise<ApiResult<T>> {
+	const started = performance.now()
+	const base = { method, path }
+	let response: Response
+	try {
+		response = await fetch(path, {
+			method,
+			headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			body: body === undefined ? undefined : JSON.stringify(body),
+			credentials: 'same-origin',
+			cache: 'no-store'
+		})
+	} catch (error) {
+		return {
+			...base,
+			ok: false,
+			status: 0,
+			error: `The playground server did not answer (${error instanceof Error ? error.message : String(error)}).`,
+			code: 'network_error',
+			durationMs: performance.now() - started,
+			sizeBytes: 0
+		}
+	}
+	const text = await response.text().catch(() => '')
+	const durationMs = performance.now() - started
+	const sizeBytes = byteLength(text)
+	let parsed: unknown
+	try {
+		parsed = JSON.parse(text)
+	} catch {
+		parsed = undefined
+	}
+	const envelope = parsed as Record<string, unknown> | undefined
+	if (response.ok && envelope && envelope.success === true) {
+		if (method === 'GET' && DATA_PATH.test(path)) lastSuccessfulRequest = path
+		return {
+			...base,
+			ok: true,
+			status: response.status,
+			envelope: envelope as unknown as SuccessEnvelope<T>,
+			durationMs,
+			sizeBytes
+		}
+	}
+	const error =
+		envelope && typeof envelope.error === 'string' && envelope.error !== ''
+			? envelope.error
+			: `Unexpected answer from the server (HTTP ${response.status}).`
+	const code = envelope && typeof envelope.code === 'string' ? envelope.code : 'bad_response'
+	return { ...base, ok: false, status: response.status, error, code, durationMs, sizeBytes }
+}
+
+/** GET shorthand. */
+export function apiGet<T = unknown>(path: string): Promise<ApiResult<T>> {
+	return apiRequest<T>('GET', path)
+}
+
+/** A file the server sent as a download. */
+export interface Download {
+	blob: Blob
+	fileName: string
+}
+
+/** POSTs JSON and returns the file the server answers with, or the error envelope as an ApiResult. */
+export async function apiDownload(
+	path: string,
+	body: unknown,
+	fallbackName: string
+): Promise<Download | ApiResult> {
+	const started = performance.now()
+	try {
+		const response = await fetch(path, {
+			method: 'POST',
+			headers: headers({ 'Content-Type': 'application/json' }),
+			body: JSON.stringify(body),
+			cache: 'no-store'
+		})
+		const type = response.headers.get('Content-Type') ?? ''
+		if (response.ok && !type.includes('application/json')) {
+			const fileName = fileNameFromDisposition(response.headers.get('Content-Disposition')) ?? fallbackName
+			return { blob: await response.blob(), fileName }
+		}
+		const envelope = (await response.json().catch(() => ({}))) as Record<string, unknown>
+		return {
+			ok: false,
+			status: response.status,
+			error: typeof envelope.error === 'string' ? envelope.error : `Export failed (HTTP ${response.status}).`,
+			code: typeof envelope.code === 'string' ? envelope.code : 'bad_response',
+			durationMs: performance.now() - started,
+			sizeBytes: 0,
+			method: 'POST',
+			path
+		}
+	} catch (error) {
+		return {
+			ok: false,
+			status: 0,
+			error: `The playground server did not answer (${error instanceof Error ? error.message : String(error)}).`,
+			code: 'network_error',
+			durationMs: performance.now() - started,
+			sizeBytes: 0,
+			method: 'POST',
+			path
+		}
+	}
+}
+
+/**
+ * The file name from a Content-Disposition header (`filename*=UTF-8''…` or `filename="…"`),
+ * reduced to a plain base name so it can only name a download, never a path.
+ */
+export function fileNameFromDisposition(header: string | null): string | null {
+	if (!header) return null
+	let name: string | null = null
+	const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)
+	if (extended) {
+		try {
+			name = decodeURIComponent(extended[1].trim())
+		} catch {
+			name = null
+		}
+	}
+	if (!name) {
+		const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;\s]+)/i.exec(header)
+		name = plain ? (plain[1] ?? plain[2] ?? null) : null
+	}
+	if (!name) return null
+	const base = name.split(/[\\/]/).pop() ?? ''
+	return base.replace(/[^\w.\- ]/g, '_').slice(0, 150) || null
+}

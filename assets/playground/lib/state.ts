@@ -1,0 +1,39 @@
+/** What the whole page knows about the server: the latest `/api/status` data, shared by every panel. */
+
+/** `/api/status` data (DESIGN.md section 4); every field may be missing on an older server. */
+export interface ServerStatus {
+	status?: string
+	version?: string
+	uptime_seconds?: number
+	total_requests?: number
+	total_errors?: number
+	client_ready?: boolean
+	logged_in?: boolean
+	demo?: boolean
+	ai_available?: boolean
+	ai_provider?: string | null
+	ai_model?: string | null
+}
+
+type StatusListener = (status: ServerStatus | null) => void
+
+let currentStatus: ServerStatus | null = null
+const listeners = new Set<StatusListener>()
+
+/** The most recent status, or null before the first answer. */
+export function getStatus(): ServerStatus | null {
+	return currentStatus
+}
+
+/** Stores a new status and tells every listener. */
+export function setStatus(status: ServerStatus | null): void {
+	currentStatus = status
+	for (const listener of listeners) listener(status)
+}
+
+/** Calls `listener` now and on every status change; returns the unsubscribe function. */
+export function onStatus(listener: StatusListener): () => void {
+	listeners.add(listener)
+	listener(currentStatus)
+	return () => listeners.delete(listener)
+}

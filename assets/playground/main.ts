@@ -1,0 +1,54 @@
+/**
+ * Entry of the playground page: registers the 15 panels (SPEC.md section 1), starts the shell,
+ * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
+ */
+import { apiGet, hasToken } from './lib/api'
+import type { PanelEntry } from './lib/panel'
+import { type ServerStatus, setStatus } from './lib/state'
+import { createAiChatPanel } from './panels/ai-chat'
+import { DATA_PANELS, matchRequest } from './panels/catalog'
+import { createDashboardPanel } from './panels/dashboard'
+import { createDataPanel, type DataPanel } from './panels/data-panel'
+import { createHistoryPanel } from './panels/history'
+import { createSavedPanel } from './panels/saved'
+import { renderStatusError, type Shell, startShell } from './shell'
+
+const STATUS_POLL_MS = 15_000
+let shell: Shell | null = null
+
+function rerun(path: string): void {
+	const match = matchRequest(path)
+	if (!match || !shell) return
+	const panel = shell.open(match.panel.id, match.action.id) as DataPanel | null
+	panel?.runWith(match.action.id, match.values)
+}
+
+const entries: PanelEntry[] = [
+	{ id: 'ai-chat', title: 'AI Chat', group: 'Assistant', create: createAiChatPanel },
+	...DATA_PANELS.map(
+		(spec): PanelEntry => ({
+			id: spec.id,
+			title: spec.title,
+			group: 'Data',
+			create: () => createDataPanel(spec)
+		})
+	),
+	{ id: 'saved', title: 'Saved', group: 'Workspace', create: createSavedPanel },
+	{ id: 'history', title: 'History', group: 'Workspace', create: () => createHistoryPanel(rerun) },
+	{ id: 'dashboard', title: 'Dashboard', group: 'Workspace', create: createDashboardPanel }
+]
+
+async function refreshStatus(): Promise<void> {
+	const result = await apiGet<ServerStatus>('/api/status')
+	if (result.ok && result.envelope) setStatus(result.envelope.data)
+	else renderStatusError(result.error ?? 'No answer', result.code ?? 'error', !hasToken())
+}
+
+shell = startShell(entries, 'users')
+void refreshStatus()
+setInterval(() => {
+	if (!document.hidden) void refreshStatus()
+}, STATUS_POLL_MS)
+document.addEventListener('visibilitychange', () => {
+	if (!document.hidden) void refreshStatus()
+})

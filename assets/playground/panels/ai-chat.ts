@@ -1,0 +1,110 @@
+/**
+ * AI Chat panel. This file is the mount point for the chat UI (built separately): fill in
+ * `mountChat`. The panel already handles the case without an AI provider, from `/api/status`
+ * (`ai_available`, `ai_provider`, `ai_model`), by explaining how to enable one.
+ *
+ * Server side (DESIGN.md section 4): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
+ * (server-sent events), `POST /api/ai/reset`, `GET /api/ai/history`. Use `apiRequest` from
+ * `../lib/api` (it adds the access token and the JSON content type) and build every node with
+ * `h()` from `../lib/dom`: answers may quote Instagram text and must stay text.
+ */
+import { h, replaceChildren } from '../lib/dom'
+import type { Panel } from '../lib/panel'
+import { onStatus, type ServerStatus } from '../lib/state'
+
+const AI_KEYS = [
+	'GEMINI_API_KEY',
+	'OPENAI_API_KEY',
+	'ANTHROPIC_API_KEY',
+	'DEEPSEEK_API_KEY',
+	'GROQ_API_KEY',
+	'OPENROUTER_API_KEY',
+	'MISTRAL_API_KEY',
+	'XAI_API_KEY'
+]
+
+/**
+ * Renders the chat into `container` when an AI provider is available. To be filled by the chat
+ * UI; it is called once, the first time the panel shows with `ai_available: true`.
+ */
+export function mountChat(container: HTMLElement, status: ServerStatus): void {
+	const model = [status.ai_provider, status.ai_model].filter(Boolean).join(' · ')
+	replaceChildren(
+		container,
+		h(
+			'div',
+			{ className: 'notice' },
+			h('strong', { text: 'AI provider ready' }),
+			h('p', { text: model ? `Using ${model}.` : 'An AI provider is configured.' }),
+			h('p', {
+				text: 'The chat view is not part of this build yet; use `smkit ask` or `smkit agent-web` meanwhile.'
+			})
+		)
+	)
+}
+
+function setupHelp(): HTMLElement {
+	return h(
+		'div',
+		{ className: 'notice notice-info' },
+		h('strong', { text: 'AI Chat needs an AI provider key' }),
+		h('p', {
+			text: 'Add one of these variables to the .env file the playground reads (or to its environment), then restart the playground:'
+		}),
+		h(
+			'ul',
+			{ className: 'key-list' },
+			...AI_KEYS.map((key) => h('li', null, h('code', { text: `${key}=…` })))
+		),
+		h('p', {
+			text: 'A local model works too: set OLLAMA_HOST. An OpenAI-compatible endpoint: OPENAI_API_KEY with OPENAI_BASE_URL.'
+		}),
+		h(
+			'p',
+			null,
+			'For a standalone chat, run ',
+			h('code', { text: 'smkit agent-web --provider gemini --api-key …' }),
+			' or ask from a terminal with ',
+			h('code', { text: 'smkit ask "…"' }),
+			'.'
+		)
+	)
+}
+
+/** Builds the AI Chat panel. */
+export function createAiChatPanel(): Panel {
+	const body = h(
+		'div',
+		{ className: 'ai-chat' },
+		h('p', { className: 'result-empty', text: 'Checking whether an AI provider is configured…' })
+	)
+	let mounted = false
+	onStatus((status) => {
+		if (mounted || !status) return
+		if (status.ai_available) {
+			mounted = true
+			mountChat(body, status)
+		} else {
+			replaceChildren(body, setupHelp())
+		}
+	})
+	const element = h(
+		'section',
+		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-ai-chat' } },
+		h(
+			'header',
+			{ className: 'panel-header' },
+			h('h1', {
+				className: 'panel-title',
+				text: 'AI Chat',
+				attrs: { id: 'panel-title-ai-chat', tabindex: -1 }
+			}),
+			h('p', {
+				className: 'panel-description',
+				text: 'Ask questions in plain language; the agent writes and runs code against the client.'
+			})
+		),
+		body
+	)
+	return { id: 'ai-chat', title: 'AI Chat', element }
+}

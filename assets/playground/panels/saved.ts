@@ -1,0 +1,177 @@
+/**
+ * Saved results (`GET /api/saved`): view one (its JSON with the result's records exportable to
+ * CSV), delete one after an in-page confirmation. File names come from the server and are only
+ * ever text and URL-encoded path segments.
+ */
+import { confirmAction } from '../components/dialogs'
+import { createResultView } from '../components/result-view'
+import { showToast } from '../components/toast'
+import { apiGet, apiRequest } from '../lib/api'
+import { h, replaceChildren } from '../lib/dom'
+import { formatBytes, formatTime } from '../lib/format'
+import type { Panel } from '../lib/panel'
+
+/** One entry of `GET /api/saved`. */
+interface SavedEntry {
+	name?: string
+	file?: string
+	size?: number
+	modified?: string | number
+	request?: string
+}
+
+/** The `{filename}` path segment for an entry: the file's base name. */
+function fileNameOf(entry: SavedEntry): string {
+	const base = (entry.file ?? '').split(/[\\/]/).pop() ?? ''
+	return base !== '' ? base : `${entry.name ?? ''}.json`
+}
+
+/** The records inside a saved file (`result.data`), for CSV export. */
+function savedRecords(content: unknown): unknown {
+	const result = (content as { result?: { data?: unknown } } | null)?.result
+	return result && typeof result === 'object' && 'data' in result ? result.data : content
+}
+
+/** Builds the Saved panel. */
+export function createSavedPanel(): Panel {
+	const list = h('div', { className: 'saved-list', attrs: { 'aria-live': 'polite' } })
+	const viewer = createResultView({
+		csvSource: savedRecords,
+		emptyText: 'Choose "View" on a saved result to open it here.'
+	})
+	const refreshButton = h('button', {
+		className: 'button',
+		text: 'Refresh',
+		attrs: { type: 'button' },
+		on: { click: () => void refresh() }
+	})
+
+	async function view(entry: SavedEntry): Promise<void> {
+		const fileName = fileNameOf(entry)
+		const result = await apiGet(`/api/saved/${encodeURIComponent(fileName)}`)
+		if (!result.ok || !result.envelope) {
+			showToast(`Could not open ${fileName}: ${result.error} (${result.code})`, 'error')
+			return
+		}
+		viewer.show(result.envelope.data, `Saved: ${fileName}`)
+		viewer.element.scrollIntoView({ block: 'nearest' })
+	}
+
+	async function remove(entry: SavedEntry): Promise<void> {
+		const fileName = fileNameOf(entry)
+		const confirmed = await confirmAction({
+			title: 'Delete saved result?',
+			message: `"${fileName}" will be deleted from the saved folder. This cannot be undone.`,
+			confirmLabel: 'Delete',
+			danger: true
+		})
+		if (!confirmed) return
+		const result = await apiRequest('DELETE', `/api/saved/${encodeURIComponent(fileName)}`)
+		if (result.ok) {
+			showToast(`Deleted ${fileName}.`, 'success')
+			viewer.clear()
+		} else {
+			showToast(`Could not delete ${fileName}: ${result.error} (${result.code})`, 'error')
+		}
+		await refresh()
+	}
+
+	function row(entry: SavedEntry): HTMLTableRowElement {
+		const fileName = fileNameOf(entry)
+		return h(
+			'tr',
+			null,
+			h(
+				'th',
+				{ className: 'saved-name', attrs: { scope: 'row' } },
+				h('span', { text: entry.name ?? fileName }),
+				h('small', { text: entry.file ?? fileName })
+			),
+			h('td', { className: 'cell-number', text: formatBytes(Number(entry.size)) }),
+			h('td', { text: formatTime(entry.modified) }),
+			h('td', null, h('code', { text: entry.request ?? '' })),
+			h(
+				'td',
+				{ className: 'row-actions' },
+				h('button', {
+					className: 'button button-small',
+					text: 'View',
+					attrs: { type: 'button', 'aria-label': `View ${fileName}` },
+					on: { click: () => void view(entry) }
+				}),
+				h('button', {
+					className: 'button button-small button-danger',
+					text: 'Delete',
+					attrs: { type: 'button', 'aria-label': `Delete ${fileName}` },
+					on: { click: () => void remove(entry) }
+				})
+			)
+		)
+	}
+
+	async function refresh(): Promise<void> {
+		const result = await apiGet<SavedEntry[]>('/api/saved')
+		if (!result.ok || !result.envelope) {
+			replaceChildren(
+				list,
+				h(
+					'div',
+					{ className: 'error-box', attrs: { role: 'alert' } },
+					h('span', { className: 'tag tag-error', text: result.code ?? 'error' }),
+					' ',
+					result.error ?? ''
+				)
+			)
+			return
+		}
+		const entries = Array.isArray(result.envelope.data) ? result.envelope.data : []
+		if (entries.length === 0) {
+			replaceChildren(
+				list,
+				h('p', {
+					className: 'result-empty',
+					text: 'Nothing saved yet. Run a request in any data panel and press Save.'
+				})
+			)
+			return
+		}
+		const header = h(
+			'tr',
+			null,
+			...['Name', 'Size', 'Saved', 'Request', 'Actions'].map((label) =>
+				h('th', { text: label, attrs: { scope: 'col' } })
+			)
+		)
+		replaceChildren(
+			list,
+			h(
+				'div',
+				{ className: 'table-scroll' },
+				h(
+					'table',
+					{ className: 'data-table saved-table' },
+					h('thead', null, header),
+					h('tbody', null, ...entries.map(row))
+				)
+			)
+		)
+	}
+
+	const element = h(
+		'section',
+		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-saved' } },
+		h(
+			'header',
+			{ className: 'panel-header' },
+			h('h1', { className: 'panel-title', text: 'Saved', attrs: { id: 'panel-title-saved', tabindex: -1 } }),
+			h('p', {
+				className: 'panel-description',
+				text: 'Results saved with "Save", kept as JSON files on the server.'
+			})
+		),
+		h('div', { className: 'panel-toolbar' }, refreshButton),
+		list,
+		viewer.element
+	)
+	return { id: 'saved', title: 'Saved', element, show: () => void refresh() }
+}
