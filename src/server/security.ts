@@ -1,0 +1,142 @@
+/**
+ * Request guards shared by the playground and the agent web server (DESIGN 7). The original let any
+ * web page drive the servers (`Access-Control-Allow-Origin: *`, no Host or Origin check, JSON parsed
+ * whatever the Content-Type: reference/upstream-facts.md section 4). This plugin closes that:
+ * - Host must name this server (DNS rebinding): the bound host or a loopback name, with our port;
+ * - a body needs `Content-Type: application/json`, so cross-site forms and `text/plain` posts fail;
+ * - POST/DELETE carrying an `Origin` must come from our own origin (or the configured CORS origin);
+ * - beyond loopback, every request needs the access token (`Authorization: Bearer` or `?token=`).
+ * Rejections are 403 `forbidden` envelopes answered before routing, so no handler runs.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { Elysia } from 'elysia'
+import { failureResponse } from './envelope'
+
+/** Options of `securityGuard`. */
+export interface SecurityOptions {
+	/** The host the server is bound to (default 127.0.0.1). */
+	host?: string
+	/** The port the server listens on; when omitted (tests, port 0 before listen) any port passes. */
+	port?: number | (() => number | undefined)
+	/** Access token; required when `host` is not a loopback address. */
+	token?: string
+	/** A browser origin allowed to call the API cross-site (CORS); none by default. */
+	corsOrigin?: string
+	/** GET paths served without the token (static, non-sensitive: API docs, the UI shell). */
+	publicPaths?: readonly string[]
+}
+
+const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+const wildcardHosts = new Set(['0.0.0.0', '::', '[::]'])
+
+/** True for 127.0.0.1, ::1 and localhost: addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+	return loopbackNames.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host)
+}
+
+/**
+ * The token a server must demand: the given one (`--token` or `SMKIT_TOKEN`), else a fresh random
+ * one when bound beyond loopback (the caller prints it), else none.
+ */
+export function resolveAccessToken(host: string, token?: string): { token?: string; generated: boolean } {
+	if (token) return { token, generated: false }
+	if (isLoopbackHost(host)) return { generated: false }
+	return { token: randomBytes(24).toString('base64url'), generated: true }
+}
+
+/** Splits a Host header into lower-case name and port (brackets kept for IPv6). */
+function parseHostHeader(value: string): { name: string; port?: number } | undefined {
+	const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(value.trim())
+	if (!match) return undefined
+	return { name: match[1].toLowerCase(), port: match[2] === undefined ? undefined : Number(match[2]) }
+}
+
+/** Compares secrets in constant time (hashing first evens out the lengths). */
+function sameSecret(given: string, expected: string): boolean {
+	const digest = (value: string) => createHash('sha256').update(value).digest()
+	return timingSafeEqual(digest(given), digest(expected))
+}
+
+/** The token a request carries, from `Authorization: Bearer` or the `token` query parameter. */
+function presentedToken(request: Request, url: URL): string | undefined {
+	const authorization = request.headers.get('authorization')
+	const bearer = authorization ? /^Bearer\s+(.+)$/i.exec(authorization.trim())?.[1] : undefined
+	return bearer ?? url.searchParams.get('token') ?? undefined
+}
+
+/** Whether a request carries a body (declared length, chunked, or a body stream without length). */
+function hasBody(request: Request): boolean {
+	const length = request.headers.get('content-length')
+	if (length !== null) return Number(length) > 0
+	return request.headers.has('transfer-encoding') || request.body !== null
+}
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Elysia plugin applying the DESIGN 7 checks to every request of the app that uses it. Throws at
+ * build time when bound beyond loopback without a token (fail closed; see `resolveAccessToken`).
+ */
+export function securityGuard(options: SecurityOptions = {}) {
+	const boundHost = (options.host ?? '127.0.0.1').toLowerCase()
+	if (!isLoopbackHost(boundHost) && !options.token) {
+		throw new Error(`An access token is required when binding to ${boundHost} (use --token or SMKIT_TOKEN)`)
+	}
+	const boundName = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost
+	const anyHostName = wildcardHosts.has(boundHost)
+	const publicPaths = new Set(options.publicPaths ?? [])
+	const expectedPort = () => (typeof options.port === 'function' ? options.port() : options.port)
+
+	const hostAllowed = (request: Request, url: URL): boolean => {
+		const host = parseHostHeader(request.headers.get('host') ?? url.host)
+		if (!host) return false
+		// Bound to every interface, any name may reach us; the mandatory token guards that case.
+		if (!anyHostName && host.name !== boundName && !isLoopbackHost(host.name)) return false
+		const port = expectedPort()
+		if (port === undefined || port === 0) return true
+		return (host.port ?? (url.protocol === 'https:' ? 443 : 80)) === port
+	}
+
+	const corsHeaders = (origin: string): Record<string, string> => ({
+		'access-control-allow-origin': origin,
+		'access-control-allow-credentials': 'false',
+		vary: 'Origin'
+	})
+
+	return new Elysia({ name: 'smkit-security-guard', seed: options }).onRequest(({ request, set }) => {
+		const url = new URL(request.url)
+		if (!hostAllowed(request, url)) {
+			return failureResponse('Forbidden: unknown Host header', 'forbidden')
+		}
+		const origin = request.headers.get('origin')
+		const corsAllowed = options.corsOrigin !== undefined && origin === options.corsOrigin
+		if (corsAllowed) Object.assign(set.headers, corsHeaders(options.corsOrigin as string))
+		if (corsAllowed && request.method === 'OPTIONS') {
+			// Preflight: carries no credentials by design, so it is answered before the token check.
+			return new Response(null, {
+				status: 204,
+				headers: {
+					...corsHeaders(options.corsOrigin as string),
+					'access-control-allow-methods': 'GET, POST, DELETE',
+					'access-control-allow-headers': 'Content-Type, Authorization',
+					'access-control-max-age': '600'
+				}
+			})
+		}
+		if (options.token && !(request.method === 'GET' && publicPaths.has(url.pathname))) {
+			const given = presentedToken(request, url)
+			if (given === undefined || !sameSecret(given, options.token)) {
+				return failureResponse('Forbidden: missing or wrong access token', 'forbidden')
+			}
+		}
+		if (unsafeMethods.has(request.method)) {
+			if (origin !== null && origin !== url.origin && !corsAllowed) {
+				return failureResponse('Forbidden: cross-origin request', 'forbidden')
+			}
+			const mediaType = request.headers.get('content-type')?.split(';')[0].trim().toLowerCase()
+			if (hasBody(request) && mediaType !== 'application/json') {
+				return failureResponse('Forbidden: a request body must be sent as application/json', 'forbidden')
+			}
+		}
+	})
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'bun:test'
+import Papa from 'papaparse'
+import { csvResponse, exportFileName, recordsOf, toCsv } from '../../src/playground/csv'
+import { HttpError } from '../../src/server/envelope'
+
+/** Parses CSV text back into rows of cells (RFC 4180, as a spreadsheet would read it). */
+const parse = (csv: string) => Papa.parse<string[]>(csv, { newline: '\r\n' }).data
+
+describe('toCsv', () => {
+	it('builds the header from the union of keys in first-seen order', () => {
+		const csv = toCsv([{ a: 1, b: 2 }, { c: 3, a: 4 }, { d: 5 }])
+		expect(parse(csv)).toEqual([
+			['a', 'b', 'c', 'd'],
+			['1', '2', '', ''],
+			['4', '', '3', ''],
+			['', '', '', '5']
+		])
+	})
+
+	it('flattens nested objects with dotted keys and writes arrays and deeper values as JSON', () => {
+		const csv = toCsv([
+			{ pk: '1', user: { pk: '9', username: 'luna', friendship: { following: true } }, tags: ['a', 'b'] },
+			{ pk: '2', user: { username: 'pat' }, empty: {} }
+		])
+		expect(parse(csv)).toEqual([
+			['pk', 'user.pk', 'user.username', 'user.friendship', 'tags', 'empty'],
+			['1', '9', 'luna', '{"following":true}', '["a","b"]', ''],
+			['2', '', 'pat', '', '', '{}']
+		])
+	})
+
+	it('writes null and missing as empty cells, booleans and numbers as text', () => {
+		expect(toCsv([{ a: null, b: true, c: 0, d: 1.5 }, { e: false }])).toBe(
+			'a,b,c,d,e\r\n,true,0,1.5,\r\n,,,,false'
+		)
+	})
+
+	it('quotes commas, quotes and line breaks per RFC 4180 with CRLF between records', () => {
+		const csv = toCsv([{ text: 'a,b' }, { text: 'say "hi"' }, { text: 'line1\nline2' }, { text: 'cr\rlf' }])
+		expect(csv).toBe('text\r\n"a,b"\r\n"say ""hi"""\r\n"line1\nline2"\r\n"cr\rlf"')
+		expect(parse(csv).slice(1)).toEqual([['a,b'], ['say "hi"'], ['line1\nline2'], ['cr\rlf']])
+	})
+
+	it('keeps unicode text intact', () => {
+		const rows = [{ name: 'Zoë 🌅 東京', bio: 'Ünïcödé — “quotes”' }]
+		expect(parse(toCsv(rows))).toEqual([
+			['name', 'bio'],
+			['Zoë 🌅 東京', 'Ünïcödé — “quotes”']
+		])
+	})
+
+	it("prefixes cells that spreadsheets would run as formulas with '", () => {
+		const payloads = ['=1+1', '+1', '-1+2', '@SUM(A1)', '\tx', '\rx', '=cmd|"/c calc"!A1\nsecond line']
+		const cells = parse(toCsv(payloads.map((value) => ({ value }))))
+			.slice(1)
+			.map((row) => row[0])
+		expect(cells).toEqual(payloads.map((value) => `'${value}`))
+		// Numbers are data, not formulas: a negative count stays a number.
+		expect(toCsv([{ delta: -5 }])).toBe('delta\r\n-5')
+		// Column names are cells too.
+		expect(toCsv([{ '=evil': 1 }]).split('\r\n')[0]).toBe(`"'=evil"`)
+	})
+
+	it('writes a record without fields as a row of empty cells', () => {
+		expect(parse(toCsv([{ a: 1, b: 2 }, {}, { a: 3 }]))).toEqual([
+			['a', 'b'],
+			['1', '2'],
+			['', ''],
+			['3', '']
+		])
+	})
+})
+
+describe('recordsOf', () => {
+	it('accepts a list envelope and a bare array under data', () => {
+		expect(recordsOf({ data: { data: [{ a: 1 }] } })).toEqual([{ a: 1 }])
+		expect(recordsOf({ data: [{ a: 1 }] })).toEqual([{ a: 1 }])
+	})
+
+	it.each([
+		['no data', {}],
+		['data is a string', { data: 'x' }],
+		['data.data is an object', { data: { data: { a: 1 } } }],
+		['empty list', { data: [] }],
+		['a record is a number', { data: [{ a: 1 }, 2] }],
+		['a record is an array', { data: [[1, 2]] }],
+		['a record is null', { data: [null] }],
+		['body is an array', [{ a: 1 }]]
+	])('rejects %s with a 400', (_label, body) => {
+		let thrown: unknown
+		try {
+			recordsOf(body)
+		} catch (error) {
+			thrown = error
+		}
+		expect(thrown).toBeInstanceOf(HttpError)
+		expect((thrown as HttpError).httpStatus).toBe(400)
+	})
+})
+
+describe('csvResponse', () => {
+	it('is UTF-8 CSV with a BOM, as an attachment named after the time', async () => {
+		const response = csvResponse({ data: [{ a: 'é' }] }, new Date(2025, 0, 2, 3, 4, 5))
+		expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+		expect(response.headers.get('content-disposition')).toBe(
+			'attachment; filename="export-20250102-030405.csv"'
+		)
+		const bytes = new Uint8Array(await response.arrayBuffer())
+		expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+		expect(new TextDecoder().decode(bytes.slice(3))).toBe('a\r\né')
+	})
+
+	it('names files export-YYYYMMDD-HHMMSS.csv', () => {
+		expect(exportFileName(new Date(2024, 11, 31, 23, 59, 58))).toBe('export-20241231-235958.csv')
+	})
+})
