@@ -1,0 +1,98 @@
+/** `ig.account`: the viewer's own account, settings, blocked/restricted users, sessions (upstream-facts 2.7). */
+import { normalizeUser, normalizeUserShort } from '../normalize/user'
+import { asArray, asObject, type Raw } from '../normalize/values'
+import { type ListOptions, type Page, paginate } from '../pagination'
+import type { RawObject, User, UserShort } from '../types'
+import { ApiGroup, call, isFatal, notFound, type RequestOptions } from './base'
+import { userInfo } from './users'
+
+/** An upstream object without the `status` marker every Instagram answer carries. */
+function withoutStatus(body: Raw): RawObject {
+	const { status: _status, ...rest } = body
+	return rest
+}
+
+/** The logged-in account. */
+export class Account extends ApiGroup {
+	/**
+	 * The viewer's profile: `GET /api/v1/accounts/current_user/?edit=true` → `user` [get_profile];
+	 * fallbacks `GET /api/v1/users/{ds_user_id}/info/`, then `/accounts/account_information_settings/`.
+	 */
+	async getCurrentUser(options: RequestOptions = {}): Promise<User> {
+		try {
+			const body = await call(this.client, '/api/v1/accounts/current_user/', {
+				query: { edit: 'true' },
+				category: 'get_profile',
+				signal: options.signal
+			})
+			if (body.user) return normalizeUser(body.user)
+		} catch (error) {
+			if (isFatal(error)) throw error
+		}
+		const viewer = this.client.transport.viewerPk ?? ''
+		try {
+			return normalizeUser(await userInfo(this.client, viewer, options.signal))
+		} catch (error) {
+			if (isFatal(error)) throw error
+		}
+		const settings = await this.getAccountInfo(options)
+		const user = asObject(settings.user ?? settings)
+		if (!user.username) throw notFound('Current user', 'GET /api/v1/accounts/account_information_settings/')
+		return normalizeUser({ pk: viewer, ...user })
+	}
+
+	/** Account information settings (e-mail, phone, birthday...): `GET /api/v1/accounts/account_information_settings/`, passed through. */
+	async getAccountInfo(options: RequestOptions = {}): Promise<RawObject> {
+		return withoutStatus(
+			await call(this.client, '/api/v1/accounts/account_information_settings/', {
+				category: 'get_default',
+				signal: options.signal
+			})
+		)
+	}
+
+	/** Users the viewer blocked: `GET /api/v1/users/blocked_list/` → `blocked_list[{user_id, username}]`. */
+	async getBlockedUsers(options: ListOptions = {}): Promise<Page<UserShort>> {
+		return paginate(async () => {
+			const body = await call(this.client, '/api/v1/users/blocked_list/', {
+				category: 'get_default',
+				signal: options.signal
+			})
+			return {
+				items: asArray(body.blocked_list).map((entry) => normalizeUserShort({ pk: entry.user_id, ...entry })),
+				next_cursor: null
+			}
+		}, options)
+	}
+
+	/** Users the viewer restricted: `GET /api/v1/restrict_action/restricted_users/` → `users[]`. */
+	async getRestrictedUsers(options: ListOptions = {}): Promise<Page<UserShort>> {
+		return paginate(async () => {
+			const body = await call(this.client, '/api/v1/restrict_action/restricted_users/', {
+				category: 'get_default',
+				signal: options.signal
+			})
+			return { items: asArray(body.users).map(normalizeUserShort), next_cursor: null }
+		}, options)
+	}
+
+	/** Login sessions and suspicious logins: `GET /api/v1/session/login_activity/`, passed through. */
+	async getLoginActivity(options: RequestOptions = {}): Promise<RawObject> {
+		return withoutStatus(
+			await call(this.client, '/api/v1/session/login_activity/', {
+				category: 'get_default',
+				signal: options.signal
+			})
+		)
+	}
+
+	/** Privacy and security settings: `GET /api/v1/accounts/privacy_and_security_info/`, passed through. */
+	async getPrivacySettings(options: RequestOptions = {}): Promise<RawObject> {
+		return withoutStatus(
+			await call(this.client, '/api/v1/accounts/privacy_and_security_info/', {
+				category: 'get_default',
+				signal: options.signal
+			})
+		)
+	}
+}

@@ -1,0 +1,84 @@
+/**
+ * `ig.friendships`: followers, following, relationship status, mutual followers, pending requests,
+ * and the follow/unfollow writes (upstream-facts 2.6). Paging continues while `next_max_id` is
+ * present: real answers often signal more pages only through `big_list` plus `next_max_id`.
+ */
+import { normalizeFriendshipStatus } from '../normalize/social'
+import { normalizeUserShort } from '../normalize/user'
+import { asArray, asObject, text } from '../normalize/values'
+import { type ListOptions, type Page, paginate } from '../pagination'
+import type { FriendshipStatus, UserShort } from '../types'
+import { ApiGroup, call, type RequestOptions, requirePk } from './base'
+
+/** Largest page asked from Instagram for follower lists. */
+const MAX_PAGE = 200
+
+/** Relationships. */
+export class Friendships extends ApiGroup {
+	/** Followers: `GET /api/v1/friendships/{pk}/followers/?count=<n>[&max_id=]` [get_default]. */
+	async getFollowers(userPk: string, options: ListOptions = {}): Promise<Page<UserShort>> {
+		return this.#userList('/api/v1/friendships/{pk}/followers/', requirePk('userPk', userPk), options)
+	}
+
+	/** Accounts the user follows: `GET /api/v1/friendships/{pk}/following/?count=<n>[&max_id=]` [get_default]. */
+	async getFollowing(userPk: string, options: ListOptions = {}): Promise<Page<UserShort>> {
+		return this.#userList('/api/v1/friendships/{pk}/following/', requirePk('userPk', userPk), options)
+	}
+
+	/** The viewer's relationship with a user: `GET /api/v1/friendships/show/{pk}/` [get_default]. */
+	async getStatus(userPk: string, options: RequestOptions = {}): Promise<FriendshipStatus> {
+		const pk = requirePk('userPk', userPk)
+		const body = await call(this.client, '/api/v1/friendships/show/{pk}/', {
+			params: { pk },
+			category: 'get_default',
+			signal: options.signal
+		})
+		return normalizeFriendshipStatus(body, pk)
+	}
+
+	/** Followers of a user that the viewer follows: `GET /api/v1/friendships/{pk}/mutual_followers/` [get_default]. */
+	async getMutualFollowers(userPk: string, options: ListOptions = {}): Promise<Page<UserShort>> {
+		return this.#userList('/api/v1/friendships/{pk}/mutual_followers/', requirePk('userPk', userPk), options)
+	}
+
+	/** Follow requests the viewer received: `GET /api/v1/friendships/pending/` → `users[]` [get_default]. */
+	async getPendingRequests(options: ListOptions = {}): Promise<Page<UserShort>> {
+		return this.#userList('/api/v1/friendships/pending/', '', options)
+	}
+
+	/** Follows a user (a request for private accounts): `POST /api/v1/friendships/create/{pk}/` [post_follow]. */
+	async follow(userPk: string, options: RequestOptions = {}): Promise<FriendshipStatus> {
+		return this.#change('/api/v1/friendships/create/{pk}/', requirePk('userPk', userPk), options)
+	}
+
+	/** Unfollows a user (or withdraws a request): `POST /api/v1/friendships/destroy/{pk}/` [post_follow]. */
+	async unfollow(userPk: string, options: RequestOptions = {}): Promise<FriendshipStatus> {
+		return this.#change('/api/v1/friendships/destroy/{pk}/', requirePk('userPk', userPk), options)
+	}
+
+	async #userList(template: string, pk: string, options: ListOptions): Promise<Page<UserShort>> {
+		return paginate(async (cursor, limit) => {
+			const body = await call(this.client, template, {
+				params: { pk },
+				query: { count: Math.min(limit ?? 50, MAX_PAGE), max_id: cursor },
+				category: 'get_default',
+				signal: options.signal
+			})
+			return {
+				items: asArray(body.users).map(normalizeUserShort),
+				next_cursor: text(body.next_max_id) || null
+			}
+		}, options)
+	}
+
+	async #change(template: string, pk: string, options: RequestOptions): Promise<FriendshipStatus> {
+		const body = await call(this.client, template, {
+			method: 'POST',
+			params: { pk },
+			form: { user_id: pk, container_module: 'profile' },
+			category: 'post_follow',
+			signal: options.signal
+		})
+		return normalizeFriendshipStatus(asObject(body.friendship_status), pk)
+	}
+}

@@ -1,0 +1,85 @@
+/**
+ * `ig.notifications`: the activity feed (upstream-facts 2.10). Every method reads
+ * `POST /api/v1/news/inbox/` (a read despite the POST, so it is retried like a GET) [get_default].
+ */
+import { normalizeNotification } from '../normalize/social'
+import { asArray, asObject, flag, numberOrNull, type Raw, textOrNull } from '../normalize/values'
+import { type ListOptions, type Page, paginate } from '../pagination'
+import type { Activity, Notification, NotificationCounts } from '../types'
+import { ApiGroup, call, type RequestOptions } from './base'
+
+/** Notification names and story types (Instagram's numbering). */
+const FOLLOW = { names: ['user_followed'], types: [101] }
+const LIKE = { names: ['like', 'comment_like'], types: [60, 13] }
+
+/** Activity feed. */
+export class Notifications extends ApiGroup {
+	/** The whole activity inbox: counters, new and old notifications (args flattened). */
+	async getActivity(options: RequestOptions = {}): Promise<Activity> {
+		const body = await this.#inbox(options.signal)
+		return {
+			counts: counts(body),
+			last_checked: numberOrNull(body.last_checked),
+			new_stories: asArray(body.new_stories).map((story) => normalizeNotification(story, 'new')),
+			old_stories: asArray(body.old_stories).map((story) => normalizeNotification(story, 'old')),
+			is_last_page: flag(body.is_last_page),
+			continuation_token: textOrNull(body.continuation_token)
+		}
+	}
+
+	/** Unread counters (`likes`, `comments`, `relationships`, `requests`, ...). */
+	async getCounts(options: RequestOptions = {}): Promise<NotificationCounts> {
+		return counts(await this.#inbox(options.signal))
+	}
+
+	/** New then old notifications, each with its `args` flattened in. */
+	async getParsed(options: ListOptions = {}): Promise<Page<Notification>> {
+		return this.#filtered(options, () => true)
+	}
+
+	/** Only "started following you" notifications (`user_followed`, story type 101). */
+	async getFollowNotifications(options: ListOptions = {}): Promise<Page<Notification>> {
+		return this.#filtered(
+			options,
+			(item) => FOLLOW.names.includes(item.notif_name) || FOLLOW.types.includes(item.story_type)
+		)
+	}
+
+	/** Only like notifications: post likes (`like`, 60) and comment likes (`comment_like`, 13). */
+	async getLikeNotifications(options: ListOptions = {}): Promise<Page<Notification>> {
+		return this.#filtered(
+			options,
+			(item) => LIKE.names.includes(item.notif_name) || LIKE.types.includes(item.story_type)
+		)
+	}
+
+	async #filtered(options: ListOptions, keep: (item: Notification) => boolean): Promise<Page<Notification>> {
+		return paginate(async () => {
+			const body = await this.#inbox(options.signal)
+			const items = [
+				...asArray(body.new_stories).map((story) => normalizeNotification(story, 'new')),
+				...asArray(body.old_stories).map((story) => normalizeNotification(story, 'old'))
+			]
+			return { items: items.filter(keep), next_cursor: null }
+		}, options)
+	}
+
+	async #inbox(signal?: AbortSignal): Promise<Raw> {
+		return call(this.client, '/api/v1/news/inbox/', {
+			method: 'POST',
+			idempotent: true,
+			category: 'get_default',
+			signal
+		})
+	}
+}
+
+/** Numeric counters of the inbox (non-numeric entries dropped). */
+function counts(body: Raw): NotificationCounts {
+	const result: NotificationCounts = {}
+	for (const [key, value] of Object.entries(asObject(body.counts))) {
+		const number = numberOrNull(value)
+		if (number !== null) result[key] = number
+	}
+	return result
+}

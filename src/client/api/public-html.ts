@@ -1,0 +1,125 @@
+/**
+ * Reading a profile from Instagram's HTML page (upstream-facts 2.8, public strategy 3), in order:
+ * `window._sharedData`, JSON-LD, then the meta tags (`<title>`, `og:description` counts, `og:image`).
+ * A page with `LoginAndSignupPage` or `login/?next=` is a login wall and yields nothing.
+ */
+import { parseUpstreamJson } from '../json'
+import { asArray, asObject, type Raw, text } from '../normalize/values'
+
+/** What the HTML page yielded: a user object in web_profile_info's shape, a login wall, or nothing. */
+export type HtmlProfile = { kind: 'profile'; user: Raw } | { kind: 'login_wall' } | { kind: 'none' }
+
+const ENTITIES: Record<string, string> = {
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+	'#39': "'",
+	'#x27': "'"
+}
+
+/** Decodes the HTML entities found in attribute values and titles. */
+function decodeEntities(value: string): string {
+	return value.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (match, entity: string) => {
+		if (ENTITIES[entity.toLowerCase()]) return ENTITIES[entity.toLowerCase()] as string
+		if (/^#x/i.test(entity)) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16))
+		if (/^#\d/.test(entity)) return String.fromCodePoint(Number(entity.slice(1)))
+		return match
+	})
+}
+
+/** "1,234", "12.5K", "3M" → 1234, 12500, 3000000. */
+export function parseCount(value: string): number {
+	const match = /^([\d.,]+)\s*([KkMmBb]?)$/.exec(value.trim())
+	if (!match) return 0
+	const digits = match[1] ?? ''
+	const multiplier = { k: 1e3, m: 1e6, b: 1e9 }[(match[2] ?? '').toLowerCase()]
+	// Without a suffix, separators group thousands; with one, the separator is a decimal point.
+	if (!multiplier) return Number(digits.replace(/[.,]/g, ''))
+	return Math.round(Number(digits.replace(',', '.')) * multiplier)
+}
+
+function metaContent(html: string, property: string): string | undefined {
+	const pattern = new RegExp(
+		`<meta[^>]+(?:property|name)=["']${property}["'][^>]*content=["']([^"']*)["']`,
+		'i'
+	)
+	const reversed = new RegExp(
+		`<meta[^>]+content=["']([^"']*)["'][^>]*(?:property|name)=["']${property}["']`,
+		'i'
+	)
+	const match = pattern.exec(html) ?? reversed.exec(html)
+	return match?.[1] === undefined ? undefined : decodeEntities(match[1])
+}
+
+function fromSharedData(html: string): Raw | undefined {
+	const match = /window\._sharedData\s*=\s*(\{.+?\});\s*<\/script>/s.exec(html)
+	if (!match?.[1]) return undefined
+	try {
+		const data = asObject(parseUpstreamJson(match[1]))
+		const user = asObject(asObject(asArray(asObject(data.entry_data).ProfilePage)[0]).graphql).user
+		return user ? asObject(user) : undefined
+	} catch {
+		return undefined
+	}
+}
+
+function fromJsonLd(html: string, username: string): Raw | undefined {
+	for (const match of html.matchAll(
+		/<script[^>]+type=["']application\/ld\+json["'][^>]*>(.*?)<\/script>/gis
+	)) {
+		try {
+			const parsed = parseUpstreamJson(match[1] ?? '')
+			for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
+				const object = asObject(entry)
+				const person = asObject(object['@type'] === 'ProfilePage' ? object.mainEntity : object)
+				if (person['@type'] !== 'Person') continue
+				const statistic = (kind: string) =>
+					asArray(person.interactionStatistic).find((item) => text(item.interactionType).includes(kind))
+						?.userInteractionCount
+				return {
+					id: asObject(person.identifier).value ?? person.identifier,
+					username: text(person.alternateName, username).replace(/^@/, ''),
+					full_name: text(person.name),
+					biography: text(person.description),
+					profile_pic_url: text(person.image),
+					external_url: asArray(person.sameAs)[0] ?? null,
+					follower_count: statistic('FollowAction'),
+					media_count: statistic('WriteAction')
+				}
+			}
+		} catch {
+			// Malformed JSON-LD: try the next block, then the meta tags.
+		}
+	}
+	return undefined
+}
+
+function fromMeta(html: string, username: string): Raw | undefined {
+	const description = metaContent(html, 'og:description') ?? metaContent(html, 'description') ?? ''
+	const counts =
+		/([\d.,]+[KkMmBb]?)\s+Followers?,\s*([\d.,]+[KkMmBb]?)\s+Following,\s*([\d.,]+[KkMmBb]?)\s+Posts?/i.exec(
+			description
+		)
+	const title = decodeEntities(/<title>([^<]*)<\/title>/i.exec(html)?.[1] ?? '')
+	const titleMatch = /^(.*?)\s*\(@([\w.]+)\)/.exec(title.trim())
+	if (!counts && !titleMatch) return undefined
+	const id = /"profile_id":"(\d+)"/.exec(html)?.[1] ?? /"user_id":"(\d+)"/.exec(html)?.[1]
+	return {
+		id,
+		username: titleMatch?.[2] ?? username,
+		full_name: titleMatch?.[1] ?? '',
+		profile_pic_url: metaContent(html, 'og:image') ?? '',
+		follower_count: counts ? parseCount(counts[1] ?? '') : undefined,
+		following_count: counts ? parseCount(counts[2] ?? '') : undefined,
+		media_count: counts ? parseCount(counts[3] ?? '') : undefined
+	}
+}
+
+/** Reads a profile from the page HTML of `username`. */
+export function parseProfileHtml(html: string, username: string): HtmlProfile {
+	if (html.includes('LoginAndSignupPage') || html.includes('login/?next=')) return { kind: 'login_wall' }
+	const user = fromSharedData(html) ?? fromJsonLd(html, username) ?? fromMeta(html, username)
+	return user ? { kind: 'profile', user } : { kind: 'none' }
+}

@@ -1,0 +1,148 @@
+/**
+ * The one place that decides what an upstream answer means (upstream-facts 1.6 and 1.7): success
+ * data, or exactly one typed `IgApiError`. `request.ts` calls it for every response.
+ */
+import { IgApiError, type IgErrorKind } from './errors'
+import { parseUpstreamJson } from './json'
+
+/** The parts of an upstream response the classification looks at (body already read). */
+export interface UpstreamAnswer {
+	status: number
+	headers: Headers
+	text: string
+}
+
+/** Where the answer came from, for messages, and what the caller expects. */
+export interface AnswerContext {
+	/** HTTP method, e.g. `GET`. */
+	method: string
+	/** Path without the query string, e.g. `/api/v1/users/web_profile_info/`. */
+	endpoint: string
+	/** `json` (default) parses the body; `text` returns it as is (HTML strategies). */
+	expect?: 'json' | 'text'
+	/** Values that must never appear in a message (cookies, tokens). */
+	secrets?: readonly string[]
+}
+
+/** Classification result: the parsed body, or the error to throw. */
+export type Classification = { ok: true; data: unknown } | { ok: false; error: IgApiError }
+
+type Body = Record<string, unknown>
+
+/** Lower-cased message substrings, first match wins (upstream-facts 1.7 plus the two it missed). */
+const MESSAGE_KINDS: readonly [string, IgErrorKind, string][] = [
+	['login', 'login_required', 'login required'],
+	['useragent mismatch', 'upstream_error', 'user agent mismatch (set USER_AGENT to your browser user agent)'],
+	['challenge', 'challenge_required', 'challenge required'],
+	['checkpoint', 'challenge_required', 'checkpoint required'],
+	['consent', 'challenge_required', 'consent required'],
+	['user_not_found', 'not_found', 'not found'],
+	['not_found', 'not_found', 'not found'],
+	['not found', 'not_found', 'not found'],
+	['not authorized to view user', 'private_account', 'private account'],
+	['private', 'private_account', 'private account'],
+	['please wait a few minutes', 'rate_limited', 'rate limited'],
+	['too many requests', 'rate_limited', 'rate limited']
+]
+
+/** Seconds from a `Retry-After` header (delta seconds or HTTP date); undefined when absent or bad. */
+export function parseRetryAfter(value: string | null): number | undefined {
+	if (!value) return undefined
+	if (/^\d+(\.\d+)?$/.test(value.trim())) return Number(value)
+	const date = Date.parse(value)
+	return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+	let result = text
+	for (const secret of secrets) if (secret.length >= 4) result = result.split(secret).join('[redacted]')
+	return result
+}
+
+/** The human-readable upstream message, shortened; never the raw body. */
+function upstreamMessage(body: Body | undefined): string {
+	const candidates = [body?.message, body?.feedback_message, body?.error_title, body?.error_type]
+	const message = candidates.find((value) => typeof value === 'string' && value.length > 0) as
+		| string
+		| undefined
+	return message ? message.slice(0, 200) : ''
+}
+
+/**
+ * Maps an upstream answer to its data or one `IgApiError`, in the order of upstream-facts 1.7:
+ * 429, 401, 404, redirect to login, login bodies, challenge/checkpoint/consent, spam, message
+ * classification, 5xx, non-JSON bodies. Messages name the method and endpoint.
+ */
+export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext): Classification {
+	const { status, headers, text } = answer
+	let parsed: unknown
+	try {
+		parsed = parseUpstreamJson(text)
+	} catch {
+		parsed = undefined
+	}
+	const body =
+		parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Body) : undefined
+	const message = upstreamMessage(body)
+	const fail = (
+		kind: IgErrorKind,
+		reason: string,
+		extra: { retryAfter?: number; challengeUrl?: string } = {}
+	) => {
+		const detail = message && !reason.includes(message) ? `${reason}: ${message}` : reason
+		const description = `Instagram ${detail} (HTTP ${status} from ${context.method} ${context.endpoint})`
+		return {
+			ok: false as const,
+			error: new IgApiError(kind, redact(description, context.secrets ?? []), {
+				upstreamStatus: status,
+				body: body ?? answer.text.slice(0, 500),
+				endpoint: `${context.method} ${context.endpoint}`,
+				...extra
+			})
+		}
+	}
+
+	if (status === 429)
+		return fail('rate_limited', 'rate limited', { retryAfter: parseRetryAfter(headers.get('retry-after')) })
+	if (status === 401) return fail('login_required', 'login required')
+	if (status === 404) return fail('not_found', 'not found')
+	if (status >= 300 && status < 400) {
+		const location = headers.get('location') ?? ''
+		if (!location || location.includes('/accounts/login') || location.endsWith('/#'))
+			return fail('login_required', 'login required (redirected to the login page)')
+		return fail('upstream_error', 'unexpected redirect')
+	}
+	const isFailBody = body !== undefined && (status === 400 || status === 403 || body.status === 'fail')
+	if (
+		body &&
+		(status === 400 || status === 403 || status < 300) &&
+		(body.require_login || body.message === 'login_required')
+	)
+		return fail('login_required', 'login required')
+	if (isFailBody) {
+		const challenge = body.challenge as { url?: unknown; api_path?: unknown } | undefined
+		if (challenge && typeof challenge === 'object') {
+			const url = typeof challenge.url === 'string' ? challenge.url : String(challenge.api_path ?? '')
+			return fail('challenge_required', 'challenge required', { challengeUrl: url || undefined })
+		}
+		if (typeof body.checkpoint_url === 'string')
+			return fail('challenge_required', 'checkpoint required', { challengeUrl: body.checkpoint_url })
+		if (body.consent_required) return fail('challenge_required', 'consent required')
+		if (body.spam) return fail('rate_limited', 'spam detected')
+		const lower = message.toLowerCase()
+		const match = MESSAGE_KINDS.find(([needle]) => lower.includes(needle))
+		if (match) return fail(match[1], match[2])
+		return fail(status === 400 ? 'bad_request' : 'upstream_error', 'error')
+	}
+	if (status >= 500) return fail('upstream_error', 'server error')
+	if (status === 403 && /login_required|LoginAndSignupPage|accounts\/login/i.test(text.slice(0, 2000)))
+		return fail('login_required', 'login required')
+	if (status < 200 || status >= 300) return fail('upstream_error', 'unexpected answer')
+	if (context.expect === 'text') return { ok: true, data: text }
+	if (parsed === undefined) {
+		if (/login|LoginAndSignupPage/i.test(text.slice(0, 200)))
+			return fail('login_required', 'login required (answered with the login page)')
+		return fail('upstream_error', 'malformed JSON')
+	}
+	return { ok: true, data: parsed }
+}

@@ -1,0 +1,154 @@
+/**
+ * `InstagramClient`: the library's entry point. One instance per account; its groups
+ * (`ig.users`, `ig.media`, ...) share one transport, one rate limiter and one set of statistics.
+ *
+ *   const ig = new InstagramClient({ credentials: { sessionId, csrfToken, dsUserId } })
+ *   const user = await ig.users.getByUsername('luna.explorer')
+ *   for await (const follower of await ig.friendships.getFollowers(user.pk)) console.log(follower.username)
+ */
+import { Account } from './api/account'
+import { Direct } from './api/direct'
+import { Feed } from './api/feed'
+import { Friendships } from './api/friendships'
+import { Hashtags } from './api/hashtags'
+import { Media } from './api/media'
+import { Notifications } from './api/notifications'
+import { Public } from './api/public'
+import { Search } from './api/search'
+import { Stories } from './api/stories'
+import { Users } from './api/users'
+import { RateLimiter, type RateLimitOptions } from './rate-limit'
+import { type FetchLike, INSTAGRAM_ORIGIN, Transport } from './request'
+import { ClientStats } from './stats'
+
+/** An Instagram web session, as copied from a logged-in browser (environment: SESSION_ID ...). */
+export interface Credentials {
+	/** Cookie `sessionid` (SESSION_ID). */
+	sessionId: string
+	/** Cookie `csrftoken` and header `x-csrftoken` (CSRF_TOKEN). */
+	csrfToken: string
+	/** Cookie `ds_user_id`: the viewer's own pk (DS_USER_ID). */
+	dsUserId: string
+	/** Optional cookies MID, IG_DID, DATR, RUR. */
+	mid?: string
+	igDid?: string
+	datr?: string
+	rur?: string
+	/** USER_AGENT; the `sec-ch-ua*` headers are derived from it. Default: desktop Chrome 142. */
+	userAgent?: string
+	/** IG_WWW_CLAIM for `x-ig-www-claim` (default `0`; updated from responses). */
+	igWwwClaim?: string
+}
+
+/** Client settings; every field is optional. */
+export interface ClientOptions {
+	/** Instagram origin. Default `process.env.SMKIT_UPSTREAM_URL ?? 'https://www.instagram.com'`. Any other value also replaces `https://i.instagram.com`. */
+	baseURL?: string
+	/** Session for logged-in methods. Without it only `ig.public` works; others throw `login_required` without a request. */
+	credentials?: Credentials
+	/** Per-request timeout in ms (connect and read). Default 15000. */
+	timeout?: number
+	/** Retries after 429, 5xx and network errors. Default 3. */
+	maxRetries?: number
+	/** Total backoff wait per call in ms; past it the last error (e.g. rate_limited with Retry-After) is thrown. Default 30000. */
+	maxRetryWait?: number
+	/** First backoff step in ms (doubles per attempt, jitter 0.7-1.3). Default 1000; tests use ~1. */
+	retryBaseDelayMs?: number
+	/** Human-like pauses (0.5-2 s before requests, 3-8 s after errors). Default false. */
+	delays?: boolean
+	/** Client-side budgets per category (upstream-facts 1.5). `false` disables them (tests, demo); an object raises single budgets. Default: Instagram-safe budgets. */
+	rateLimits?: RateLimitOptions
+	/** Longest wait for a free rate-limit slot in ms before failing with rate_limited. Default 60000. */
+	rateLimitMaxWait?: number
+	/** `fetch` implementation (tests inject one). Default the global `fetch`. */
+	fetch?: FetchLike
+}
+
+/** Credentials are usable only when the three required values are non-empty. */
+function completeCredentials(credentials: Credentials | undefined): Credentials | undefined {
+	if (!credentials?.sessionId || !credentials.csrfToken || !credentials.dsUserId) return undefined
+	return credentials
+}
+
+/** The Instagram client. Method names follow DESIGN.md section 3a (camelCase of the Python API). */
+export class InstagramClient {
+	/** Request statistics for the dashboard: `ig.stats.snapshot()`. */
+	readonly stats: ClientStats
+	/** The shared transport (used by the API groups). */
+	readonly transport: Transport
+	/** The resolved Instagram origin. */
+	readonly baseURL: string
+
+	readonly users: Users
+	readonly media: Media
+	readonly feed: Feed
+	readonly search: Search
+	readonly stories: Stories
+	readonly friendships: Friendships
+	readonly account: Account
+	readonly public: Public
+	readonly hashtags: Hashtags
+	readonly notifications: Notifications
+	readonly direct: Direct
+
+	/** Credentials are kept inside the transport only (never on a public field). */
+	constructor(options: ClientOptions = {}) {
+		this.baseURL = (options.baseURL ?? process.env.SMKIT_UPSTREAM_URL ?? INSTAGRAM_ORIGIN).replace(/\/+$/, '')
+		const limiter = new RateLimiter(options.rateLimits ?? {}, options.rateLimitMaxWait ?? 60_000)
+		this.stats = new ClientStats(limiter)
+		const credentials = completeCredentials(options.credentials)
+		this.transport = new Transport(
+			{
+				baseURL: this.baseURL,
+				fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+				timeout: options.timeout ?? 15_000,
+				maxRetries: options.maxRetries ?? 3,
+				maxRetryWait: options.maxRetryWait ?? 30_000,
+				retryBaseDelayMs: options.retryBaseDelayMs ?? 1000,
+				delays: options.delays ?? false,
+				limiter,
+				stats: this.stats
+			},
+			credentials
+		)
+		this.users = new Users(this)
+		this.media = new Media(this)
+		this.feed = new Feed(this)
+		this.search = new Search(this)
+		this.stories = new Stories(this)
+		this.friendships = new Friendships(this)
+		this.account = new Account(this)
+		this.public = new Public(this)
+		this.hashtags = new Hashtags(this)
+		this.notifications = new Notifications(this)
+		this.direct = new Direct(this)
+	}
+
+	/** True when credentials are present (not a check that Instagram still accepts them). */
+	get loggedIn(): boolean {
+		return this.transport.loggedIn
+	}
+
+	/** The viewer's pk (DS_USER_ID), or undefined when not logged in. */
+	get viewerPk(): string | undefined {
+		return this.transport.viewerPk
+	}
+}
+
+/** The API group names, in the order of DESIGN.md section 3a. */
+export const API_GROUPS = [
+	'users',
+	'media',
+	'feed',
+	'search',
+	'stories',
+	'friendships',
+	'account',
+	'public',
+	'hashtags',
+	'notifications',
+	'direct'
+] as const
+
+/** One API group name. */
+export type ApiGroupName = (typeof API_GROUPS)[number]

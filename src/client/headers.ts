@@ -1,0 +1,159 @@
+/**
+ * Request headers Instagram expects (upstream-facts 1.3 and 1.4): the authenticated browser profile
+ * with its fixed-order cookie header, the anonymous web/mobile profiles, and the `jazoest` field.
+ * No HTTP/2 pseudo-headers (`:authority`, `:path`): the original's mistake.
+ */
+
+/** Web app id of instagram.com (authenticated and anonymous web API). */
+export const WEB_APP_ID = '1217981644879628'
+/** App id the anonymous mobile API (`i.instagram.com`) expects. */
+export const MOBILE_APP_ID = '936619743392459'
+/** Desktop Chrome 142, used when `USER_AGENT` is not set. */
+export const DEFAULT_USER_AGENT =
+	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.7632.110 Safari/537.36'
+/** `x-instagram-ajax` until the warm-up reads the live server revision. */
+export const DEFAULT_AJAX_REVISION = '1034642761'
+
+/** Desktop Chrome profiles the anonymous transport rotates through. */
+const ANONYMOUS_USER_AGENTS = [
+	DEFAULT_USER_AGENT,
+	'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.7390.122 Safari/537.36',
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.7339.207 Safari/537.36'
+]
+
+/** The mutable session an authenticated client sends (credentials plus values Instagram updates). */
+export interface Session {
+	sessionId: string
+	csrfToken: string
+	dsUserId: string
+	mid?: string
+	igDid?: string
+	datr?: string
+	rur?: string
+	userAgent?: string
+	igWwwClaim?: string
+	ajaxRevision?: string
+}
+
+/** `"2"` followed by the decimal sum of the CSRF token's character codes (Instagram's form check). */
+export function jazoest(csrfToken: string): string {
+	let sum = 0
+	for (const character of csrfToken) sum += character.codePointAt(0) ?? 0
+	return `2${sum}`
+}
+
+/** The `sec-ch-ua*` client hints derived from a user agent (upstream-facts 1.3). */
+export function clientHints(userAgent: string): Record<string, string> {
+	const platform = /Macintosh|Mac OS/.test(userAgent)
+		? 'macOS'
+		: /Linux/.test(userAgent)
+			? 'Linux'
+			: 'Windows'
+	const chrome = /Chrome\/(\d+)\.([\d.]+)/.exec(userAgent)
+	const major = chrome?.[1] ?? '142'
+	const fullVersion = chrome ? `${chrome[1]}.${chrome[2]}` : '142.0.7632.110'
+	const platformVersion = platform === 'macOS' ? '15.5.0' : platform === 'Linux' ? '6.8.0' : '19.0.0'
+	return {
+		'sec-ch-ua': `"Chromium";v="${major}", "Google Chrome";v="${major}", "Not_A Brand";v="99"`,
+		'sec-ch-ua-full-version-list': `"Chromium";v="${fullVersion}", "Google Chrome";v="${fullVersion}", "Not_A Brand";v="99.0.0.0"`,
+		'sec-ch-ua-mobile': '?0',
+		'sec-ch-ua-model': '""',
+		'sec-ch-ua-platform': `"${platform}"`,
+		'sec-ch-ua-platform-version': `"${platformVersion}"`
+	}
+}
+
+/** The cookie header in Instagram's fixed order; optional cookies are omitted when empty. */
+export function cookieHeader(session: Session): string {
+	const pairs: [string, string | undefined][] = [
+		['ig_did', session.igDid],
+		['mid', session.mid],
+		['ig_nrcb', '1'],
+		['datr', session.datr],
+		['dpr', '1.5'],
+		['ds_user_id', session.dsUserId],
+		['ps_l', '1'],
+		['ps_n', '1'],
+		['csrftoken', session.csrfToken],
+		['sessionid', session.sessionId],
+		['rur', session.rur ? `"${session.rur.replace(/^"|"$/g, '')}"` : undefined],
+		['wd', '1707x932']
+	]
+	return pairs
+		.filter((pair): pair is [string, string] => Boolean(pair[1]))
+		.map(([name, value]) => `${name}=${value}`)
+		.join('; ')
+}
+
+/** Headers of every authenticated request, GET and POST alike (upstream-facts 1.3). */
+export function authenticatedHeaders(session: Session, origin: string): Record<string, string> {
+	const userAgent = session.userAgent || DEFAULT_USER_AGENT
+	return {
+		accept: '*/*',
+		'accept-encoding': 'gzip, deflate, br, zstd',
+		'accept-language': 'en-US,en;q=0.9',
+		'cache-control': 'no-cache',
+		pragma: 'no-cache',
+		priority: 'u=1, i',
+		'content-type': 'application/x-www-form-urlencoded',
+		origin,
+		referer: `${origin}/`,
+		'sec-ch-prefers-color-scheme': 'dark',
+		...clientHints(userAgent),
+		'sec-fetch-dest': 'empty',
+		'sec-fetch-mode': 'cors',
+		'sec-fetch-site': 'same-origin',
+		'user-agent': userAgent,
+		'x-asbd-id': '359341',
+		'x-csrftoken': session.csrfToken,
+		'x-ig-app-id': WEB_APP_ID,
+		'x-ig-www-claim': session.igWwwClaim || '0',
+		'x-instagram-ajax': session.ajaxRevision || DEFAULT_AJAX_REVISION,
+		'x-requested-with': 'XMLHttpRequest',
+		cookie: cookieHeader(session)
+	}
+}
+
+/** Which anonymous profile a public request uses. */
+export type AnonymousProfile = 'html' | 'web' | 'mobile' | 'graphql_docid'
+
+/** Headers of an anonymous request: never a cookie, a rotating desktop user agent (1.4). */
+export function anonymousHeaders(
+	profile: AnonymousProfile,
+	origin: string,
+	rotation: number
+): Record<string, string> {
+	const userAgent = ANONYMOUS_USER_AGENTS[rotation % ANONYMOUS_USER_AGENTS.length] as string
+	const base: Record<string, string> = {
+		accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+		'accept-language': 'en-US,en;q=0.9',
+		'accept-encoding': 'gzip, deflate, br',
+		'cache-control': 'no-cache',
+		'sec-fetch-dest': 'document',
+		'sec-fetch-mode': 'navigate',
+		'sec-fetch-site': 'none',
+		'sec-fetch-user': '?1',
+		'upgrade-insecure-requests': '1',
+		'user-agent': userAgent,
+		...clientHints(userAgent)
+	}
+	if (profile === 'html') return base
+	const api: Record<string, string> = {
+		...base,
+		accept: '*/*',
+		'x-ig-app-id': profile === 'mobile' ? MOBILE_APP_ID : WEB_APP_ID,
+		'x-requested-with': 'XMLHttpRequest',
+		'sec-fetch-dest': 'empty',
+		'sec-fetch-mode': 'cors',
+		'sec-fetch-site': profile === 'mobile' ? 'same-site' : 'same-origin',
+		referer: `${origin}/`
+	}
+	delete api['sec-fetch-user']
+	delete api['upgrade-insecure-requests']
+	if (profile === 'graphql_docid') {
+		api['content-type'] = 'application/x-www-form-urlencoded'
+		api['x-fb-lsd'] = 'AVqbxe3J_YA'
+		api['x-asbd-id'] = '129477'
+	}
+	return api
+}
