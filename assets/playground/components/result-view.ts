@@ -12,6 +12,7 @@ import { collectImages, gallery } from './gallery'
 import { jsonTree, setTreeExpanded } from './json-tree'
 import { copyJson, csvRows, exportCsv, saveResult } from './result-actions'
 import { summaryCard } from './summary-card'
+import { showToast } from './toast'
 
 type ViewName = 'table' | 'tree' | 'images' | 'raw'
 
@@ -43,16 +44,20 @@ interface Shown {
 
 /** Builds a result area. */
 export function createResultView(options: ResultViewOptions = {}): ResultView {
-	const element = h('section', {
-		className: 'result',
-		attrs: { 'aria-label': 'Result', 'aria-live': 'polite' }
-	})
+	// Screen readers hear one short sentence per result, not the whole table (see `announce`).
+	const announcer = h('p', { className: 'visually-hidden', attrs: { 'aria-live': 'polite' } })
+	const content = h('div', { className: 'result-content' })
+	const element = h('section', { className: 'result', attrs: { 'aria-label': 'Result' } }, announcer, content)
 	const empty = (): HTMLElement =>
 		h('p', { className: 'result-empty', text: options.emptyText ?? 'Run a request to see its result here.' })
 	let shown: Shown | null = null
 	let view: ViewName | null = null
 	let runCounter = 0
-	element.append(empty())
+	content.append(empty())
+
+	function announce(text: string): void {
+		announcer.textContent = text
+	}
 
 	function statusLine(result: ApiResult | null): HTMLElement {
 		const line = h('div', { className: 'result-status' })
@@ -192,7 +197,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 					)
 				: null
 		replaceChildren(
-			element,
+			content,
 			statusLine(result),
 			summaryCard(current.data),
 			h('div', { className: 'result-toolbar' }, tabs, actions),
@@ -202,8 +207,9 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	}
 
 	function renderError(result: ApiResult): void {
+		announce(`Failed: ${result.code ?? 'error'}`)
 		replaceChildren(
-			element,
+			content,
 			statusLine(result),
 			h(
 				'div',
@@ -222,7 +228,12 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	function setBusy(busy: boolean, label = 'Loading…'): void {
 		element.setAttribute('aria-busy', String(busy))
 		element.querySelector('.result-loading')?.remove()
-		if (busy) element.prepend(h('div', { className: 'result-loading', text: label }))
+		if (busy) content.prepend(h('div', { className: 'result-loading', text: label }))
+	}
+
+	function describe(result: ApiResult): string {
+		const count = Array.isArray(shown?.data) ? `${shown.data.length} items, ` : ''
+		return `Loaded ${count}${formatDuration(result.durationMs)}`
 	}
 
 	async function run(path: string): Promise<ApiResult> {
@@ -245,6 +256,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		}
 		view = null
 		render(result)
+		announce(describe(result))
 		return result
 	}
 
@@ -258,7 +270,8 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		if (ticket !== runCounter) return
 		setBusy(false)
 		if (!result.ok || !result.envelope) {
-			renderError(result)
+			// Keep what is loaded; the cursor stays, so "Load more" can be tried again.
+			showToast(`Load more failed: ${result.error} (${result.code})`, 'error')
 			return
 		}
 		const page = result.envelope.data
@@ -269,6 +282,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			nextCursor: result.envelope.next_cursor ?? null
 		}
 		render(result)
+		announce(describe(result))
 		element.querySelector<HTMLElement>('.load-more button')?.focus()
 	}
 
@@ -285,7 +299,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		clear() {
 			runCounter++
 			shown = null
-			replaceChildren(element, empty())
+			replaceChildren(content, empty())
 		}
 	}
 }

@@ -107,7 +107,7 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 		const preview = h('code', { className: 'request-preview' })
 		const entry: ActionForm = {
 			action,
-			form: h('form', { className: 'action-form', attrs: { 'aria-label': action.label, novalidate: false } }),
+			form: h('form', { className: 'action-form', attrs: { 'aria-label': action.label } }),
 			inputs,
 			preview
 		}
