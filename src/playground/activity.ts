@@ -1,0 +1,96 @@
+/**
+ * What the playground remembers about its own traffic: request counters, the last 50 requests
+ * (SPEC 8) and the last successful data response, which `POST /api/save` writes to disk. Fed from the
+ * app's `onAfterHandle`/`onError` hooks, never from handlers (the original's counters stayed at 0).
+ */
+
+/** One request-history entry (DESIGN 4 "System endpoints"). */
+export interface HistoryEntry {
+	id: number
+	method: string
+	/** Path with query string; a `token` query parameter is removed. */
+	path: string
+	status: number
+	success: boolean
+	duration_ms: number
+	/** ISO 8601 time the request arrived. */
+	timestamp: string
+	message?: string
+	error?: string
+}
+
+/** The last successful data response and the request line that produced it. */
+export interface LastResult {
+	request: string
+	envelope: unknown
+}
+
+/** Most recent entries kept (SPEC 8). */
+export const HISTORY_LIMIT = 50
+
+/** Polled by the UI every few seconds: neither counted nor recorded (DESIGN 4). */
+export const POLLING_PATHS: ReadonlySet<string> = new Set([
+	'/api/status',
+	'/api/history',
+	'/api/dashboard',
+	'/api/ai/history'
+])
+
+/** Path plus query as shown in history and save files, with any `token` parameter dropped. */
+export function displayPath(url: URL): string {
+	if (!url.searchParams.has('token')) return url.pathname + url.search
+	const query = new URLSearchParams(url.search)
+	query.delete('token')
+	const search = query.toString()
+	return search === '' ? url.pathname : `${url.pathname}?${search}`
+}
+
+/** Counters, history and the last result of one playground app. */
+export class PlaygroundActivity {
+	totalRequests = 0
+	totalErrors = 0
+	lastResult: LastResult | undefined
+	private readonly history: HistoryEntry[] = []
+	private readonly startedAt = new WeakMap<Request, { clock: number; time: Date }>()
+	private nextId = 1
+
+	/** Notes when a request arrived (called from `onRequest`). */
+	begin(request: Request): void {
+		this.startedAt.set(request, { clock: performance.now(), time: new Date() })
+	}
+
+	/** Whether a request path is tracked: everything under /api/ except the polling endpoints. */
+	tracks(pathname: string): boolean {
+		return pathname.startsWith('/api/') && !POLLING_PATHS.has(pathname)
+	}
+
+	/** Records a finished request; returns the entry (undefined when the path is not tracked). */
+	finish(
+		request: Request,
+		outcome: { status: number; success: boolean; message?: string; error?: string }
+	): HistoryEntry | undefined {
+		const url = new URL(request.url)
+		if (!this.tracks(url.pathname)) return undefined
+		const started = this.startedAt.get(request) ?? { clock: performance.now(), time: new Date() }
+		this.totalRequests++
+		if (!outcome.success) this.totalErrors++
+		const entry: HistoryEntry = {
+			id: this.nextId++,
+			method: request.method,
+			path: displayPath(url),
+			status: outcome.status,
+			success: outcome.success,
+			duration_ms: Math.round((performance.now() - started.clock) * 100) / 100,
+			timestamp: started.time.toISOString(),
+			...(outcome.success ? { message: outcome.message ?? '' } : { error: outcome.error ?? '' })
+		}
+		this.history.unshift(entry)
+		if (this.history.length > HISTORY_LIMIT) this.history.length = HISTORY_LIMIT
+		return entry
+	}
+
+	/** The last 50 entries, newest first (a copy). */
+	entries(): HistoryEntry[] {
+		return [...this.history]
+	}
+}

@@ -1,0 +1,86 @@
+/**
+ * Small helpers of the app's hooks: which methods a path accepts (for 405), and what a handler's
+ * return value means for the request history.
+ */
+
+/** A route as Elysia lists it in `app.routes`. */
+interface RouteEntry {
+	method: string
+	path: string
+}
+
+const patternCache = new Map<string, RegExp>()
+
+/** `/api/users/username/:username` as a regular expression over one concrete path. */
+function routePattern(path: string): RegExp {
+	let pattern = patternCache.get(path)
+	if (!pattern) {
+		const source = path
+			.split('/')
+			.map((segment) => {
+				if (segment === '*') return '.*'
+				if (segment.startsWith(':')) return segment.endsWith('?') ? '[^/]*' : '[^/]+'
+				return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+			})
+			.join('/')
+		pattern = new RegExp(`^${source}/?$`)
+		patternCache.set(path, pattern)
+	}
+	return pattern
+}
+
+/** Methods the app serves on a concrete path (empty when no route matches it at all). */
+export function methodsFor(routes: readonly RouteEntry[], pathname: string): string[] {
+	const methods = new Set<string>()
+	for (const route of routes) {
+		if (route.method === 'ALL' || route.method === 'WS') continue
+		if (routePattern(route.path).test(pathname)) methods.add(route.method)
+	}
+	if (methods.has('GET')) methods.add('HEAD')
+	return [...methods]
+}
+
+/** How a handled request went, for the history. */
+export interface Outcome {
+	status: number
+	success: boolean
+	message?: string
+	error?: string
+	/** The response is a success envelope carrying `data` (what `POST /api/save` can keep). */
+	isData: boolean
+}
+
+/** Reads status, success and message from whatever a handler returned. */
+export function outcomeOf(responseValue: unknown, setStatus: unknown): Outcome {
+	if (responseValue instanceof Response) {
+		const success = responseValue.ok
+		const disposition = responseValue.headers.get('content-disposition')
+		const fileName = disposition ? /filename="([^"]+)"/.exec(disposition)?.[1] : undefined
+		const message = fileName ? `Download ${fileName}` : `HTTP ${responseValue.status}`
+		return {
+			status: responseValue.status,
+			success,
+			isData: false,
+			...(success ? { message } : { error: message })
+		}
+	}
+	const status = typeof setStatus === 'number' ? setStatus : 200
+	if (typeof responseValue === 'object' && responseValue !== null && 'success' in responseValue) {
+		const body = responseValue as { success: unknown; message?: unknown; error?: unknown; data?: unknown }
+		if (body.success === true) {
+			return {
+				status,
+				success: status < 400,
+				message: typeof body.message === 'string' ? body.message : '',
+				isData: 'data' in body
+			}
+		}
+		return {
+			status,
+			success: false,
+			error: typeof body.error === 'string' ? body.error : 'failed',
+			isData: false
+		}
+	}
+	return { status, success: status < 400, message: '', isData: false }
+}

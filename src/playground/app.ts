@@ -1,0 +1,204 @@
+/**
+ * Builds the playground app (SPEC 4, DESIGN 4): guards, body parsing, the single error handler, the
+ * request history, then one Elysia instance per route group. Building has no side effects: nothing
+ * listens here (`serve.ts` does), so tests drive the app through `app.handle`.
+ *
+ * Hook order matters (STYLE gotchas): `onError` and `onAfterHandle` are attached before the
+ * `.use(routes)` calls, or they would not cover those routes.
+ */
+import { type AnyElysia, Elysia } from 'elysia'
+import type { PermissionLevel } from '../agent/permissions'
+import type { InstagramClient } from '../client/client'
+import { createClientFromEnv } from '../client/env'
+import { jsonBody, MiB } from '../server/body'
+import { type SecurityOptions, securityGuard } from '../server/security'
+import { PlaygroundActivity } from './activity'
+import { methodsFor, outcomeOf } from './app-support'
+import { fail, toFailure } from './envelope'
+import { accountRoutes } from './routes/account'
+import { aiFallbackRoutes } from './routes/ai-fallback'
+import { directRoutes } from './routes/direct'
+import { exportRoutes } from './routes/export'
+import { feedRoutes } from './routes/feed'
+import { friendshipsRoutes } from './routes/friendships'
+import { hashtagsRoutes } from './routes/hashtags'
+import { mediaRoutes } from './routes/media'
+import { notificationsRoutes } from './routes/notifications'
+import { OPENAPI_PUBLIC_PATHS, openapiRoutes } from './routes/openapi'
+import { publicRoutes } from './routes/public'
+import { savedRoutes } from './routes/saved'
+import { searchRoutes } from './routes/search'
+import { storiesRoutes } from './routes/stories'
+import { systemRoutes } from './routes/system'
+import { usersRoutes } from './routes/users'
+import { SavedStore } from './saved-store'
+import { uiRoutes } from './ui'
+
+/** What the AI side hands the playground (filled by the agent helper; optional). */
+export interface PlaygroundAi {
+	/** True when a provider is configured and usable; reported by /api/status. */
+	available: boolean
+	/** Provider name, e.g. `gemini`, or null when none is configured. */
+	provider: string | null
+	/** Model in use (`auto` resolved when known), or null. */
+	model: string | null
+	/**
+	 * Builds the `/api/ai/*` routes (full paths). Mounted after the playground's hooks, so errors
+	 * become envelopes and requests enter the history. Without it, `/api/ai/*` answers 503.
+	 */
+	routes?: (context: PlaygroundContext) => AnyElysia
+}
+
+/** Everything a playground app is built from. */
+export interface PlaygroundDeps {
+	/** The Instagram client every route calls. */
+	ig: InstagramClient
+	/** Where saved results go (default `demo/saved`, relative to the working directory). */
+	savedDir?: string
+	/** Demo mode: reported by /api/status and shown by the UI. */
+	demo?: boolean
+	/** When the server started (default: now); /api/status reports the uptime from it. */
+	startedAt?: Date
+	/** AI chat, when available (see `PlaygroundAi`). */
+	ai?: PlaygroundAi
+	/** Agent permission level for AI chat (default `ask_once`). */
+	permission?: PermissionLevel
+	/** Host/port/token/CORS checks (default: loopback host names, any port, no token). */
+	security?: SecurityOptions
+	/** Receives log lines for unexpected errors (default console.error). Never given secrets. */
+	log?: (line: string) => void
+}
+
+/** What route factories get: the deps plus the pieces the app builds from them. */
+export interface PlaygroundContext {
+	ig: InstagramClient
+	deps: PlaygroundDeps
+	saved: SavedStore
+	activity: PlaygroundActivity
+	startedAt: Date
+}
+
+/** Body limits (DESIGN 4): 1 MiB, 10 MiB for the CSV export. */
+const bodyLimits = { limit: MiB, limits: { '/api/export/csv': 10 * MiB } }
+
+/** Creates the playground Elysia app for the given dependencies (no listen). */
+export function createPlaygroundApp(deps: PlaygroundDeps) {
+	const context: PlaygroundContext = {
+		ig: deps.ig,
+		deps,
+		saved: new SavedStore(deps.savedDir ?? 'demo/saved'),
+		activity: new PlaygroundActivity(),
+		startedAt: deps.startedAt ?? new Date()
+	}
+	const { activity } = context
+	const app = new Elysia()
+		.use(
+			securityGuard({
+				...deps.security,
+				publicPaths: [...OPENAPI_PUBLIC_PATHS, ...(deps.security?.publicPaths ?? [])]
+			})
+		)
+		.onRequest(({ request }) => activity.begin(request))
+		.onError(({ code, error, request, set }) => {
+			const url = new URL(request.url)
+			const requestLine = `${request.method} ${url.pathname}`
+			let failure = toFailure(error, code, {
+				loggedIn: deps.ig.loggedIn,
+				log: deps.log,
+				request: requestLine
+			})
+			if (code === 'NOT_FOUND' && failure.body.code === 'not_found') {
+				// Elysia answers 404 for a known path with the wrong method; the route table tells them apart.
+				const allowed = methodsFor(app.routes, url.pathname)
+				failure =
+					allowed.length > 0
+						? {
+								status: 405,
+								body: fail(`Method ${request.method} not allowed on ${url.pathname}`, 'method_not_allowed'),
+								headers: { allow: allowed.join(', ') }
+							}
+						: { ...failure, body: fail(`Not found: ${request.method} ${url.pathname}`, 'not_found') }
+			}
+			set.status = failure.status
+			Object.assign(set.headers, failure.headers)
+			activity.finish(request, { status: failure.status, success: false, error: failure.body.error })
+			return failure.body
+		})
+		.onAfterHandle(({ request, responseValue, set }) => {
+			const outcome = outcomeOf(responseValue, set.status)
+			const url = new URL(request.url)
+			const entry = activity.finish(request, outcome)
+			if (entry && outcome.success && outcome.isData && isDataPath(url.pathname)) {
+				activity.lastResult = { request: `${entry.method} ${entry.path}`, envelope: responseValue }
+			}
+		})
+		.use(jsonBody(bodyLimits))
+		.use(openapiRoutes())
+		.use(uiRoutes(context))
+		.use(systemRoutes(context))
+		.use(savedRoutes(context))
+		.use(exportRoutes())
+		.use(deps.ai?.routes ? deps.ai.routes(context) : aiFallbackRoutes())
+		.use(usersRoutes(context))
+		.use(mediaRoutes(context))
+		.use(feedRoutes(context))
+		.use(searchRoutes(context))
+		.use(storiesRoutes(context))
+		.use(friendshipsRoutes(context))
+		.use(accountRoutes(context))
+		.use(publicRoutes(context))
+		.use(hashtagsRoutes(context))
+		.use(notificationsRoutes(context))
+		.use(directRoutes(context))
+	return app
+}
+
+/** The app type, for extensions. */
+export type PlaygroundApp = ReturnType<typeof createPlaygroundApp>
+
+const dataGroups = [
+	'users',
+	'media',
+	'feed',
+	'search',
+	'stories',
+	'friendships',
+	'account',
+	'public',
+	'hashtags',
+	'notifications',
+	'direct'
+]
+const dataPrefix = new RegExp(`^/api/(${dataGroups.join('|')})(/|$)`)
+
+/** Whether a path is one of the API-group endpoints whose results `POST /api/save` keeps. */
+export function isDataPath(pathname: string): boolean {
+	return dataPrefix.test(pathname)
+}
+
+/** Options of `createPlayground`: programmatic use (SPEC 1, DESIGN 1). */
+export interface PlaygroundOptions extends Omit<PlaygroundDeps, 'ig' | 'security'> {
+	/** Environment file with Instagram credentials (default `.env`; missing file = not logged in). */
+	envPath?: string
+	/** Use this client instead of building one from the environment file. */
+	client?: InstagramClient
+	/** Host the app will be served on (default 127.0.0.1); other hosts need `token`. */
+	host?: string
+	/** Port the app will be served on (Host header check); omitted = any port. */
+	port?: number
+	/** Access token; required when `host` is not loopback. */
+	token?: string
+	/** A browser origin allowed to call the API (CORS). */
+	corsOrigin?: string
+}
+
+/**
+ * The playground as a library: the app (not listening) and `getClient()`, the accessor extensions
+ * use to reach the client instance. Add routes to `app`, then `app.listen(port)`.
+ */
+export function createPlayground(options: PlaygroundOptions = {}) {
+	const { envPath, client, host, port, token, corsOrigin, ...rest } = options
+	const ig = client ?? createClientFromEnv(envPath ?? '.env')
+	const app = createPlaygroundApp({ ...rest, ig, security: { host, port, token, corsOrigin } })
+	return { app, getClient: (): InstagramClient => ig }
+}

@@ -1,0 +1,14 @@
+/** `/api/direct/*`: the direct-message inbox (reading only; sending is an agent write). */
+import { Elysia, t } from 'elysia'
+import { DirectThread } from '../../client/types'
+import type { PlaygroundContext } from '../app'
+import { documented } from './docs'
+import { okPage, plural } from './list'
+
+/** The direct route group. */
+export const directRoutes = ({ ig }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api/direct' }).get(
+		'/inbox',
+		async () => okPage(await ig.direct.getInbox(), (n) => `Inbox: ${plural(n, 'thread')}`),
+		documented('Direct', 'Inbox', t.Array(DirectThread), { paginated: true })
+	)

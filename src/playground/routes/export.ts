@@ -1,0 +1,31 @@
+/**
+ * `POST /api/export/csv` (DESIGN 4 "CSV export"): the records at `data.data` (or `data`) as a CSV
+ * download. The only playground endpoint whose success is not an envelope; failures still are.
+ */
+import { Elysia, t } from 'elysia'
+import { FailureEnvelope } from '../../server/envelope'
+import { csvResponse } from '../csv'
+
+const detail: Record<string, unknown> = {
+	tags: ['Export'],
+	summary: 'Records as a CSV download (UTF-8 with BOM)',
+	responses: {
+		200: {
+			description: 'CSV file: header = union of keys, nested objects as dotted columns',
+			content: { 'text/csv': { schema: { type: 'string' } } }
+		},
+		default: { description: 'Failure envelope', content: { 'application/json': { schema: FailureEnvelope } } }
+	}
+}
+
+/** The CSV export route group. */
+export const exportRoutes = () =>
+	new Elysia({ prefix: '/api/export' }).post('/csv', ({ body }) => csvResponse(body), {
+		// Records stay unvalidated here (up to 10 MiB of them); `csvResponse` checks their shape.
+		body: t.Object({
+			data: t.Unknown({
+				description: 'An array of records, or { data: [records] } (a playground list envelope)'
+			})
+		}),
+		detail
+	})

@@ -1,0 +1,41 @@
+/** `/api/feed/*`: a user's posts, a hashtag feed, and the viewer's liked and saved posts. */
+import { Elysia, t } from 'elysia'
+import { Media } from '../../client/types'
+import type { PlaygroundContext } from '../app'
+import { documented } from './docs'
+import { okPage, plural } from './list'
+import { CountQuery, CursorQuery, HashtagParam, UserPkParam } from './params'
+
+const MediaList = t.Array(Media)
+
+/** The feed route group. */
+export const feedRoutes = ({ ig }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api/feed' })
+		.get(
+			'/user/:user_pk',
+			async ({ params: { user_pk }, query: { count, cursor } }) =>
+				okPage(
+					await ig.feed.getUserFeed(user_pk, { count, cursor }),
+					(n) => `Feed of ${user_pk}: ${plural(n, 'post')}`
+				),
+			{
+				params: t.Object({ user_pk: UserPkParam() }),
+				query: t.Object({ count: CountQuery({ default: 12 }), cursor: CursorQuery }),
+				...documented('Feed', "A user's posts", MediaList, { paginated: true })
+			}
+		)
+		.get(
+			'/tag/:hashtag',
+			async ({ params: { hashtag } }) =>
+				okPage(await ig.feed.getTagFeed(hashtag), (n) => `#${hashtag}: ${plural(n, 'post')}`),
+			{
+				params: t.Object({ hashtag: HashtagParam('hashtag') }),
+				...documented('Feed', 'Hashtag feed', MediaList, { paginated: true })
+			}
+		)
+		.get('/liked', async () => okPage(await ig.feed.getLiked(), (n) => `Liked posts: ${n}`), {
+			...documented('Feed', "The viewer's liked posts", MediaList, { paginated: true })
+		})
+		.get('/saved', async () => okPage(await ig.feed.getSaved(), (n) => `Saved posts: ${n}`), {
+			...documented('Feed', "The viewer's saved posts", MediaList, { paginated: true })
+		})

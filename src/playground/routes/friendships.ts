@@ -1,0 +1,63 @@
+/** `/api/friendships/*`: followers, following, friendship status, mutual followers, pending requests. */
+import { Elysia, t } from 'elysia'
+import { FriendshipStatus, UserShort } from '../../client/types'
+import type { PlaygroundContext } from '../app'
+import { ok } from '../envelope'
+import { documented } from './docs'
+import { okPage, plural } from './list'
+import { CountQuery, CursorQuery, UserPkParam } from './params'
+
+const ByUser = t.Object({ user_pk: UserPkParam() })
+/** Followers/following: 50 by default, up to 1000 (DESIGN 4). */
+const FollowQuery = t.Object({ count: CountQuery({ default: 50, maximum: 1000 }), cursor: CursorQuery })
+const Users = t.Array(UserShort)
+
+/** The friendships route group. */
+export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api/friendships' })
+		.get(
+			'/followers/:user_pk',
+			async ({ params: { user_pk }, query: { count, cursor } }) =>
+				okPage(
+					await ig.friendships.getFollowers(user_pk, { count, cursor }),
+					(n) => `Followers of ${user_pk}: ${plural(n, 'user')}`
+				),
+			{
+				params: ByUser,
+				query: FollowQuery,
+				...documented('Friendships', 'Followers', Users, { paginated: true })
+			}
+		)
+		.get(
+			'/following/:user_pk',
+			async ({ params: { user_pk }, query: { count, cursor } }) =>
+				okPage(
+					await ig.friendships.getFollowing(user_pk, { count, cursor }),
+					(n) => `Following of ${user_pk}: ${plural(n, 'user')}`
+				),
+			{
+				params: ByUser,
+				query: FollowQuery,
+				...documented('Friendships', 'Following', Users, { paginated: true })
+			}
+		)
+		.get(
+			'/status/:user_pk',
+			async ({ params: { user_pk } }) =>
+				ok(await ig.friendships.getStatus(user_pk), `Friendship status: ${user_pk}`),
+			{ params: ByUser, ...documented('Friendships', 'Friendship status', FriendshipStatus) }
+		)
+		.get(
+			'/mutual/:user_pk',
+			async ({ params: { user_pk } }) =>
+				okPage(
+					await ig.friendships.getMutualFollowers(user_pk),
+					(n) => `Mutual followers of ${user_pk}: ${n}`
+				),
+			{ params: ByUser, ...documented('Friendships', 'Mutual followers', Users, { paginated: true }) }
+		)
+		.get(
+			'/pending',
+			async () => okPage(await ig.friendships.getPendingRequests(), (n) => `Pending requests: ${n}`),
+			documented('Friendships', 'Pending follow requests', Users, { paginated: true })
+		)

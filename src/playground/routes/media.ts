@@ -1,0 +1,69 @@
+/** `/api/media/*`: media details (three normalisations), media by URL, likers and comments. */
+import { Elysia, t } from 'elysia'
+import { Comment, Media, MediaFull, MediaV2, UserShort } from '../../client/types'
+import type { PlaygroundContext } from '../app'
+import { ok } from '../envelope'
+import { documented } from './docs'
+import { okPage, plural } from './list'
+import { CountQuery, CursorQuery, MediaPkParam } from './params'
+
+const ByPk = t.Object({ media_pk: MediaPkParam })
+
+/** The media route group. */
+export const mediaRoutes = ({ ig }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api/media' })
+		.get(
+			'/info/:media_pk',
+			async ({ params: { media_pk } }) => ok(await ig.media.getInfo(media_pk), `Media: ${media_pk}`),
+			{ params: ByPk, ...documented('Media', 'Media info', Media) }
+		)
+		.get(
+			'/full/:media_pk',
+			async ({ params: { media_pk } }) => ok(await ig.media.getFullInfo(media_pk), `Full media: ${media_pk}`),
+			{ params: ByPk, ...documented('Media', 'Full media details', MediaFull) }
+		)
+		.get(
+			'/v2/:media_pk',
+			async ({ params: { media_pk } }) => ok(await ig.media.getInfoV2(media_pk), `Media (v2): ${media_pk}`),
+			{ params: ByPk, ...documented('Media', 'Media info, second-version normalisation', MediaV2) }
+		)
+		.get(
+			'/by-url',
+			async ({ query: { url } }) => {
+				const media = await ig.media.getByUrl(url)
+				return ok(media, `Media: ${media.code ?? media.pk}`)
+			},
+			{
+				query: t.Object({
+					url: t.String({
+						minLength: 1,
+						maxLength: 2048,
+						error: "Invalid query parameter 'url': expected a post, reel or tv URL",
+						examples: ['https://www.instagram.com/p/DVUVYxwAOOz/']
+					})
+				}),
+				...documented('Media', 'Media by its public URL', Media)
+			}
+		)
+		.get(
+			'/likers/:media_pk',
+			async ({ params: { media_pk } }) =>
+				okPage(
+					await ig.media.getLikers(media_pk),
+					(count) => `Likers of ${media_pk}: ${plural(count, 'user')}`
+				),
+			{ params: ByPk, ...documented('Media', 'Likers of a post', t.Array(UserShort), { paginated: true }) }
+		)
+		.get(
+			'/comments/:media_pk',
+			async ({ params: { media_pk }, query: { count, cursor } }) =>
+				okPage(
+					await ig.media.getComments(media_pk, { count, cursor }),
+					(received) => `Comments on ${media_pk}: ${plural(received, 'comment')}`
+				),
+			{
+				params: ByPk,
+				query: t.Object({ count: CountQuery(), cursor: CursorQuery }),
+				...documented('Media', 'Parsed comments', t.Array(Comment), { paginated: true })
+			}
+		)

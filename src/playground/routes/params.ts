@@ -1,0 +1,75 @@
+/**
+ * Path and query schemas shared by the route groups. Path parameters are checked before anything
+ * reaches the client (DESIGN 7): Instagram's own character sets, bounded lengths. Each schema carries
+ * an `error` text naming the field, because Elysia reports a coerced query number without its name.
+ */
+import { t } from 'elysia'
+
+/** An Instagram username: letters, digits, `.` and `_`, 1-30 characters. */
+export const UsernameParam = t.String({
+	pattern: '^[A-Za-z0-9._]{1,30}$',
+	error: "Invalid path parameter 'username': use letters, digits, . or _ (1-30 characters)",
+	examples: ['luna.explorer']
+})
+
+/** A numeric user pk (Instagram ids are 64-bit: kept as strings). */
+export const UserPkParam = (name = 'user_pk') =>
+	t.String({
+		pattern: '^[0-9]{1,20}$',
+		error: `Invalid path parameter '${name}': expected a numeric id`,
+		examples: ['1000000002']
+	})
+
+/** A media pk, or a full media id `<pk>_<owner pk>`. */
+export const MediaPkParam = t.String({
+	pattern: '^[0-9]{1,25}(_[0-9]{1,20})?$',
+	error: "Invalid path parameter 'media_pk': expected a numeric media id",
+	examples: ['3842790443716764595']
+})
+
+/**
+ * A hashtag without `#`: word characters of any script (ASCII word characters plus everything from
+ * U+00C0 up), 1-100 characters; no separators, dots, `%` or `#`.
+ */
+export const HashtagParam = (name: string) =>
+	t.String({
+		pattern: '^[A-Za-z0-9_\\u00C0-\\uFFFF]{1,100}$',
+		error: `Invalid path parameter '${name}': a hashtag is letters, digits or _ (1-100 characters, no #)`,
+		examples: ['sunset']
+	})
+
+/** Query `q` of the search endpoints. */
+export const SearchQuery = t.Object({
+	q: t.String({
+		minLength: 1,
+		maxLength: 200,
+		error: "Invalid query parameter 'q': expected 1-200 characters",
+		examples: ['luna']
+	})
+})
+
+/** Query `cursor`: a previous page's `next_cursor`. */
+export const CursorQuery = t.Optional(
+	t.String({
+		minLength: 1,
+		maxLength: 2000,
+		error: "Invalid query parameter 'cursor': expected a next_cursor value",
+		description: 'Resume after a previous page: its next_cursor'
+	})
+)
+
+/**
+ * Query `count` with the DESIGN 4 bounds (1-200, 1-1000 for followers/following). With a default the
+ * parameter is optional and defaulted; without one the client's own page size applies.
+ */
+export const CountQuery = (options: { default?: number; maximum?: number } = {}) => {
+	const maximum = options.maximum ?? 200
+	const schema = t.Integer({
+		minimum: 1,
+		maximum,
+		error: `Invalid query parameter 'count': expected an integer from 1 to ${maximum}`,
+		description: `How many records (1-${maximum}); the server pages upstream until it has them`,
+		...(options.default === undefined ? {} : { default: options.default })
+	})
+	return options.default === undefined ? t.Optional(schema) : schema
+}

@@ -1,0 +1,33 @@
+/** `/api/public/*`: anonymous endpoints that work without an Instagram login (SPEC 5). */
+import { Elysia, t } from 'elysia'
+import { Media, User } from '../../client/types'
+import type { PlaygroundContext } from '../app'
+import { ok } from '../envelope'
+import { documented } from './docs'
+import { okPage, plural } from './list'
+import { CountQuery, UsernameParam } from './params'
+
+const ByUsername = t.Object({ username: UsernameParam })
+
+/** The public route group. */
+export const publicRoutes = ({ ig }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api/public' })
+		.get(
+			'/profile/:username',
+			async ({ params: { username } }) =>
+				ok(await ig.public.getProfile(username), `Public profile: @${username}`),
+			{ params: ByUsername, ...documented('Public', 'Public profile (no login)', User) }
+		)
+		.get(
+			'/posts/:username',
+			async ({ params: { username }, query: { count } }) =>
+				okPage(
+					await ig.public.getPosts(username, { count }),
+					(n) => `Public posts of @${username}: ${plural(n, 'post')}`
+				),
+			{
+				params: ByUsername,
+				query: t.Object({ count: CountQuery({ default: 12 }) }),
+				...documented('Public', 'Public posts (no login)', t.Array(Media), { paginated: true })
+			}
+		)

@@ -1,0 +1,90 @@
+/**
+ * Save and saved files (DESIGN 4): `POST /api/save { name }` writes the last successful data
+ * response; `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
+ * handling (names, containment, atomic writes) lives in `saved-store.ts`.
+ */
+import { Elysia, t } from 'elysia'
+import type { PlaygroundContext } from '../app'
+import { HttpError, ok } from '../envelope'
+import { FILENAME_PATTERN } from '../saved-store'
+import { documented } from './docs'
+
+const Receipt = t.Object({
+	name: t.String(),
+	file: t.String({
+		description: 'Relative path, e.g. demo/saved/nike.json',
+		examples: ['demo/saved/nike.json']
+	}),
+	size: t.Integer({ description: 'Bytes' })
+})
+
+const Entry = t.Object({
+	name: t.String(),
+	file: t.String(),
+	size: t.Integer(),
+	modified: t.String({ format: 'date-time' }),
+	request: t.Union([t.String(), t.Null()], { description: 'The request whose result was saved' })
+})
+
+const SavedContent = t.Object({
+	name: t.String(),
+	saved_at: t.String({ format: 'date-time' }),
+	request: t.String({ examples: ['GET /api/users/username/luna.explorer'] }),
+	result: t.Unknown({ description: 'The saved success envelope' })
+})
+
+const FilenameParams = t.Object({
+	filename: t.String({
+		pattern: FILENAME_PATTERN,
+		error:
+			"Invalid path parameter 'filename': use letters, digits, _ or - (1-100 characters, optionally .json)"
+	})
+})
+
+/** The saved-files route group. */
+export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api' })
+		.post(
+			'/save',
+			async ({ body }) => {
+				const last = activity.lastResult
+				if (!last) throw new HttpError('bad_request', 'Nothing to save yet: run a request first')
+				const receipt = await saved.save(body.name, last.request, last.envelope)
+				return ok(receipt, `Saved as ${receipt.file}`)
+			},
+			{
+				body: t.Object({
+					name: t.String({
+						minLength: 1,
+						maxLength: 200,
+						error: "Invalid body field 'name': expected 1-200 characters",
+						examples: ['luna-profile']
+					})
+				}),
+				...documented('Saved', 'Save the last successful result as a JSON file', Receipt)
+			}
+		)
+		.get(
+			'/saved',
+			async () => {
+				const entries = await saved.list()
+				return ok(entries, `Saved files: ${entries.length}`)
+			},
+			documented('Saved', 'List saved files, newest first', t.Array(Entry))
+		)
+		.get(
+			'/saved/:filename',
+			async ({ params: { filename } }) => ok(await saved.read(filename), `Saved file: ${filename}`),
+			{ params: FilenameParams, ...documented('Saved', "A saved file's content", SavedContent) }
+		)
+		.delete(
+			'/saved/:filename',
+			async ({ params: { filename } }) => {
+				const result = await saved.remove(filename)
+				return ok(result, `Deleted ${result.deleted}`)
+			},
+			{
+				params: FilenameParams,
+				...documented('Saved', 'Delete a saved file', t.Object({ deleted: t.String() }))
+			}
+		)

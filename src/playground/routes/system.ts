@@ -1,0 +1,106 @@
+/**
+ * System endpoints (DESIGN 4): `/api/status`, `/api/history`, `/api/dashboard`. The UI polls them,
+ * so they are neither counted nor recorded in the history (see `activity.ts`).
+ */
+import { Elysia, t } from 'elysia'
+import packageJson from '../../../package.json'
+import { SuccessEnvelopeOf } from '../../server/envelope'
+import type { PlaygroundContext } from '../app'
+import { ok } from '../envelope'
+import { documented } from './docs'
+
+/** `/api/status` data. */
+export const StatusData = t.Object({
+	status: t.Literal('ok'),
+	version: t.String(),
+	uptime_seconds: t.Integer({ minimum: 0 }),
+	total_requests: t.Integer({ minimum: 0 }),
+	total_errors: t.Integer({ minimum: 0 }),
+	client_ready: t.Boolean(),
+	logged_in: t.Boolean({ description: 'Instagram credentials are configured' }),
+	demo: t.Boolean({ description: 'Serving the built-in simulated Instagram' }),
+	ai_available: t.Boolean(),
+	ai_provider: t.Union([t.String(), t.Null()]),
+	ai_model: t.Union([t.String(), t.Null()])
+})
+
+/** One `/api/history` entry. */
+export const HistoryEntrySchema = t.Object({
+	id: t.Integer(),
+	method: t.String(),
+	path: t.String({ description: 'Path with query string (a token parameter is removed)' }),
+	status: t.Integer(),
+	success: t.Boolean(),
+	duration_ms: t.Number(),
+	timestamp: t.String({ format: 'date-time' }),
+	message: t.Optional(t.String()),
+	error: t.Optional(t.String())
+})
+
+/** `/api/dashboard` data: the client's own statistics and the playground's counters. */
+export const DashboardData = t.Object({
+	client: t.Record(t.String(), t.Unknown(), {
+		description: 'ig.stats.snapshot(): upstream requests, latency...'
+	}),
+	playground: t.Object({
+		uptime_seconds: t.Integer(),
+		total_requests: t.Integer(),
+		total_errors: t.Integer(),
+		history_entries: t.Integer()
+	})
+})
+
+/** The system route group. */
+export const systemRoutes = ({ ig, deps, activity, startedAt }: PlaygroundContext) => {
+	const uptime = () => Math.max(0, Math.floor((Date.now() - startedAt.getTime()) / 1000))
+	return new Elysia({ prefix: '/api' })
+		.get(
+			'/status',
+			() =>
+				ok(
+					{
+						status: 'ok' as const,
+						version: packageJson.version,
+						uptime_seconds: uptime(),
+						total_requests: activity.totalRequests,
+						total_errors: activity.totalErrors,
+						client_ready: true,
+						logged_in: ig.loggedIn,
+						demo: Boolean(deps.demo),
+						ai_available: deps.ai?.available ?? false,
+						ai_provider: deps.ai?.provider ?? null,
+						ai_model: deps.ai?.model ?? null
+					},
+					'Playground is running'
+				),
+			documented('System', 'Server status, uptime, request counts, AI availability', StatusData)
+		)
+		.get(
+			'/history',
+			() => {
+				const entries = activity.entries()
+				return ok(entries, `Request history: ${entries.length} entries`)
+			},
+			documented('System', 'Last 50 requests, newest first', t.Array(HistoryEntrySchema))
+		)
+		.get(
+			'/dashboard',
+			() =>
+				ok(
+					{
+						client: ig.stats.snapshot(),
+						playground: {
+							uptime_seconds: uptime(),
+							total_requests: activity.totalRequests,
+							total_errors: activity.totalErrors,
+							history_entries: activity.entries().length
+						}
+					},
+					'Dashboard statistics'
+				),
+			documented('System', 'Client statistics and playground counters', DashboardData)
+		)
+}
+
+/** Envelope schema of `/api/status` (for tests and docs). */
+export const StatusEnvelope = SuccessEnvelopeOf(StatusData)

@@ -1,0 +1,210 @@
+/**
+ * Saved results (DESIGN 4 "Save and saved files"): JSON files in one directory, created on demand.
+ * The original read and deleted whatever path it was given and returned absolute paths
+ * (reference/upstream-facts.md section 4). Here a name is either produced by `sanitizeName` or
+ * checked against that same strict form, then resolved and proved to sit inside the directory;
+ * symbolic links are never followed, and no absolute server path leaves this module.
+ */
+import { constants } from 'node:fs'
+import { link, lstat, mkdir, open, readdir, realpath, rename, unlink, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { HttpError } from '../server/envelope'
+
+/** Longest saved name, without `.json`. */
+export const MAX_NAME_LENGTH = 100
+const namePattern = /^[A-Za-z0-9_-]{1,100}$/
+/** The `filename` path parameter: a sanitised name, with or without `.json`. */
+export const FILENAME_PATTERN = '^[A-Za-z0-9_-]{1,100}(\\.json)?$'
+const filenameRegex = new RegExp(FILENAME_PATTERN)
+
+/** What a saved file holds. */
+export interface SavedFile {
+	name: string
+	saved_at: string
+	request: string
+	result: unknown
+}
+/** Where a save went: `file` is relative (e.g. `demo/saved/nike.json`), never absolute. */
+export interface SaveReceipt {
+	name: string
+	file: string
+	size: number
+}
+/** One entry of the saved-file list. */
+export interface SavedEntry extends SaveReceipt {
+	modified: string
+	request: string | null
+}
+
+/**
+ * Turns a free-form name into letters, digits, `_` and `-`: a trailing `.json` is dropped, every
+ * run of other characters becomes one `_`, and the result is trimmed to 100 characters.
+ * Returns undefined when nothing usable is left.
+ */
+export function sanitizeName(raw: string): string | undefined {
+	const name = raw
+		.trim()
+		.replace(/\.json$/i, '')
+		.replace(/[^A-Za-z0-9_-]+/g, '_')
+		.replace(/^[_-]+|[_-]+$/g, '')
+		.slice(0, MAX_NAME_LENGTH)
+	return name === '' ? undefined : name
+}
+
+const isCode = (error: unknown, ...codes: string[]) =>
+	typeof error === 'object' && error !== null && codes.includes((error as { code?: string }).code ?? '')
+
+/** The saved-files directory and everything done to it. */
+export class SavedStore {
+	readonly directory: string
+	private readonly displayDirectory: string
+
+	/** `directory` may be relative (to the working directory) or absolute; it is created on first save. */
+	constructor(directory: string, workingDirectory = process.cwd()) {
+		this.directory = path.resolve(workingDirectory, directory)
+		const relative = path.relative(workingDirectory, this.directory)
+		const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+		// Shown to clients: relative to the working directory when inside it, else the folder's own name.
+		this.displayDirectory = (inside ? relative : path.basename(this.directory)).split(path.sep).join('/')
+	}
+
+	/** The client-facing relative path of a saved file. */
+	displayPath(fileName: string): string {
+		return `${this.displayDirectory}/${fileName}`
+	}
+
+	/** Saves `result` under a fresh name (`name`, else `name-2`, `name-3`...), atomically. */
+	async save(rawName: string, request: string, result: unknown): Promise<SaveReceipt> {
+		const base = sanitizeName(rawName)
+		if (!base)
+			throw new HttpError('bad_request', 'Invalid name: use letters, digits, _ or - (1-100 characters)')
+		await mkdir(this.directory, { recursive: true })
+		for (let attempt = 1; attempt < 10_000; attempt++) {
+			const suffix = attempt === 1 ? '' : `-${attempt}`
+			const name = base.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix
+			const content: SavedFile = { name, saved_at: new Date().toISOString(), request, result }
+			const text = `${JSON.stringify(content, null, 2)}\n`
+			if (await this.writeExclusive(`${name}.json`, text)) {
+				return { name, file: this.displayPath(`${name}.json`), size: Buffer.byteLength(text) }
+			}
+		}
+		throw new HttpError('bad_request', `Too many saved files named ${base}`)
+	}
+
+	/**
+	 * Writes a temporary file, then links it to the final name: `link` fails when the name exists, so
+	 * two concurrent saves never overwrite each other and no reader ever sees a half-written file.
+	 * Returns false when the name is taken.
+	 */
+	private async writeExclusive(fileName: string, text: string): Promise<boolean> {
+		const target = path.join(this.directory, fileName)
+		const temporary = path.join(this.directory, `.${fileName}.${process.pid}.${crypto.randomUUID()}.tmp`)
+		await writeFile(temporary, text, { flag: 'wx' })
+		try {
+			await link(temporary, target)
+			return true
+		} catch (error) {
+			if (isCode(error, 'EEXIST')) return false
+			// File systems without hard links: reserve the name exclusively, then rename over it.
+			if (!isCode(error, 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS')) throw error
+			try {
+				await (await open(target, 'wx')).close()
+			} catch (reserveError) {
+				if (isCode(reserveError, 'EEXIST')) return false
+				throw reserveError
+			}
+			await rename(temporary, target)
+			return true
+		} finally {
+			await unlink(temporary).catch(() => {})
+		}
+	}
+
+	/** Saved files, newest first. Only regular `*.json` files with a valid name are listed. */
+	async list(): Promise<SavedEntry[]> {
+		let names: string[]
+		try {
+			names = await readdir(this.directory)
+		} catch (error) {
+			if (isCode(error, 'ENOENT')) return []
+			throw error
+		}
+		const entries: SavedEntry[] = []
+		for (const fileName of names) {
+			if (!fileName.endsWith('.json') || !namePattern.test(fileName.slice(0, -5))) continue
+			const content = await this.readRegularFile(fileName).catch(() => undefined)
+			if (!content) continue
+			let request: string | null = null
+			try {
+				const parsed = JSON.parse(content.text) as Partial<SavedFile>
+				if (typeof parsed.request === 'string') request = parsed.request
+			} catch {
+				// A hand-edited or foreign file: still listed, without its request line.
+			}
+			entries.push({
+				name: fileName.slice(0, -5),
+				file: this.displayPath(fileName),
+				size: content.size,
+				modified: content.modified.toISOString(),
+				request
+			})
+		}
+		return entries.sort(
+			(left, right) => right.modified.localeCompare(left.modified) || left.name.localeCompare(right.name)
+		)
+	}
+
+	/** The parsed content of one saved file (404 when absent, 400 for a name outside the strict form). */
+	async read(filename: string): Promise<unknown> {
+		const fileName = this.checkedFileName(filename)
+		const content = await this.readRegularFile(fileName).catch((error) => {
+			throw isCode(error, 'ENOENT', 'ELOOP', 'ENOTDIR', 'EISDIR') || error instanceof HttpError
+				? new HttpError('not_found', `Saved file not found: ${fileName}`)
+				: error
+		})
+		try {
+			return JSON.parse(content.text)
+		} catch {
+			throw new HttpError('bad_request', `Saved file is not valid JSON: ${fileName}`)
+		}
+	}
+
+	/** Deletes one saved file; only regular files inside the directory, never a link's target. */
+	async remove(filename: string): Promise<{ deleted: string }> {
+		const fileName = this.checkedFileName(filename)
+		const target = await this.containedPath(fileName)
+		const stats = await lstat(target).catch(() => undefined)
+		if (!stats?.isFile()) throw new HttpError('not_found', `Saved file not found: ${fileName}`)
+		await unlink(target)
+		return { deleted: fileName }
+	}
+
+	/** Validates a client-given name: the strict sanitised form, with `.json` added when missing. */
+	private checkedFileName(filename: string): string {
+		if (!filenameRegex.test(filename)) {
+			throw new HttpError('bad_request', 'Invalid filename: use letters, digits, _ or - (optionally .json)')
+		}
+		return filename.endsWith('.json') ? filename : `${filename}.json`
+	}
+
+	/** Resolves a file name inside the (real) directory and proves it stays there. */
+	private async containedPath(fileName: string): Promise<string> {
+		const directory = await realpath(this.directory).catch(() => this.directory)
+		const target = path.resolve(directory, fileName)
+		if (path.dirname(target) !== directory) throw new HttpError('bad_request', 'Invalid filename')
+		return target
+	}
+
+	/** Reads a regular file without following symbolic links (O_NOFOLLOW closes the check-then-open race). */
+	private async readRegularFile(fileName: string): Promise<{ text: string; size: number; modified: Date }> {
+		const target = await this.containedPath(fileName)
+		const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW)
+		try {
+			const stats = await handle.stat()
+			if (!stats.isFile()) throw new HttpError('not_found', `Saved file not found: ${fileName}`)
+			return { text: await handle.readFile('utf8'), size: stats.size, modified: stats.mtime }
+		} finally {
+			await handle.close()
+		}
+	}
+}
