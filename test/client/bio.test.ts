@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'bun:test'
+import { bioEntities, bioLinks, extractHashtags, parseBioText } from '../../src/client/bio'
+
+describe('bio parsing', () => {
+	const bio =
+		'Travel 📷 with @nat.geo & @café_été #Wanderlust #東京 — mail luna.explorer+pr@gmail.com ' +
+		'call +1 (555) 123-4567 or see https://luna.example.com/links and www.luna.travel.'
+
+	it('finds mentions, hashtags, URLs, e-mails and phones with Unicode word characters', () => {
+		const parsed = parseBioText(bio)
+		expect(parsed.bio_mentions).toEqual(['nat.geo', 'café_été'])
+		expect(parsed.bio_hashtags).toEqual(['Wanderlust', '東京'])
+		expect(parsed.bio_urls).toEqual(['https://luna.example.com/links', 'www.luna.travel'])
+		expect(parsed.bio_emails).toEqual(['luna.explorer+pr@gmail.com'])
+		expect(parsed.bio_phones).toEqual(['+1 (555) 123-4567'])
+	})
+
+	it('does not take the domain of an e-mail for a mention', () => {
+		expect(parseBioText('write to me@example.com').bio_mentions).toEqual([])
+	})
+
+	it('keeps e-mails only when the domain has a dot', () => {
+		expect(parseBioText('a@localhost b@mail.example.org').bio_emails).toEqual(['b@mail.example.org'])
+	})
+
+	it('returns empty lists for an empty biography', () => {
+		expect(parseBioText('')).toEqual({
+			bio_mentions: [],
+			bio_hashtags: [],
+			bio_urls: [],
+			bio_emails: [],
+			bio_phones: []
+		})
+	})
+
+	it('reads entities and links, which the original dropped', () => {
+		expect(
+			bioEntities({ entities: [{ user: { username: 'nat.geo' } }, { hashtag: { name: 'travel' } }, {}] })
+		).toEqual([
+			{ type: 'mention', username: 'nat.geo' },
+			{ type: 'hashtag', name: 'travel' }
+		])
+		expect(
+			bioLinks([
+				{
+					title: 'Shop',
+					url: 'https://shop.example',
+					lynx_url: 'https://l.instagram.com/x',
+					link_type: 'external'
+				}
+			])
+		).toEqual([
+			{
+				title: 'Shop',
+				url: 'https://shop.example',
+				lynx_url: 'https://l.instagram.com/x',
+				link_type: 'external'
+			}
+		])
+	})
+
+	it('extracts hashtags from comment text', () => {
+		expect(extractHashtags('so good #sunset #sunset #coffee_time')).toEqual(['sunset', 'coffee_time'])
+	})
+})

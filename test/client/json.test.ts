@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'bun:test'
+import { parseUpstreamJson, toId } from '../../src/client/json'
+
+describe('parseUpstreamJson', () => {
+	it('keeps integers beyond 2^53 exact, as strings', () => {
+		const parsed = parseUpstreamJson(
+			'{"pk":3842790443716764595,"user":{"pk":1000000002},"lat":48.8566}'
+		) as any
+		expect(parsed.pk).toBe('3842790443716764595')
+		expect(parsed.user.pk).toBe(1000000002)
+		expect(parsed.lat).toBe(48.8566)
+	})
+
+	it('gives the same result as JSON.parse when nothing can lose precision', () => {
+		const text = '{"a":[1,2.5,-3],"b":"x","c":null,"d":true}'
+		expect(parseUpstreamJson(text)).toEqual(JSON.parse(text))
+	})
+
+	it('would differ from JSON.parse, which rounds the same id', () => {
+		expect(String(JSON.parse('{"pk":3842790443716764595}').pk)).not.toBe('3842790443716764595')
+	})
+
+	it('throws SyntaxError on invalid JSON', () => {
+		expect(() => parseUpstreamJson('{"pk": 3842790443716764595,')).toThrow()
+		expect(() => parseUpstreamJson('<html>')).toThrow(SyntaxError)
+	})
+
+	it('normalises ids of any type to strings', () => {
+		expect(toId(12)).toBe('12')
+		expect(toId(3842790443716764595n)).toBe('3842790443716764595')
+		expect(toId('7')).toBe('7')
+		expect(toId(undefined)).toBe('')
+	})
+})
