@@ -1,6 +1,47 @@
-import { NotBuiltError } from '../cli-error'
+/**
+ * `smkit simulator [--port 0] [--host 127.0.0.1]`: serves the simulated Instagram on its own until
+ * SIGINT or SIGTERM, then stops cleanly. A development aid; demo mode starts it in-process instead.
+ */
+import { UsageError } from '../cli-error'
+import { startSimulator } from './server'
 
-/** Placeholder until this command is built: says so and exits 1. */
-export async function runSimulator(..._args: unknown[]): Promise<void> {
-	throw new NotBuiltError('simulator')
+/** Validated options of the `simulator` command. */
+export interface SimulatorCommandOptions {
+	port: number
+	host: string
+}
+
+/** Turns cac's raw options into {@link SimulatorCommandOptions}; a bad port is a usage error (exit 2). */
+export function parseSimulatorOptions(rawOptions: unknown): SimulatorCommandOptions {
+	const raw = (typeof rawOptions === 'object' && rawOptions !== null ? rawOptions : {}) as Record<
+		string,
+		unknown
+	>
+	const port = Number(raw.port ?? 0)
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new UsageError(`--port must be a whole number from 0 to 65535, not '${String(raw.port)}'`)
+	}
+	const host = String(raw.host ?? '127.0.0.1').trim()
+	if (host === '') throw new UsageError('--host must not be empty')
+	return { port, host }
+}
+
+/** Starts the simulator, prints where it listens, and resolves once a signal has stopped it. */
+export async function runSimulator(rawOptions: unknown): Promise<void> {
+	const options = parseSimulatorOptions(rawOptions)
+	const simulator = await startSimulator({ port: options.port, host: options.host })
+	console.log(`Simulated Instagram (demo data) listening on ${simulator.url}`)
+	console.log(`Point a client at it with SMKIT_UPSTREAM_URL=${simulator.url}`)
+	console.log('The demo session is built in (SESSION_ID, CSRF_TOKEN and DS_USER_ID of the demo account);')
+	console.log('smkit playground --demo and smkit ask --demo use it for you. Press Ctrl-C to stop.')
+	await new Promise<void>((resolve) => {
+		const stop = (signal: NodeJS.Signals) => {
+			process.off('SIGINT', stop)
+			process.off('SIGTERM', stop)
+			console.log(`\nReceived ${signal}, stopping the simulator.`)
+			simulator.stop().then(resolve, resolve)
+		}
+		process.on('SIGINT', stop)
+		process.on('SIGTERM', stop)
+	})
 }

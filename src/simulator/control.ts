@@ -1,0 +1,79 @@
+/**
+ * The simulator's own endpoints under `/__sim/` (never faulted, never logged, no session needed):
+ * fault control (`GET|POST|DELETE /__sim/faults`), the request log (`GET|DELETE /__sim/requests`),
+ * a health check, and generated placeholder images for every picture URL in the data set.
+ */
+import { type Faults, validateFaultRule } from './faults'
+import { deriveSeed } from './prng'
+import type { RequestLog } from './request-log'
+
+const json = (body: unknown, status = 200) =>
+	new Response(JSON.stringify(body), {
+		status,
+		headers: { 'content-type': 'application/json; charset=utf-8' }
+	})
+
+/** A gradient placeholder image whose colours derive from the key; no user text ends up in the SVG. */
+function placeholderImage(key: string, searchParams: URLSearchParams): Response {
+	const dimension = (name: string, fallback: number) => {
+		const value = Number.parseInt(searchParams.get(name) ?? '', 10)
+		return Number.isFinite(value) && value > 0 ? Math.min(value, 2048) : fallback
+	}
+	const size = dimension('s', 0)
+	const width = size || dimension('w', 640)
+	const height = size || dimension('h', 640)
+	const hue = deriveSeed('image', key) % 360
+	const svg =
+		`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+		`<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,62%)"/>` +
+		`<stop offset="1" stop-color="hsl(${(hue + 60) % 360},65%,42%)"/></linearGradient></defs>` +
+		`<rect width="100%" height="100%" fill="url(#g)"/></svg>`
+	return new Response(svg, {
+		headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }
+	})
+}
+
+async function faultsEndpoint(request: Request, faults: Faults): Promise<Response> {
+	if (request.method === 'GET') return json({ rules: faults.list(), status: 'ok' })
+	if (request.method === 'DELETE') {
+		faults.clear()
+		return json({ status: 'ok' })
+	}
+	if (request.method !== 'POST') return json({ message: 'Method not allowed', status: 'fail' }, 405)
+	try {
+		const body = (await request.json()) as unknown
+		const rules = (Array.isArray(body) ? body : [body]).map(validateFaultRule)
+		faults.set(rules)
+		return json({ rules: faults.list(), status: 'ok' })
+	} catch (error) {
+		const message = error instanceof Error ? error.message : 'invalid fault rule'
+		return json({ message: `Invalid fault rule: ${message}`, status: 'fail' }, 400)
+	}
+}
+
+/** Answers a `/__sim/...` request. */
+export async function handleControl(
+	request: Request,
+	url: URL,
+	faults: Faults,
+	requests: RequestLog
+): Promise<Response> {
+	const path = url.pathname
+	if (path === '/__sim/faults' || path === '/__sim/faults/') return faultsEndpoint(request, faults)
+	if (path === '/__sim/requests' || path === '/__sim/requests/') {
+		if (request.method === 'DELETE') {
+			requests.clear()
+			return json({ status: 'ok' })
+		}
+		return json({
+			total: requests.total,
+			by_path: requests.byPath(),
+			recent: requests.records().slice(-100),
+			status: 'ok'
+		})
+	}
+	if (path === '/__sim/health' || path === '/__sim/health/') return json({ status: 'ok' })
+	const image = /^\/__sim\/img\/[a-z]+\/([^/]+)\.svg$/.exec(path)
+	if (image && request.method === 'GET') return placeholderImage(image[1] as string, url.searchParams)
+	return json({ message: 'Not found', status: 'fail' }, 404)
+}

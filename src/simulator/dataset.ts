@@ -1,0 +1,118 @@
+/**
+ * The seeded demo data set (DESIGN.md section 2): hundreds of users, thousands of posts, comments and
+ * likers, a follower graph, hashtags, places, stories, highlights, notifications and direct threads.
+ * One immutable instance per seed is built on first use and shared; simulators overlay their writes.
+ */
+import { generateComments, generateLikers } from './dataset-comments'
+import { generateGraph, type SocialGraph } from './dataset-graph'
+import { generateMedia } from './dataset-media'
+import { PLACES } from './dataset-places'
+import { generateHighlights, generateStories } from './dataset-stories'
+import type {
+	DemoComment,
+	DemoHashtag,
+	DemoHighlight,
+	DemoMedia,
+	DemoPlace,
+	DemoStory,
+	DemoUser
+} from './dataset-types'
+import { generateUsers } from './dataset-users'
+import { generateViewerData, type ViewerData } from './dataset-viewer'
+import { DEFAULT_SEED } from './presets'
+import { deriveSeed } from './prng'
+
+/** The read-only base data of one seed, with lookup indexes. */
+export class Dataset {
+	readonly users: readonly DemoUser[]
+	readonly userByPk: ReadonlyMap<string, DemoUser>
+	readonly userByUsername: ReadonlyMap<string, DemoUser>
+	readonly graph: SocialGraph
+	/** Every post, newest first. */
+	readonly media: readonly DemoMedia[]
+	readonly mediaByPk: ReadonlyMap<string, DemoMedia>
+	readonly mediaByCode: ReadonlyMap<string, DemoMedia>
+	/** Posts of each account, newest first. */
+	readonly mediaByOwner: ReadonlyMap<string, readonly DemoMedia[]>
+	/** Posts of public accounts per hashtag, newest first (tag feeds leave private accounts out). */
+	readonly mediaByTag: ReadonlyMap<string, readonly DemoMedia[]>
+	readonly hashtags: ReadonlyMap<string, DemoHashtag>
+	readonly places: readonly DemoPlace[]
+	readonly placeByPk: ReadonlyMap<string, DemoPlace>
+	readonly stories: ReadonlyMap<string, readonly DemoStory[]>
+	readonly highlights: ReadonlyMap<string, readonly DemoHighlight[]>
+	readonly viewer: ViewerData
+	private readonly likersCache = new Map<string, string[]>()
+	private readonly commentsCache = new Map<string, DemoComment[]>()
+	private readonly userPks: readonly string[]
+
+	constructor(readonly seed: number) {
+		this.users = generateUsers(seed)
+		this.userPks = this.users.map((user) => user.pk)
+		this.userByPk = new Map(this.users.map((user) => [user.pk, user]))
+		this.userByUsername = new Map(this.users.map((user) => [user.username, user]))
+		this.graph = generateGraph(seed, this.users)
+		this.media = generateMedia(seed, this.users, this.graph)
+		this.mediaByPk = new Map(this.media.map((media) => [String(media.pk), media]))
+		this.mediaByCode = new Map(this.media.map((media) => [media.code, media]))
+		const byOwner = new Map<string, DemoMedia[]>()
+		const byTag = new Map<string, DemoMedia[]>()
+		const hashtags = new Map<string, DemoHashtag>()
+		for (const media of this.media) {
+			byOwner.get(media.ownerPk)?.push(media) ?? byOwner.set(media.ownerPk, [media])
+			const isPublic = !this.userByPk.get(media.ownerPk)?.isPrivate
+			for (const tag of media.hashtags) {
+				if (!hashtags.has(tag)) hashtags.set(tag, { id: hashtagId(tag), name: tag })
+				if (isPublic) byTag.get(tag)?.push(media) ?? byTag.set(tag, [media])
+			}
+		}
+		this.mediaByOwner = byOwner
+		this.mediaByTag = byTag
+		this.hashtags = hashtags
+		this.places = PLACES
+		this.placeByPk = new Map(PLACES.map((place) => [place.pk, place]))
+		this.stories = generateStories(seed, this.users)
+		this.highlights = generateHighlights(seed, this.users, byOwner)
+		this.viewer = generateViewerData(seed, this.users, this.graph, this.media)
+	}
+
+	/** Accounts other than the viewer that liked a post, newest first (generated on first use). */
+	likersOf(media: DemoMedia): readonly string[] {
+		const key = String(media.pk)
+		let likers = this.likersCache.get(key)
+		if (!likers) {
+			likers = generateLikers(this.seed, media, this.userPks)
+			this.likersCache.set(key, likers)
+		}
+		return likers
+	}
+
+	/** Top-level comments of a post, newest first, with replies (generated on first use). */
+	commentsOf(media: DemoMedia): readonly DemoComment[] {
+		const key = String(media.pk)
+		let comments = this.commentsCache.get(key)
+		if (!comments) {
+			comments = generateComments(this.seed, media, this.users)
+			this.commentsCache.set(key, comments)
+		}
+		return comments
+	}
+}
+
+/** A stable 17-digit hashtag id (beyond 2^53, like Instagram's), independent of the seed. */
+function hashtagId(name: string): bigint {
+	const low = BigInt(deriveSeed('hashtag', name)) * 1000n + BigInt(deriveSeed('hashtag-low', name) % 1000)
+	return 17841000000000000n + (low % 1000000000000n)
+}
+
+const cache = new Map<number, Dataset>()
+
+/** The data set of a seed, built on first use and cached for the life of the process. */
+export function getDataset(seed: number = DEFAULT_SEED): Dataset {
+	let dataset = cache.get(seed)
+	if (!dataset) {
+		dataset = new Dataset(seed)
+		cache.set(seed, dataset)
+	}
+	return dataset
+}
