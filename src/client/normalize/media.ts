@@ -100,10 +100,14 @@ export function normalizeMedia(value: unknown): Media {
 		is_paid_partnership: flag(raw.is_paid_partnership),
 		tagged_users: asArray(asObject(raw.usertags).in).map((tag) => normalizeUserRef(tag.user)),
 		coauthors: asArray(raw.coauthor_producers).map(normalizeUserRef),
-		top_likers: asArray(raw.facepile_top_likers)
-			.map((liker) => text(liker.username))
-			.concat(Array.isArray(raw.top_likers) ? raw.top_likers.map((name: unknown) => text(name)) : [])
-			.filter(Boolean)
+		top_likers: [
+			...new Set(
+				asArray(raw.facepile_top_likers)
+					.map((liker) => text(liker.username))
+					.concat(Array.isArray(raw.top_likers) ? raw.top_likers.map((name: unknown) => text(name)) : [])
+					.filter(Boolean)
+			)
+		]
 	}
 }
 
