@@ -1,6 +1,170 @@
-import { NotBuiltError } from '../cli-error'
+/**
+ * `smkit playground`: validates the command-line options, builds the client (from the environment
+ * file, or against the in-process simulator with `--demo`), serves the app and stops cleanly on
+ * SIGINT/SIGTERM. The only module of the playground that listens or prints.
+ */
+import { type PermissionLevel, parsePermissionLevel } from '../agent/permissions'
+import { UsageError } from '../cli-error'
+import type { InstagramClient } from '../client/client'
+import { createDemoClient } from '../client/demo'
+import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
+import { IgError } from '../client/errors'
+import { MiB } from '../server/body'
+import { isLoopbackHost, resolveAccessToken } from '../server/security'
+import { type Simulator, startSimulator } from '../simulator/server'
+import { createPlaygroundApp, type PlaygroundAi } from './app'
+import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
 
-/** Placeholder until this command is built: says so and exits 1. */
-export async function runPlayground(..._args: unknown[]): Promise<void> {
-	throw new NotBuiltError('playground')
+/** Validated options of `smkit playground`. */
+export interface PlaygroundServeOptions {
+	port: number
+	host: string
+	envPath: string
+	demo: boolean
+	permission: PermissionLevel
+	savedDir: string
+	token?: string
+	corsOrigin?: string
+}
+
+/** Turns cac's untyped options into `PlaygroundServeOptions`, or throws a `UsageError` (exit 2). */
+export function parsePlaygroundOptions(raw: Record<string, unknown>): PlaygroundServeOptions {
+	const port = Number(raw.port ?? 8877)
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new UsageError(`--port must be an integer from 0 to 65535, got '${raw.port}'`)
+	}
+	const host = String(raw.host ?? '127.0.0.1').trim()
+	if (host === '' || /[\s/?#@]/.test(host))
+		throw new UsageError(`--host is not a host name or address: '${host}'`)
+	const permission = parsePermissionLevel(raw.permission ?? 'ask_once')
+	if (!permission) {
+		throw new UsageError(`--permission must be ask_every, ask_once or full_access, got '${raw.permission}'`)
+	}
+	const savedDir = String(raw.savedDir ?? 'demo/saved')
+	if (savedDir.trim() === '' || savedDir.includes('\0'))
+		throw new UsageError('--saved-dir must be a directory path')
+	let corsOrigin: string | undefined
+	if (raw.corsOrigin !== undefined) {
+		const origin = URL.canParse(String(raw.corsOrigin)) ? new URL(String(raw.corsOrigin)).origin : 'null'
+		if (origin === 'null') throw new UsageError(`--cors-origin must be an origin like http://localhost:5173`)
+		corsOrigin = origin
+	}
+	const token = raw.token === undefined ? undefined : String(raw.token)
+	if (token !== undefined && token.length < 8) throw new UsageError('--token must be at least 8 characters')
+	return {
+		port,
+		host,
+		envPath: String(raw.env ?? '.env'),
+		demo: Boolean(raw.demo),
+		permission,
+		savedDir,
+		token,
+		corsOrigin
+	}
+}
+
+/** Hooks for the AI side (filled by the agent wiring; absent = AI chat off). */
+export interface PlaygroundServeHooks {
+	/** Builds the AI deps from the environment variables and options (see `PlaygroundAi`). */
+	createAi?: (env: Record<string, string>, options: PlaygroundServeOptions) => PlaygroundAi | undefined
+}
+
+/** Runs the playground server until SIGINT/SIGTERM. `rawOptions` come from cac. */
+export async function runPlayground(
+	rawOptions: Record<string, unknown> = {},
+	hooks: PlaygroundServeHooks = {}
+) {
+	const options = parsePlaygroundOptions(rawOptions)
+	// Variables already set in the process environment win over the file (DESIGN 3).
+	const env = mergeEnv(loadEnvFile(options.envPath))
+	const access = resolveAccessToken(options.host, options.token ?? env.SMKIT_TOKEN)
+
+	let simulator: Simulator | undefined
+	let ig: InstagramClient
+	if (options.demo) {
+		simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+		ig = createDemoClient(simulator.url)
+	} else {
+		ig = createClientFromEnv(options.envPath)
+	}
+	const ai = hooks.createAi?.(env, options)
+
+	let boundPort = options.port
+	const app = createPlaygroundApp({
+		ig,
+		savedDir: options.savedDir,
+		demo: options.demo,
+		startedAt: new Date(),
+		ai,
+		permission: options.permission,
+		security: {
+			host: options.host,
+			port: () => boundPort,
+			token: access.token,
+			corsOrigin: options.corsOrigin
+		}
+	})
+
+	let server: ReturnType<typeof Bun.serve>
+	try {
+		// 10 MiB (the CSV export limit) plus room for the JSON around it; routes enforce their own limits.
+		server = Bun.serve({
+			port: options.port,
+			hostname: options.host,
+			fetch: app.fetch,
+			maxRequestBodySize: 11 * MiB
+		})
+	} catch (error) {
+		await simulator?.stop()
+		const reason =
+			error instanceof Error && /in use|EADDRINUSE/i.test(error.message)
+				? 'the port is in use'
+				: String(error)
+		throw new Error(`cannot listen on ${options.host}:${options.port}: ${reason}`)
+	}
+	boundPort = server.port ?? options.port
+
+	const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
+	const url = `http://${shownHost}:${boundPort}/`
+	console.log(`smkit playground: ${url}`)
+	if (access.token) {
+		console.log(`Access token${access.generated ? ' (generated)' : ''}: open ${url}?token=${access.token}`)
+	}
+	if (!isLoopbackHost(options.host))
+		console.log(`Listening beyond loopback (${options.host}): requests need the token`)
+	console.log(`API reference: ${url}openapi`)
+	if (options.demo) console.log('Demo data: the built-in simulated Instagram (no account needed)')
+	console.log(await describeAccount(ig))
+	console.log(
+		ai?.available
+			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`
+			: `AI chat: off (${AI_UNAVAILABLE_MESSAGE})`
+	)
+
+	await new Promise<void>((resolve) => {
+		const stop = () => {
+			process.off('SIGINT', stop)
+			process.off('SIGTERM', stop)
+			resolve()
+		}
+		process.on('SIGINT', stop)
+		process.on('SIGTERM', stop)
+	})
+	console.log('Stopping the playground')
+	await server.stop(true)
+	await simulator?.stop()
+	process.exit(0)
+}
+
+/** One line about the Instagram account: its username only (never cookies or ids). */
+async function describeAccount(ig: InstagramClient): Promise<string> {
+	if (!ig.loggedIn) return 'Instagram: not logged in: set SESSION_ID, CSRF_TOKEN, DS_USER_ID or use --demo'
+	try {
+		const signal = AbortSignal.timeout(5000)
+		const user = await ig.account.getCurrentUser({ signal })
+		return `Instagram: logged in as @${user.username}`
+	} catch (error) {
+		const reason = error instanceof IgError ? error.kind : 'no answer'
+		return `Instagram: credentials set, account not confirmed (${reason})`
+	}
 }

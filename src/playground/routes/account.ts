@@ -5,6 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage } from './list'
+import { ListQuery } from './params'
 
 /** The account route group. */
 export const accountRoutes = ({ ig }: PlaygroundContext) =>
@@ -19,24 +20,27 @@ export const accountRoutes = ({ ig }: PlaygroundContext) =>
 		)
 		.get(
 			'/blocked',
-			async () => okPage(await ig.account.getBlockedUsers(), (n) => `Blocked users: ${n}`),
-			documented('Account', 'Blocked users', t.Array(UserShort), { paginated: true })
+			async ({ query }) => okPage(await ig.account.getBlockedUsers(query), (n) => `Blocked users: ${n}`),
+			{
+				query: ListQuery,
+				...documented('Account', 'Blocked users', t.Array(UserShort), { paginated: true })
+			}
 		)
 		.get(
 			'/restricted',
-			async () => okPage(await ig.account.getRestrictedUsers(), (n) => `Restricted users: ${n}`),
-			documented('Account', 'Restricted users', t.Array(UserShort), { paginated: true })
+			async ({ query }) =>
+				okPage(await ig.account.getRestrictedUsers(query), (n) => `Restricted users: ${n}`),
+			{
+				query: ListQuery,
+				...documented('Account', 'Restricted users', t.Array(UserShort), { paginated: true })
+			}
 		)
-		.get(
-			'/login-activity',
-			async () => ok(await ig.account.getLoginActivity(), 'Login activity'),
-			documented('Account', 'Login activity', RawObject)
-		)
-		.get(
-			'/privacy',
-			async () => ok(await ig.account.getPrivacySettings(), 'Privacy settings'),
-			documented('Account', 'Privacy settings', RawObject)
-		)
+		.get('/login-activity', async () => ok(await ig.account.getLoginActivity(), 'Login activity'), {
+			...documented('Account', 'Login activity', RawObject)
+		})
+		.get('/privacy', async () => ok(await ig.account.getPrivacySettings(), 'Privacy settings'), {
+			...documented('Account', 'Privacy settings', RawObject)
+		})
 		.get('/info', async () => ok(await ig.account.getAccountInfo(), 'Account info'), {
 			...documented('Account', 'Account info', RawObject)
 		})

@@ -1,10 +1,10 @@
 /** `/api/feed/*`: a user's posts, a hashtag feed, and the viewer's liked and saved posts. */
 import { Elysia, t } from 'elysia'
-import { Media } from '../../client/types'
+import { Media, SavedCollection } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, CursorQuery, HashtagParam, UserPkParam } from './params'
+import { CountQuery, CursorQuery, HashtagParam, ListQuery, UserPkParam } from './params'
 
 const MediaList = t.Array(Media)
 
@@ -26,16 +26,23 @@ export const feedRoutes = ({ ig }: PlaygroundContext) =>
 		)
 		.get(
 			'/tag/:hashtag',
-			async ({ params: { hashtag } }) =>
-				okPage(await ig.feed.getTagFeed(hashtag), (n) => `#${hashtag}: ${plural(n, 'post')}`),
+			async ({ params: { hashtag }, query }) =>
+				okPage(await ig.feed.getTagFeed(hashtag, query), (n) => `#${hashtag}: ${plural(n, 'post')}`),
 			{
 				params: t.Object({ hashtag: HashtagParam('hashtag') }),
+				query: ListQuery,
 				...documented('Feed', 'Hashtag feed', MediaList, { paginated: true })
 			}
 		)
-		.get('/liked', async () => okPage(await ig.feed.getLiked(), (n) => `Liked posts: ${n}`), {
+		.get('/liked', async ({ query }) => okPage(await ig.feed.getLiked(query), (n) => `Liked posts: ${n}`), {
+			query: ListQuery,
 			...documented('Feed', "The viewer's liked posts", MediaList, { paginated: true })
 		})
-		.get('/saved', async () => okPage(await ig.feed.getSaved(), (n) => `Saved posts: ${n}`), {
-			...documented('Feed', "The viewer's saved posts", MediaList, { paginated: true })
-		})
+		.get(
+			'/saved',
+			async ({ query }) => okPage(await ig.feed.getSaved(query), (n) => `Saved collections: ${n}`),
+			{
+				query: ListQuery,
+				...documented('Feed', "The viewer's saved collections", t.Array(SavedCollection), { paginated: true })
+			}
+		)

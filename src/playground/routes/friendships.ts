@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, CursorQuery, UserPkParam } from './params'
+import { CountQuery, CursorQuery, ListQuery, UserPkParam } from './params'
 
 const ByUser = t.Object({ user_pk: UserPkParam() })
 /** Followers/following: 50 by default, up to 1000 (DESIGN 4). */
@@ -49,15 +49,23 @@ export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
 		)
 		.get(
 			'/mutual/:user_pk',
-			async ({ params: { user_pk } }) =>
+			async ({ params: { user_pk }, query }) =>
 				okPage(
-					await ig.friendships.getMutualFollowers(user_pk),
+					await ig.friendships.getMutualFollowers(user_pk, query),
 					(n) => `Mutual followers of ${user_pk}: ${n}`
 				),
-			{ params: ByUser, ...documented('Friendships', 'Mutual followers', Users, { paginated: true }) }
+			{
+				params: ByUser,
+				query: ListQuery,
+				...documented('Friendships', 'Mutual followers', Users, { paginated: true })
+			}
 		)
 		.get(
 			'/pending',
-			async () => okPage(await ig.friendships.getPendingRequests(), (n) => `Pending requests: ${n}`),
-			documented('Friendships', 'Pending follow requests', Users, { paginated: true })
+			async ({ query }) =>
+				okPage(await ig.friendships.getPendingRequests(query), (n) => `Pending requests: ${n}`),
+			{
+				query: ListQuery,
+				...documented('Friendships', 'Pending follow requests', Users, { paginated: true })
+			}
 		)

@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, CursorQuery, MediaPkParam } from './params'
+import { ListQuery, MediaPkParam } from './params'
 
 const ByPk = t.Object({ media_pk: MediaPkParam })
 
@@ -63,7 +63,7 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByPk,
-				query: t.Object({ count: CountQuery(), cursor: CursorQuery }),
+				query: ListQuery,
 				...documented('Media', 'Parsed comments', t.Array(Comment), { paginated: true })
 			}
 		)

@@ -5,6 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
+import { ListQuery } from './params'
 
 const Notifications = t.Array(Notification)
 
@@ -19,17 +20,28 @@ export const notificationsRoutes = ({ ig }: PlaygroundContext) =>
 		})
 		.get(
 			'/parsed',
-			async () => okPage(await ig.notifications.getParsed(), (n) => `Notifications: ${plural(n, 'item')}`),
-			documented('Notifications', 'Parsed notifications', Notifications, { paginated: true })
+			async ({ query }) =>
+				okPage(await ig.notifications.getParsed(query), (n) => `Notifications: ${plural(n, 'item')}`),
+			{
+				query: ListQuery,
+				...documented('Notifications', 'Parsed notifications', Notifications, { paginated: true })
+			}
 		)
 		.get(
 			'/follows',
-			async () =>
-				okPage(await ig.notifications.getFollowNotifications(), (n) => `Follow notifications: ${n}`),
-			documented('Notifications', 'Follow notifications', Notifications, { paginated: true })
+			async ({ query }) =>
+				okPage(await ig.notifications.getFollowNotifications(query), (n) => `Follow notifications: ${n}`),
+			{
+				query: ListQuery,
+				...documented('Notifications', 'Follow notifications', Notifications, { paginated: true })
+			}
 		)
 		.get(
 			'/likes',
-			async () => okPage(await ig.notifications.getLikeNotifications(), (n) => `Like notifications: ${n}`),
-			documented('Notifications', 'Like notifications', Notifications, { paginated: true })
+			async ({ query }) =>
+				okPage(await ig.notifications.getLikeNotifications(query), (n) => `Like notifications: ${n}`),
+			{
+				query: ListQuery,
+				...documented('Notifications', 'Like notifications', Notifications, { paginated: true })
+			}
 		)

@@ -73,3 +73,13 @@ export const CountQuery = (options: { default?: number; maximum?: number } = {})
 	})
 	return options.default === undefined ? t.Optional(schema) : schema
 }
+
+/** Query of a list endpoint without its own count default: optional `count` (1-200) and `cursor`. */
+export const ListQuery = t.Object({ count: CountQuery(), cursor: CursorQuery })
+
+/** `ListQuery` plus the search text `q`. */
+export const SearchListQuery = t.Object({
+	q: SearchQuery.properties.q,
+	count: CountQuery(),
+	cursor: CursorQuery
+})

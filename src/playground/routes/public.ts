@@ -1,11 +1,11 @@
 /** `/api/public/*`: anonymous endpoints that work without an Instagram login (SPEC 5). */
 import { Elysia, t } from 'elysia'
-import { Media, User } from '../../client/types'
+import { Media, PublicProfile } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, UsernameParam } from './params'
+import { CountQuery, CursorQuery, UsernameParam } from './params'
 
 const ByUsername = t.Object({ username: UsernameParam })
 
@@ -16,18 +16,18 @@ export const publicRoutes = ({ ig }: PlaygroundContext) =>
 			'/profile/:username',
 			async ({ params: { username } }) =>
 				ok(await ig.public.getProfile(username), `Public profile: @${username}`),
-			{ params: ByUsername, ...documented('Public', 'Public profile (no login)', User) }
+			{ params: ByUsername, ...documented('Public', 'Public profile (no login)', PublicProfile) }
 		)
 		.get(
 			'/posts/:username',
-			async ({ params: { username }, query: { count } }) =>
+			async ({ params: { username }, query: { count, cursor } }) =>
 				okPage(
-					await ig.public.getPosts(username, { count }),
+					await ig.public.getPosts(username, { count, cursor }),
 					(n) => `Public posts of @${username}: ${plural(n, 'post')}`
 				),
 			{
 				params: ByUsername,
-				query: t.Object({ count: CountQuery({ default: 12 }) }),
+				query: t.Object({ count: CountQuery({ default: 12 }), cursor: CursorQuery }),
 				...documented('Public', 'Public posts (no login)', t.Array(Media), { paginated: true })
 			}
 		)

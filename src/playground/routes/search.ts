@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { SearchQuery } from './params'
+import { ListQuery, SearchListQuery, SearchQuery } from './params'
 
 /** The search route group. */
 export const searchRoutes = ({ ig }: PlaygroundContext) =>
@@ -16,22 +16,30 @@ export const searchRoutes = ({ ig }: PlaygroundContext) =>
 		})
 		.get(
 			'/users',
-			async ({ query: { q } }) =>
-				okPage(await ig.search.users(q), (n) => `Users matching "${q}": ${plural(n, 'result')}`),
-			{ query: SearchQuery, ...documented('Search', 'Users only', t.Array(UserShort), { paginated: true }) }
+			async ({ query: { q, ...list } }) =>
+				okPage(await ig.search.users(q, list), (n) => `Users matching "${q}": ${plural(n, 'result')}`),
+			{
+				query: SearchListQuery,
+				...documented('Search', 'Users only', t.Array(UserShort), { paginated: true })
+			}
 		)
 		.get(
 			'/hashtags',
-			async ({ query: { q } }) =>
-				okPage(await ig.search.hashtags(q), (n) => `Hashtags matching "${q}": ${plural(n, 'result')}`),
-			{ query: SearchQuery, ...documented('Search', 'Hashtags', t.Array(Hashtag), { paginated: true }) }
+			async ({ query: { q, ...list } }) =>
+				okPage(await ig.search.hashtags(q, list), (n) => `Hashtags matching "${q}": ${plural(n, 'result')}`),
+			{ query: SearchListQuery, ...documented('Search', 'Hashtags', t.Array(Hashtag), { paginated: true }) }
 		)
 		.get(
 			'/places',
-			async ({ query: { q } }) =>
-				okPage(await ig.search.places(q), (n) => `Places matching "${q}": ${plural(n, 'result')}`),
-			{ query: SearchQuery, ...documented('Search', 'Places', t.Array(Place), { paginated: true }) }
+			async ({ query: { q, ...list } }) =>
+				okPage(await ig.search.places(q, list), (n) => `Places matching "${q}": ${plural(n, 'result')}`),
+			{ query: SearchListQuery, ...documented('Search', 'Places', t.Array(Place), { paginated: true }) }
 		)
-		.get('/explore', async () => okPage(await ig.search.explore(), (n) => `Explore: ${plural(n, 'post')}`), {
-			...documented('Search', 'Explore page content', t.Array(Media), { paginated: true })
-		})
+		.get(
+			'/explore',
+			async ({ query }) => okPage(await ig.search.explore(query), (n) => `Explore: ${plural(n, 'post')}`),
+			{
+				query: ListQuery,
+				...documented('Search', 'Explore page content', t.Array(Media), { paginated: true })
+			}
+		)

@@ -4,7 +4,7 @@ import { Highlight, ReelTrayItem, Story } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { UserPkParam } from './params'
+import { ListQuery, UserPkParam } from './params'
 
 const ByUser = t.Object({ user_pk: UserPkParam() })
 
@@ -13,32 +13,36 @@ export const storiesRoutes = ({ ig }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api/stories' })
 		.get(
 			'/user/:user_pk',
-			async ({ params: { user_pk } }) =>
+			async ({ params: { user_pk }, query }) =>
 				okPage(
-					await ig.stories.getUserStories(user_pk),
+					await ig.stories.getUserStories(user_pk, query),
 					(n) => `Stories of ${user_pk}: ${plural(n, 'story', 'stories')}`
 				),
 			{
 				params: ByUser,
+				query: ListQuery,
 				...documented('Stories', "A user's active stories", t.Array(Story), { paginated: true })
 			}
 		)
 		.get(
 			'/highlights/:user_pk',
-			async ({ params: { user_pk } }) =>
+			async ({ params: { user_pk }, query }) =>
 				okPage(
-					await ig.stories.getHighlights(user_pk),
+					await ig.stories.getHighlights(user_pk, query),
 					(n) => `Highlights of ${user_pk}: ${plural(n, 'highlight')}`
 				),
 			{
 				params: ByUser,
+				query: ListQuery,
 				...documented('Stories', "A user's highlights tray", t.Array(Highlight), { paginated: true })
 			}
 		)
 		.get(
 			'/tray',
-			async () => okPage(await ig.stories.getTray(), (n) => `Stories tray: ${plural(n, 'reel')}`),
+			async ({ query }) =>
+				okPage(await ig.stories.getTray(query), (n) => `Stories tray: ${plural(n, 'reel')}`),
 			{
+				query: ListQuery,
 				...documented('Stories', "The viewer's stories tray", t.Array(ReelTrayItem), { paginated: true })
 			}
 		)

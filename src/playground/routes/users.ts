@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { SearchQuery, UsernameParam, UserPkParam } from './params'
+import { SearchListQuery, UsernameParam, UserPkParam } from './params'
 
 const ByUsername = t.Object({ username: UsernameParam })
 
@@ -27,9 +27,12 @@ export const usersRoutes = ({ ig }: PlaygroundContext) =>
 		)
 		.get(
 			'/search',
-			async ({ query: { q } }) =>
-				okPage(await ig.users.search(q), (count) => `User search "${q}": ${plural(count, 'result')}`),
-			{ query: SearchQuery, ...documented('Users', 'Search users', t.Array(UserShort), { paginated: true }) }
+			async ({ query: { q, ...list } }) =>
+				okPage(await ig.users.search(q, list), (count) => `User search "${q}": ${plural(count, 'result')}`),
+			{
+				query: SearchListQuery,
+				...documented('Users', 'Search users', t.Array(UserShort), { paginated: true })
+			}
 		)
 		.get(
 			'/full/:username',
