@@ -55,20 +55,27 @@ export async function paginate<Item>(
 		if (cursor) seen.add(cursor)
 		if (count === undefined || items.length >= count || !cursor) break
 	}
-	return makePage(count === undefined ? items : items.slice(0, count), cursor, fetchPage)
+	if (count === undefined || items.length <= count) return makePage(items, cursor, fetchPage)
+	// The iterator still yields the cut-off rest of the last page before fetching further pages.
+	return makePage(items.slice(0, count), cursor, fetchPage, items.slice(count))
 }
 
-/** Wraps items and a cursor as a `Page` whose iterator continues with `fetchPage`. */
+/**
+ * Wraps items and a cursor as a `Page` whose iterator yields `items`, then `pending` (fetched but
+ * beyond `count`), then every item of the following pages.
+ */
 export function makePage<Item>(
 	items: Item[],
 	nextCursor: string | null,
-	fetchPage?: PageFetcher<Item>
+	fetchPage?: PageFetcher<Item>,
+	pending: Item[] = []
 ): Page<Item> {
 	const page = { items, next_cursor: nextCursor } as Page<Item>
 	Object.defineProperty(page, Symbol.asyncIterator, {
 		enumerable: false,
 		value: async function* iterate(): AsyncGenerator<Item> {
 			yield* items
+			yield* pending
 			const seen = new Set<string>()
 			let cursor = nextCursor
 			while (cursor && fetchPage && !seen.has(cursor)) {

@@ -54,6 +54,14 @@ describe('paginate', () => {
 		expect(JSON.parse(JSON.stringify(page))).toEqual({ items: [0, 1, 2], next_cursor: '3' })
 	})
 
+	it('iterates without skipping the part of the last page that count cut off', async () => {
+		const page = await paginate(numbered().fetchPage, { count: 4 })
+		expect(page.items).toEqual([0, 1, 2, 3])
+		const all: number[] = []
+		for await (const item of page) all.push(item)
+		expect(all).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+	})
+
 	it('treats a repeated cursor as the end', async () => {
 		let calls = 0
 		const page = await paginate(async () => ({ items: [calls++], next_cursor: 'same' }), { count: 10 })
