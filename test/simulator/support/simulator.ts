@@ -1,4 +1,5 @@
 /** Helpers for the simulator tests: start one on port 0 and call it like a client would. */
+import { expect } from 'bun:test'
 import { isSafeNumber, parse } from 'lossless-json'
 import { DEMO_CREDENTIALS } from '../../../src/simulator/credentials'
 import { type Simulator, startSimulator } from '../../../src/simulator/server'
@@ -62,4 +63,12 @@ export function docQuery(simulator: Simulator, docId: string, variables: unknown
 		fb_api_caller_class: 'RelayModern',
 		server_timestamps: 'true'
 	})
+}
+
+/**
+ * `expect(value).toMatchObject(shape)` on a copy: bun 1.4.5 replaces the received values that matched
+ * an asymmetric matcher (`expect.any(Number)`) with the matcher itself, breaking later assertions.
+ */
+export function expectShape(value: unknown, shape: object): void {
+	expect(structuredClone(value)).toMatchObject(shape)
 }

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'bun:test'
+import { Dataset, getDataset } from '../../src/simulator/dataset'
+import { toJsonText } from '../../src/simulator/json'
+import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
+import { decodeShortcode, encodeShortcode } from '../../src/simulator/shortcode'
+
+const dataset = getDataset()
+
+/** A compact fingerprint of everything generated eagerly plus some lazily generated threads. */
+function fingerprint(data: Dataset): string {
+	return toJsonText({
+		users: data.users,
+		media: data.media,
+		followers: [...data.graph.followers.entries()].slice(0, 50),
+		stories: [...data.stories.entries()],
+		highlights: [...data.highlights.entries()],
+		viewer: data.viewer,
+		comments: data.media.slice(0, 20).map((media) => data.commentsOf(media)),
+		likers: data.media.slice(0, 20).map((media) => data.likersOf(media))
+	})
+}
+
+describe('determinism', () => {
+	it('builds the same data from the same seed and different data from another', () => {
+		expect(fingerprint(new Dataset(7))).toBe(fingerprint(new Dataset(7)))
+		expect(fingerprint(new Dataset(7))).not.toBe(fingerprint(new Dataset(8)))
+	})
+
+	it('caches one data set per seed', () => {
+		expect(getDataset()).toBe(dataset)
+		expect(getDataset(7)).not.toBe(dataset)
+	})
+
+	it('keeps the contract accounts and media for every seed', () => {
+		for (const data of [dataset, new Dataset(99)]) {
+			expect(data.userByUsername.get('luna.explorer')?.pk).toBe(DEMO_PRESETS.luna.pk)
+			for (const preset of DEMO_PRESETS.media)
+				expect(data.mediaByCode.get(preset.code)?.id).toBe(`${preset.pk}_${DEMO_PRESETS.luna.pk}`)
+			expect(data.graph.followers.get(DEMO_PRESETS.luna.pk)?.length).toBeGreaterThan(200)
+		}
+	})
+})
+
+describe('size and shape', () => {
+	it('has hundreds of users, thousands of posts and private and verified accounts', () => {
+		expect(dataset.users.length).toBe(400)
+		expect(dataset.media.length).toBe(3000)
+		expect(dataset.users.filter((user) => user.isPrivate).length).toBeGreaterThan(20)
+		expect(dataset.users.filter((user) => user.isVerified).length).toBeGreaterThan(3)
+		expect(new Set(dataset.users.map((user) => user.username)).size).toBe(400)
+		expect(new Set(dataset.users.map((user) => user.pk)).size).toBe(400)
+	})
+
+	it('mints 19-digit media pks beyond 2^53 whose codes are the shortcode encoding', () => {
+		const pks = new Set<bigint>()
+		for (const media of dataset.media) {
+			expect(media.pk > 2n ** 53n).toBe(true)
+			expect(String(media.pk)).toHaveLength(19)
+			expect(media.code).toBe(encodeShortcode(media.pk))
+			expect(media.id).toBe(`${media.pk}_${media.ownerPk}`)
+			pks.add(media.pk)
+		}
+		expect(pks.size).toBe(3000)
+	})
+
+	it('puts the preset hashtags in many public captions', () => {
+		for (const tag of DEMO_PRESETS.hashtags) expect(dataset.mediaByTag.get(tag)?.length).toBeGreaterThan(100)
+		const mentions = dataset.media.filter((media) => /@[a-z0-9._]+/.test(media.caption))
+		expect(mentions.length).toBeGreaterThan(300)
+	})
+
+	it('carries the payloads of xss.payload', () => {
+		const xss = dataset.userByPk.get(DEMO_PRESETS.xss.pk)
+		expect(xss?.fullName).toBe(XSS_PAYLOADS.imgOnerror)
+		const captions = (dataset.mediaByOwner.get(DEMO_PRESETS.xss.pk) ?? [])
+			.map((media) => media.caption)
+			.join(' ')
+		for (const payload of Object.values(XSS_PAYLOADS))
+			expect(`${captions} ${xss?.biography}`).toContain(payload)
+	})
+
+	it('keeps private.pat unfollowed and the viewer following luna.explorer', () => {
+		const following = dataset.graph.following.get(DEMO_PRESETS.viewer.pk) ?? []
+		expect(following).toContain(DEMO_PRESETS.luna.pk)
+		expect(following).not.toContain(DEMO_PRESETS.privateAccount.pk)
+	})
+})
+
+describe('shortcodes and JSON', () => {
+	it('matches the upstream test vectors', () => {
+		expect(decodeShortcode('DVUVYxwAOOz')).toBe(3842790443716764595n)
+		expect(decodeShortcode('ABC123xyz')).toBe(4593314372787n)
+		expect(encodeShortcode(4593314372787n)).toBe('BC123xyz')
+		expect(decodeShortcode('bad!')).toBeNull()
+	})
+
+	it('writes bigint values as bare exact numbers and everything else like JSON.stringify', () => {
+		const value = {
+			pk: 3842790443716764595n,
+			text: 'a"<\u2028',
+			list: [1, undefined, null, true],
+			skip: undefined,
+			nested: { x: 1.5 }
+		}
+		expect(toJsonText(value)).toBe(
+			'{"pk":3842790443716764595,"text":"a\\"<\u2028","list":[1,null,null,true],"nested":{"x":1.5}}'
+		)
+		const plain = { a: [1, 'two', { b: false }], c: 'é' }
+		expect(toJsonText(plain)).toBe(JSON.stringify(plain))
+	})
+})

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'bun:test'
+import { join } from 'node:path'
+import { UsageError } from '../../src/cli-error'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+import { parseSimulatorOptions } from '../../src/simulator/serve'
+
+async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
+	const reader = stream.getReader()
+	const decoder = new TextDecoder()
+	let text = ''
+	while (!pattern.test(text)) {
+		const { value, done } = await reader.read()
+		if (done) break
+		text += decoder.decode(value)
+	}
+	reader.releaseLock()
+	return text
+}
+
+describe('smkit simulator', () => {
+	it('prints its URL, serves, keeps the session id out of its output and stops on SIGTERM', async () => {
+		const child = Bun.spawn([process.execPath, join(import.meta.dir, 'support/run-simulator.ts')], {
+			stdout: 'pipe',
+			stderr: 'pipe'
+		})
+		const banner = await readUntil(child.stdout, /Ctrl-C/)
+		const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)?.[1]
+		expect(url).toBeDefined()
+		expect(banner).not.toContain(DEMO_CREDENTIALS.sessionId)
+		expect(banner).not.toContain(DEMO_CREDENTIALS.csrfToken)
+		const anonymous = await fetch(`${url}/api/v1/users/1000000002/info/`)
+		expect(anonymous.status).toBe(403)
+		const logged = await fetch(`${url}/api/v1/users/1000000002/info/`, {
+			headers: { cookie: `sessionid=${DEMO_CREDENTIALS.sessionId}` }
+		})
+		expect(logged.status).toBe(200)
+		child.kill('SIGTERM')
+		expect(await readUntil(child.stdout, /stopping the simulator/)).toContain('Received SIGTERM')
+		expect(await child.exited).toBe(0)
+	})
+
+	it('validates its options', () => {
+		expect(parseSimulatorOptions({ port: '8123', host: 'localhost' })).toEqual({
+			port: 8123,
+			host: 'localhost'
+		})
+		expect(parseSimulatorOptions({})).toEqual({ port: 0, host: '127.0.0.1' })
+		expect(() => parseSimulatorOptions({ port: 'abc' })).toThrow(UsageError)
+		expect(() => parseSimulatorOptions({ port: 70000 })).toThrow(UsageError)
+	})
+})
