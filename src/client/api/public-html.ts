@@ -9,20 +9,37 @@ import { asArray, asObject, type Raw, text } from '../normalize/values'
 /** What the HTML page yielded: a user object in web_profile_info's shape, a login wall, or nothing. */
 export type HtmlProfile = { kind: 'profile'; user: Raw } | { kind: 'login_wall' } | { kind: 'none' }
 
+/** Named entities Instagram's titles and meta tags use; numeric entities are decoded generically. */
 const ENTITIES: Record<string, string> = {
 	amp: '&',
 	lt: '<',
 	gt: '>',
 	quot: '"',
 	apos: "'",
-	'#39': "'",
-	'#x27': "'"
+	nbsp: '\u00a0',
+	bull: '•',
+	middot: '·',
+	hellip: '…',
+	ndash: '–',
+	mdash: '—',
+	eacute: 'é',
+	egrave: 'è',
+	agrave: 'à',
+	aacute: 'á',
+	ccedil: 'ç',
+	ntilde: 'ñ',
+	ouml: 'ö',
+	uuml: 'ü',
+	auml: 'ä',
+	oacute: 'ó',
+	iacute: 'í',
+	uacute: 'ú'
 }
 
 /** Decodes the HTML entities found in attribute values and titles. */
 function decodeEntities(value: string): string {
 	return value.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (match, entity: string) => {
-		if (ENTITIES[entity.toLowerCase()]) return ENTITIES[entity.toLowerCase()] as string
+		if (ENTITIES[entity]) return ENTITIES[entity] as string
 		if (/^#x/i.test(entity)) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16))
 		if (/^#\d/.test(entity)) return String.fromCodePoint(Number(entity.slice(1)))
 		return match
