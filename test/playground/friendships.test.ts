@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import {
+	expectFailure,
+	expectList,
+	expectNoLeaks,
+	expectOk,
+	type PlaygroundHarness,
+	startPlayground
+} from './support'
+
+let playground: PlaygroundHarness
+beforeAll(async () => {
+	playground = await startPlayground()
+})
+afterAll(() => playground.stop())
+
+const pks = (body: { data: { pk: string }[] }) => body.data.map((user) => user.pk)
+
+describe('/api/friendships', () => {
+	it('GET followers/{user_pk}: 50 by default, more on request, cursor resumes without repeats', async () => {
+		const first = await expectList(await playground.get('/api/friendships/followers/1000000002'))
+		expect(first.data.length).toBe(50)
+		expect(typeof first.next_cursor).toBe('string')
+		const many = await expectList(await playground.get('/api/friendships/followers/1000000002?count=120'))
+		expect(new Set(pks(many)).size).toBe(120)
+		const next = await expectList(
+			await playground.get(
+				`/api/friendships/followers/1000000002?cursor=${encodeURIComponent(first.next_cursor)}`
+			)
+		)
+		const seen = new Set(pks(first))
+		for (const pk of pks(next)) expect(seen.has(pk)).toBe(false)
+	})
+
+	it('GET followers/{user_pk}?count=: 1-1000, else 400', async () => {
+		await expectFailure(
+			await playground.get('/api/friendships/followers/1000000002?count=1001'),
+			400,
+			'bad_request'
+		)
+		await expectFailure(
+			await playground.get('/api/friendships/followers/1000000002?count=0'),
+			400,
+			'bad_request'
+		)
+		expect(
+			(await expectList(await playground.get('/api/friendships/followers/1000000002?count=1'))).data.length
+		).toBe(1)
+	})
+
+	it('GET following/{user_pk}: 50 by default', async () => {
+		expect(
+			(await expectList(await playground.get('/api/friendships/following/1000000002'))).data.length
+		).toBe(50)
+	})
+
+	it("GET followers of a private account the viewer doesn't follow: 403 private_account", async () => {
+		await expectFailure(await playground.get('/api/friendships/followers/1000000003'), 403, 'private_account')
+	})
+
+	it('GET status/{user_pk}, mutual/{user_pk}, pending', async () => {
+		const status = await expectOk(await playground.get('/api/friendships/status/1000000002'))
+		expect(typeof status.data.following).toBe('boolean')
+		await expectList(await playground.get('/api/friendships/mutual/1000000002'))
+		await expectList(await playground.get('/api/friendships/pending'))
+		await expectFailure(await playground.get('/api/friendships/status/abc'), 400, 'bad_request')
+	})
+
+	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
+})

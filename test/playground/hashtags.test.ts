@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { expectFailure, expectNoLeaks, expectOk, type PlaygroundHarness, startPlayground } from './support'
+
+let playground: PlaygroundHarness
+beforeAll(async () => {
+	playground = await startPlayground()
+})
+afterAll(() => playground.stop())
+
+describe('/api/hashtags', () => {
+	it('GET info/{tag}: hashtag information', async () => {
+		const body = await expectOk(await playground.get('/api/hashtags/info/sunset'))
+		expect(body.data.name).toBe('sunset')
+		expect(body.data.media_count).toBeGreaterThan(0)
+		expect(body.message).toBe('Hashtag: #sunset')
+	})
+
+	it('GET info/{tag}: 404 for an unknown tag, 400 for one with # or dots', async () => {
+		await expectFailure(await playground.get('/api/hashtags/info/nosuchtagxyz'), 404, 'not_found')
+		const bad = await expectFailure(await playground.get('/api/hashtags/info/%23sunset'), 400, 'bad_request')
+		expect(bad.error).toContain("'tag'")
+		await expectFailure(await playground.get('/api/hashtags/info/a.b'), 400, 'bad_request')
+	})
+
+	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
+})

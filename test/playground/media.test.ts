@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import {
+	expectFailure,
+	expectList,
+	expectNoLeaks,
+	expectOk,
+	type PlaygroundHarness,
+	startPlayground
+} from './support'
+
+let playground: PlaygroundHarness
+beforeAll(async () => {
+	playground = await startPlayground()
+})
+afterAll(() => playground.stop())
+
+// A real shortcode/pk pair; the pk is beyond 2^53, so it must survive as an exact string.
+const PK = '3842790443716764595'
+
+describe('/api/media', () => {
+	it('GET info/{media_pk}: the media with its exact 19-digit pk', async () => {
+		const body = await expectOk(await playground.get(`/api/media/info/${PK}`))
+		expect(body.data).toMatchObject({ pk: PK, code: 'DVUVYxwAOOz', user: { username: 'luna.explorer' } })
+		expect(body.message).toBe(`Media: ${PK}`)
+	})
+
+	it('GET info/{media_pk}: 404 for unknown media, 400 for a non-numeric pk', async () => {
+		await expectFailure(await playground.get('/api/media/info/1234'), 404, 'not_found')
+		const bad = await expectFailure(await playground.get('/api/media/info/DVUVYxwAOOz'), 400, 'bad_request')
+		expect(bad.error).toContain("'media_pk'")
+	})
+
+	it('GET full/{media_pk} and v2/{media_pk}', async () => {
+		expect((await expectOk(await playground.get(`/api/media/full/${PK}`))).data.pk).toBe(PK)
+		expect((await expectOk(await playground.get(`/api/media/v2/${PK}`))).data.pk).toBe(PK)
+	})
+
+	it('GET by-url?url=: media by its post URL; 400 for something else', async () => {
+		const url = encodeURIComponent('https://www.instagram.com/p/DVUVYxwAOOz/')
+		const body = await expectOk(await playground.get(`/api/media/by-url?url=${url}`))
+		expect(body.data.pk).toBe(PK)
+		await expectFailure(await playground.get('/api/media/by-url?url=not-a-url'), 400, 'bad_request')
+		await expectFailure(await playground.get('/api/media/by-url'), 400, 'bad_request')
+	})
+
+	it('GET likers/{media_pk}: a list of users', async () => {
+		const body = await expectList(await playground.get(`/api/media/likers/${PK}`))
+		expect(body.data.length).toBeGreaterThan(0)
+		expect(typeof body.data[0].username).toBe('string')
+	})
+
+	it('GET comments/{media_pk}: count bounds the list and cursor resumes it', async () => {
+		const first = await expectList(await playground.get(`/api/media/comments/${PK}?count=5`))
+		expect(first.data.length).toBe(5)
+		expect(typeof first.next_cursor).toBe('string')
+		const next = await expectList(
+			await playground.get(
+				`/api/media/comments/${PK}?count=5&cursor=${encodeURIComponent(first.next_cursor)}`
+			)
+		)
+		const firstIds = new Set(first.data.map((comment: { pk: string }) => comment.pk))
+		expect(next.data.length).toBeGreaterThan(0)
+		for (const comment of next.data) expect(firstIds.has(comment.pk)).toBe(false)
+		const bad = await expectFailure(
+			await playground.get(`/api/media/comments/${PK}?count=0`),
+			400,
+			'bad_request'
+		)
+		expect(bad.error).toContain("'count'")
+	})
+
+	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
+})

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { type PlaygroundHarness, startPlayground } from './support'
+
+let playground: PlaygroundHarness
+beforeAll(async () => {
+	playground = await startPlayground()
+})
+afterAll(() => playground.stop())
+
+describe('OpenAPI', () => {
+	it('documents every playground endpoint with its envelope schema', async () => {
+		const response = await playground.get('/openapi/json')
+		expect(response.status).toBe(200)
+		const document = await response.json()
+		const paths = Object.keys(document.paths)
+		for (const path of [
+			'/api/status',
+			'/api/save',
+			'/api/saved/{filename}',
+			'/api/export/csv',
+			'/api/users/username/{username}',
+			'/api/friendships/followers/{user_pk}',
+			'/api/public/posts/{username}',
+			'/api/notifications',
+			'/api/direct/inbox'
+		]) {
+			expect(paths).toContain(path)
+		}
+		const profile = document.paths['/api/users/username/{username}'].get
+		const schema = profile.responses['200'].content['application/json'].schema
+		expect(schema.properties.data.properties.username.type).toBe('string')
+		expect(schema.properties.success.const).toBe(true)
+		expect(paths).not.toContain('/openapi/scalar.js')
+	})
+
+	it('renders the reference page from the embedded Scalar bundle: no external URL', async () => {
+		const page = await (await playground.get('/openapi')).text()
+		expect(page).toContain('/openapi/scalar.js')
+		expect(page).not.toMatch(/https?:\/\//)
+		const script = await playground.get('/openapi/scalar.js')
+		expect(script.status).toBe(200)
+		expect(script.headers.get('content-type')).toContain('javascript')
+		expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000)
+	})
+})

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import {
+	expectFailure,
+	expectList,
+	expectNoLeaks,
+	expectOk,
+	type PlaygroundHarness,
+	startPlayground
+} from './support'
+
+let playground: PlaygroundHarness
+beforeAll(async () => {
+	playground = await startPlayground()
+})
+afterAll(() => playground.stop())
+
+describe('/api/search', () => {
+	it('GET top?q=: users, hashtags and places together', async () => {
+		const body = await expectOk(await playground.get('/api/search/top?q=luna'))
+		expect(body.data.users.map((user: { username: string }) => user.username)).toContain('luna.explorer')
+	})
+
+	it('GET users?q=, hashtags?q=, places?q=: lists', async () => {
+		const users = await expectList(await playground.get('/api/search/users?q=luna'))
+		expect(users.data[0].username).toBe('luna.explorer')
+		const hashtags = await expectList(await playground.get('/api/search/hashtags?q=sun'))
+		expect(hashtags.data.map((tag: { name: string }) => tag.name)).toContain('sunset')
+		const places = await expectList(await playground.get('/api/search/places?q=paris'))
+		expect(places.data.length).toBeGreaterThan(0)
+	})
+
+	it('GET explore: posts', async () => {
+		expect((await expectList(await playground.get('/api/search/explore'))).data.length).toBeGreaterThan(0)
+	})
+
+	it('rejects a missing, empty or overlong q with 400 naming q', async () => {
+		for (const query of ['', '?q=', `?q=${'x'.repeat(201)}`]) {
+			const body = await expectFailure(await playground.get(`/api/search/users${query}`), 400, 'bad_request')
+			expect(body.error).toContain("'q'")
+		}
+		await expectFailure(await playground.get('/api/search/top'), 400, 'bad_request')
+	})
+
+	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
+})
