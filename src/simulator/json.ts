@@ -3,58 +3,50 @@
  * 2^53, which `JSON.stringify` cannot write: values held as `bigint` are written here as their digits.
  */
 
+/** Strings JSON.stringify would copy unchanged: no quote, backslash, control character or surrogate. */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/
+
+const quote = (text: string): string => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text))
+
 /** Serialises like `JSON.stringify(value)`, except that a `bigint` becomes a bare number with every digit. */
 export function toJsonText(value: unknown): string {
-	const parts: string[] = []
-	write(value, parts)
-	return parts.join('')
-}
-
-function write(value: unknown, parts: string[]): void {
 	switch (typeof value) {
 		case 'string':
-			parts.push(JSON.stringify(value))
-			return
+			return quote(value)
 		case 'number':
-			parts.push(Number.isFinite(value) ? String(value) : 'null')
-			return
+			return Number.isFinite(value) ? String(value) : 'null'
 		case 'bigint':
-			parts.push(value.toString())
-			return
+			return value.toString()
 		case 'boolean':
-			parts.push(value ? 'true' : 'false')
-			return
+			return value ? 'true' : 'false'
 		case 'object':
-			if (value === null) parts.push('null')
-			else if (Array.isArray(value)) writeArray(value, parts)
-			else writeObject(value as Record<string, unknown>, parts)
-			return
+			if (value === null) return 'null'
+			return Array.isArray(value) ? arrayText(value) : objectText(value as Record<string, unknown>)
 		default:
 			// undefined, functions and symbols have no JSON form; JSON.stringify writes null in arrays.
-			parts.push('null')
+			return 'null'
 	}
 }
 
-function writeArray(values: readonly unknown[], parts: string[]): void {
-	parts.push('[')
+// String concatenation beats collecting parts here: responses are built from many short pieces.
+function arrayText(values: readonly unknown[]): string {
+	let text = '['
 	for (let index = 0; index < values.length; index++) {
-		if (index > 0) parts.push(',')
-		write(values[index], parts)
+		if (index > 0) text += ','
+		text += toJsonText(values[index])
 	}
-	parts.push(']')
+	return `${text}]`
 }
 
-function writeObject(record: Record<string, unknown>, parts: string[]): void {
-	parts.push('{')
+function objectText(record: Record<string, unknown>): string {
+	let text = '{'
 	let first = true
 	for (const key of Object.keys(record)) {
 		const field = record[key]
-		// Like JSON.stringify, a key whose value is undefined is left out.
+		// Like JSON.stringify, a key whose value is undefined (or a function or symbol) is left out.
 		if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue
-		if (!first) parts.push(',')
+		text += `${first ? '' : ','}${quote(key)}:${toJsonText(field)}`
 		first = false
-		parts.push(JSON.stringify(key), ':')
-		write(field, parts)
 	}
-	parts.push('}')
+	return `${text}}`
 }

@@ -105,7 +105,12 @@ describe('shortcodes and JSON', () => {
 		expect(toJsonText(value)).toBe(
 			'{"pk":3842790443716764595,"text":"a\\"<\u2028","list":[1,null,null,true],"nested":{"x":1.5}}'
 		)
-		const plain = { a: [1, 'two', { b: false }], c: 'é' }
+		const plain = {
+			a: [1, 'two', { b: false }],
+			c: 'é',
+			'k"ey': 'tab\tnul\u0000 lone\ud800 pair😀 \\',
+			n: Number.NaN
+		}
 		expect(toJsonText(plain)).toBe(JSON.stringify(plain))
 	})
 })
