@@ -69,12 +69,25 @@ export interface PlaygroundServeHooks {
 	createAi?: (env: Record<string, string>, options: PlaygroundServeOptions) => PlaygroundAi | undefined
 }
 
-/** Runs the playground server until SIGINT/SIGTERM. `rawOptions` come from cac. */
-export async function runPlayground(
-	rawOptions: Record<string, unknown> = {},
-	hooks: PlaygroundServeHooks = {}
-) {
-	const options = parsePlaygroundOptions(rawOptions)
+/** A listening playground (see `startPlaygroundServer`). */
+export interface RunningPlayground {
+	/** Where it listens, e.g. `http://127.0.0.1:8877/`. */
+	url: string
+	/** The access token requests must carry, when one is required. */
+	token?: string
+	/** Stops the server and, in demo mode, the simulator. */
+	stop(): Promise<void>
+}
+
+/**
+ * Builds the client and the app from validated options, listens, and prints the start-up summary
+ * through `print` (URL, demo or account, AI status; the token only when it was generated here).
+ */
+export async function startPlaygroundServer(
+	options: PlaygroundServeOptions,
+	hooks: PlaygroundServeHooks = {},
+	print: (line: string) => void = console.log
+): Promise<RunningPlayground> {
 	// Variables already set in the process environment win over the file (DESIGN 3).
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const access = resolveAccessToken(options.host, options.token ?? env.SMKIT_TOKEN)
@@ -116,31 +129,46 @@ export async function runPlayground(
 		})
 	} catch (error) {
 		await simulator?.stop()
-		const reason =
-			error instanceof Error && /in use|EADDRINUSE/i.test(error.message)
-				? 'the port is in use'
-				: String(error)
-		throw new Error(`cannot listen on ${options.host}:${options.port}: ${reason}`)
+		const inUse =
+			error instanceof Error &&
+			/in use|EADDRINUSE/i.test(`${error.message} ${(error as { code?: string }).code}`)
+		throw new Error(
+			`cannot listen on ${options.host}:${options.port}: ${inUse ? 'the port is in use' : String(error)}`
+		)
 	}
 	boundPort = server.port ?? options.port
 
 	const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
 	const url = `http://${shownHost}:${boundPort}/`
-	console.log(`smkit playground: ${url}`)
-	if (access.token) {
-		console.log(`Access token${access.generated ? ' (generated)' : ''}: open ${url}?token=${access.token}`)
-	}
+	print(`smkit playground: ${url}`)
+	if (access.generated) print(`Access token (generated): open ${url}?token=${access.token}`)
+	else if (access.token) print('Access token required: the one given by --token or SMKIT_TOKEN')
 	if (!isLoopbackHost(options.host))
-		console.log(`Listening beyond loopback (${options.host}): requests need the token`)
-	console.log(`API reference: ${url}openapi`)
-	if (options.demo) console.log('Demo data: the built-in simulated Instagram (no account needed)')
-	console.log(await describeAccount(ig))
-	console.log(
+		print(`Listening beyond loopback (${options.host}): requests need the token`)
+	print(`API reference: ${url}openapi`)
+	if (options.demo) print('Demo data: the built-in simulated Instagram (no account needed)')
+	print(await describeAccount(ig))
+	print(
 		ai?.available
 			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`
 			: `AI chat: off (${AI_UNAVAILABLE_MESSAGE})`
 	)
+	return {
+		url,
+		token: access.token,
+		stop: async () => {
+			await server.stop(true)
+			await simulator?.stop()
+		}
+	}
+}
 
+/** `smkit playground`: runs the server until SIGINT/SIGTERM, then stops cleanly (exit 0). */
+export async function runPlayground(
+	rawOptions: Record<string, unknown> = {},
+	hooks: PlaygroundServeHooks = {}
+) {
+	const running = await startPlaygroundServer(parsePlaygroundOptions(rawOptions), hooks)
 	await new Promise<void>((resolve) => {
 		const stop = () => {
 			process.off('SIGINT', stop)
@@ -151,8 +179,7 @@ export async function runPlayground(
 		process.on('SIGTERM', stop)
 	})
 	console.log('Stopping the playground')
-	await server.stop(true)
-	await simulator?.stop()
+	await running.stop()
 	process.exit(0)
 }
 

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'bun:test'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { UsageError } from '../../src/cli-error'
+import { parsePlaygroundOptions, startPlaygroundServer } from '../../src/playground/serve'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+
+describe('parsePlaygroundOptions', () => {
+	it('applies the defaults', () => {
+		expect(parsePlaygroundOptions({})).toEqual({
+			port: 8877,
+			host: '127.0.0.1',
+			envPath: '.env',
+			demo: false,
+			permission: 'ask_once',
+			savedDir: 'demo/saved',
+			token: undefined,
+			corsOrigin: undefined
+		})
+	})
+
+	it.each([
+		['port abc', { port: 'abc' }, /--port/],
+		['port 70000', { port: 70000 }, /--port/],
+		['port -1', { port: -1 }, /--port/],
+		['port 80.5', { port: 80.5 }, /--port/],
+		['permission yolo', { permission: 'yolo' }, /--permission/],
+		['host a b', { host: 'a b' }, /--host/],
+		['corsOrigin not a url', { corsOrigin: 'not a url' }, /--cors-origin/],
+		['token short', { token: 'short' }, /--token/]
+	])('rejects %s as bad usage (exit code 2)', (_label, raw, message) => {
+		let thrown: unknown
+		try {
+			parsePlaygroundOptions(raw)
+		} catch (error) {
+			thrown = error
+		}
+		expect(thrown).toBeInstanceOf(UsageError)
+		expect((thrown as UsageError).exitCode).toBe(2)
+		expect((thrown as Error).message).toMatch(message)
+	})
+})
+
+describe('startPlaygroundServer', () => {
+	it('--demo: serves the simulator data over HTTP and prints the URL, "Demo data" and the demo username', async () => {
+		const savedDir = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
+		const lines: string[] = []
+		const options = parsePlaygroundOptions({
+			port: 0,
+			demo: true,
+			savedDir,
+			env: path.join(savedDir, 'none.env')
+		})
+		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
+		try {
+			expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+			const status = await (await fetch(`${running.url}api/status`)).json()
+			expect(status.data).toMatchObject({ demo: true, logged_in: true })
+			const profile = await (await fetch(`${running.url}api/users/username/luna.explorer`)).json()
+			expect(profile.data.username).toBe('luna.explorer')
+			// The Host check knows the real port, even though port 0 was asked for.
+			const port = new URL(running.url).port
+			const wrongPort = await fetch(`${running.url}api/status`, {
+				headers: { host: `127.0.0.1:${Number(port) + 1}` }
+			})
+			expect(wrongPort.status).toBe(403)
+			const output = lines.join('\n')
+			expect(output).toContain(running.url)
+			expect(output).toContain('Demo data')
+			expect(output).toContain('@smkit_demo')
+			expect(output).toContain('AI chat: off')
+			expect(output).not.toContain(DEMO_CREDENTIALS.sessionId)
+			expect(output).not.toContain(DEMO_CREDENTIALS.csrfToken)
+		} finally {
+			await running.stop()
+			await rm(savedDir, { recursive: true, force: true })
+		}
+	})
+
+	it('without credentials: says how to log in; with --token: requests need it and it is not printed', async () => {
+		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
+		const envPath = path.join(directory, 'test.env')
+		await writeFile(envPath, 'SOMETHING_ELSE=1\n')
+		const lines: string[] = []
+		const options = parsePlaygroundOptions({
+			port: 0,
+			env: envPath,
+			savedDir: directory,
+			token: 'serve-test-token'
+		})
+		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
+		try {
+			expect(lines.join('\n')).toContain(
+				'not logged in: set SESSION_ID, CSRF_TOKEN, DS_USER_ID or use --demo'
+			)
+			expect(lines.join('\n')).not.toContain('serve-test-token')
+			expect((await fetch(`${running.url}api/status`)).status).toBe(403)
+			const allowed = await fetch(`${running.url}api/status`, {
+				headers: { authorization: 'Bearer serve-test-token' }
+			})
+			expect((await allowed.json()).data.logged_in).toBe(false)
+		} finally {
+			await running.stop()
+			await rm(directory, { recursive: true, force: true })
+		}
+	})
+
+	it('reports a port in use as an error naming the port', async () => {
+		const blocker = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('busy') })
+		try {
+			const options = parsePlaygroundOptions({ port: blocker.port, env: '/nonexistent/.env' })
+			await expect(startPlaygroundServer(options, {}, () => {})).rejects.toThrow(String(blocker.port))
+		} finally {
+			blocker.stop(true)
+		}
+	})
+})
