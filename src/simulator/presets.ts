@@ -119,3 +119,12 @@ export const DEMO_PRESETS = Object.freeze({
 	/** Things that do not exist: 404 "User not found" / "Media not found or unavailable". */
 	missing: { username: 'no.such.user.smkit', pk: '999999999', mediaPk: '1234567890123456789' }
 })
+
+/**
+ * A data-set time moved forward so the newest activity is recent at `now`: notifications, direct
+ * messages and login sessions stay "today" however long after DATA_AS_OF the simulator runs. Times
+ * after DATA_AS_OF (written by this instance) are already live and stay as they are.
+ */
+export function liveTime(time: number, now: number): number {
+	return time <= DATA_AS_OF ? time + Math.max(0, now - DATA_AS_OF) : time
+}

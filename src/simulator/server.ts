@@ -100,6 +100,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const requests = new RequestLog()
 	const waiters: Waiters = new Set()
 	let origin = ''
+	let stopping: Promise<void> | undefined
 	const server = Bun.serve({
 		port: options.port ?? 0,
 		hostname: options.host ?? '127.0.0.1',
@@ -147,10 +148,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		state,
 		credentials: DEMO_CREDENTIALS,
 		requests,
-		async stop() {
-			for (const wake of waiters) wake()
-			waiters.clear()
-			await server.stop(true)
+		stop() {
+			// Idempotent: a second call waits for the same shutdown.
+			stopping ??= (async () => {
+				for (const wake of [...waiters]) wake()
+				await server.stop(true)
+			})()
+			return stopping
 		}
 	}
 }

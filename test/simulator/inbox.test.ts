@@ -98,3 +98,18 @@ describe('GET /api/v1/direct_v2/inbox/', () => {
 		).toBe(400)
 	})
 })
+
+describe('activity times', () => {
+	it('keeps notifications and direct messages recent relative to now', async () => {
+		const now = Date.now() / 1000
+		const news = (await postJson(simulator, '/api/v1/news/inbox/')).body
+		const newest = news.new_stories[0].args.timestamp
+		expect(newest).toBeLessThanOrEqual(now + 1)
+		expect(newest).toBeGreaterThan(now - 86400)
+		const inbox = (await getJson(simulator, '/api/v1/direct_v2/inbox/')).body
+		for (const thread of inbox.inbox.threads)
+			expect(thread.last_activity_at / 1e6).toBeLessThanOrEqual(now + 1)
+		// The fourth thread is seeded data (a test above only wrote to one thread).
+		expect(inbox.inbox.threads[3].last_activity_at / 1e6).toBeGreaterThan(now - 30 * 86400)
+	})
+})

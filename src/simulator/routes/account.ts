@@ -4,6 +4,7 @@
  * `x-ig-set-www-claim` and a `server_revision`) and the refresh `POST /web/accounts/one_tap_web_login/`.
  */
 import { fail, hasSession, ok, type Route } from '../http'
+import { liveTime } from '../presets'
 import { userInfo, userShort } from '../views-user'
 
 /** The revision the warm-up reports; clients send it back as `x-instagram-ajax`. */
@@ -77,8 +78,8 @@ export const accountRoutes: readonly Route[] = [
 				location: session.location,
 				latitude: session.latitude,
 				longitude: session.longitude,
-				timestamp: session.timestamp,
-				login_timestamp: session.timestamp,
+				timestamp: liveTime(session.timestamp, context.now),
+				login_timestamp: liveTime(session.timestamp, context.now),
 				is_current: session.isCurrent
 			}))
 			return ok({ sessions, suspicious_logins: [] })

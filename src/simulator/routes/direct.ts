@@ -6,15 +6,22 @@
 import { decodeCursor, pageOf, pageSize } from '../cursor'
 import type { DemoMessage, DemoThread } from '../dataset-types'
 import { fail, ok, parseJsonField, type Route, type RouteContext } from '../http'
+import { liveTime } from '../presets'
 import { userShort } from '../views-user'
 
 const MAX_MESSAGE_LENGTH = 2000
 
-function itemView(message: DemoMessage) {
+/** A message time (µs) moved forward like every data-set activity time (see liveTime). */
+function liveMicros(micros: number, now: number): number {
+	const seconds = Math.floor(micros / 1_000_000)
+	return (liveTime(seconds, now) - seconds) * 1_000_000 + micros
+}
+
+function itemView(message: DemoMessage, now: number) {
 	return {
 		item_id: message.itemId,
 		user_id: message.userPk,
-		timestamp: message.timestampMicros,
+		timestamp: liveMicros(message.timestampMicros, now),
 		item_type: 'text',
 		text: message.text
 	}
@@ -39,15 +46,15 @@ function threadView(context: RouteContext, thread: DemoThread, messageLimit: num
 		read_state: last && last.userPk !== state.viewerPk ? 1 : 0,
 		has_older: newestFirst.length > items.length,
 		has_newer: false,
-		last_activity_at: last?.timestampMicros ?? 0,
+		last_activity_at: last ? liveMicros(last.timestampMicros, context.now) : 0,
 		viewer_id: state.viewerPk,
 		users: thread.userPks.flatMap((pk) => {
 			const user = state.user(pk)
 			return user ? [userShort(context, user)] : []
 		}),
 		inviter: userShort(context, state.viewer),
-		items: items.map(itemView),
-		last_permanent_item: last ? itemView(last) : null,
+		items: items.map((message) => itemView(message, context.now)),
+		last_permanent_item: last ? itemView(last, context.now) : null,
 		oldest_cursor: items.at(-1)?.itemId ?? null,
 		newest_cursor: last?.itemId ?? null
 	}

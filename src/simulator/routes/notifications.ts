@@ -4,6 +4,7 @@
  */
 import type { DemoNotification } from '../dataset-types'
 import { ok, type Route, type RouteContext } from '../http'
+import { liveTime } from '../presets'
 import { imageUrl } from '../views-media'
 import { profilePicUrl } from '../views-user'
 
@@ -42,7 +43,7 @@ function storyOf(context: RouteContext, notification: DemoNotification) {
 			profile_name: username,
 			profile_image: user ? profilePicUrl(context.origin, user) : '',
 			destination: media ? `media?id=${media.id}` : `user?username=${username}`,
-			timestamp: notification.timestamp,
+			timestamp: liveTime(notification.timestamp, context.now),
 			tuuid: notification.pk,
 			media: media
 				? [{ id: media.id, image: imageUrl(context.origin, media.code, 150, 150), shortcode: media.code }]
@@ -106,7 +107,7 @@ export const notificationsRoutes: readonly Route[] = [
 			const indices = [0, bucket(1), bucket(7), bucket(30)].map((index) => (index < 0 ? old.length : index))
 			return ok({
 				counts: counts(fresh, context.state.data.graph.pendingRequests.length),
-				last_checked: fresh.at(-1)?.timestamp ?? newest,
+				last_checked: liveTime(fresh.at(-1)?.timestamp ?? newest, context.now),
 				new_stories: fresh.map((notification) => storyOf(context, notification)),
 				old_stories: old.map((notification) => storyOf(context, notification)),
 				is_last_page: true,
