@@ -22,7 +22,7 @@
  * | POST   | /api/v1/media/{pk}/like/, /unlike/                    | S    | - (also /api/v1/web/likes/{pk}/like/, unlike)|
  * | POST   | /api/v1/media/{pk}/comment/ form comment_text         | S    | - (also /api/v1/web/comments/{pk}/add/)     |
  * | GET    | /api/v1/feed/user/{pk}/?count=                        | S    | max_id (next_max_id = last item's id)       |
- * | GET    | /api/v1/feed/tag/{tag}/                               | S    | max_id (next_max_id)                        |
+ * | GET    | /api/v1/feed/tag/{tag}/ (posts in sections[])         | S    | max_id (next_max_id)                        |
  * | GET    | /api/v1/feed/liked/, /api/v1/feed/saved/posts/        | S    | max_id (next_max_id)                        |
  * | GET    | /api/v1/feed/user/{pk}/story/                         | S    | -                                           |
  * | GET    | /api/v1/highlights/{pk}/highlights_tray/              | S    | -                                           |

@@ -1,6 +1,6 @@
 /**
  * Feeds: `/feed/user/{pk}/` (count, max_id = the last item's `"<pk>_<owner>"` id, as Instagram pages it),
- * `/feed/tag/{tag}/` (max_id), and the REST liked and saved feeds `/feed/liked/`, `/feed/saved/posts/`.
+ * `/feed/tag/{tag}/` (max_id; posts in `sections[].layout_content.medias[].media`), and the REST liked and saved feeds `/feed/liked/`, `/feed/saved/posts/`.
  */
 import { decodeCursor, pageOf, pageSize } from '../cursor'
 import type { DemoMedia } from '../dataset-types'
@@ -75,18 +75,18 @@ export const feedRoutes: readonly Route[] = [
 			const tag = (context.params.tag ?? '').replace(/^#/, '').toLowerCase()
 			const items = context.state.data.mediaByTag.get(tag) ?? []
 			const reply = mediaList(context, items, `tag-${tag}`, 20)
-			const body = reply.body as { items?: unknown[] }
-			if (reply.status !== 200 || !body.items) return reply
-			// Instagram's newer tag feed nests the same posts in sections of rows; both forms are sent.
+			const { items: medias, ...rest } = reply.body as { items?: unknown[] }
+			if (reply.status !== 200 || !medias) return reply
+			// Instagram's current tag feed nests the posts in sections of grid rows instead of `items`.
 			const sections = []
-			for (let index = 0; index < body.items.length; index += 3) {
+			for (let index = 0; index < medias.length; index += 3) {
 				sections.push({
 					layout_type: 'media_grid',
-					layout_content: { medias: body.items.slice(index, index + 3).map((media) => ({ media })) },
+					layout_content: { medias: medias.slice(index, index + 3).map((media) => ({ media })) },
 					feed_type: 'media'
 				})
 			}
-			return { ...reply, body: { ...body, sections } }
+			return { ...reply, body: { sections, ...rest, next_page: 1, next_media_ids: [] } }
 		}
 	},
 	{
