@@ -69,6 +69,8 @@ export interface PlaygroundServeHooks {
 	createAi?: (env: Record<string, string>, options: PlaygroundServeOptions) => PlaygroundAi | undefined
 }
 
+const wildcardHosts = new Set(['0.0.0.0', '::', '[::]'])
+
 /** A listening playground (see `startPlaygroundServer`). */
 export interface RunningPlayground {
 	/** Where it listens, e.g. `http://127.0.0.1:8877/`. */
@@ -138,7 +140,12 @@ export async function startPlaygroundServer(
 	}
 	boundPort = server.port ?? options.port
 
-	const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
+	// Bound to every interface: print the loopback address, which a browser on this machine can open.
+	const shownHost = wildcardHosts.has(options.host)
+		? '127.0.0.1'
+		: options.host.includes(':')
+			? `[${options.host}]`
+			: options.host
 	const url = `http://${shownHost}:${boundPort}/`
 	print(`smkit playground: ${url}`)
 	if (access.generated) print(`Access token (generated): open ${url}?token=${access.token}`)
