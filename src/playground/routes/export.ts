@@ -22,6 +22,7 @@ const detail: Record<string, unknown> = {
 export const exportRoutes = () =>
 	new Elysia({ prefix: '/api/export' }).post('/csv', ({ body }) => csvResponse(body), {
 		// Records stay unvalidated here (up to 10 MiB of them); `csvResponse` checks their shape.
+		parse: 'json',
 		body: t.Object({
 			data: t.Unknown({
 				description: 'An array of records, or { data: [records] } (a playground list envelope)'

@@ -59,8 +59,8 @@ export const CursorQuery = t.Optional(
 )
 
 /**
- * Query `count` with the DESIGN 4 bounds (1-200, 1-1000 for followers/following). With a default the
- * parameter is optional and defaulted; without one the client's own page size applies.
+ * Query `count` with the DESIGN 4 bounds (1-200, 1-1000 for followers/following). Always optional:
+ * with a default Elysia fills it in; without one the client's own page size applies.
  */
 export const CountQuery = (options: { default?: number; maximum?: number } = {}) => {
 	const maximum = options.maximum ?? 200
@@ -71,7 +71,8 @@ export const CountQuery = (options: { default?: number; maximum?: number } = {})
 		description: `How many records (1-${maximum}); the server pages upstream until it has them`,
 		...(options.default === undefined ? {} : { default: options.default })
 	})
-	return options.default === undefined ? t.Optional(schema) : schema
+	// Optional either way: with a default, Elysia fills it in (and OpenAPI shows it as not required).
+	return t.Optional(schema)
 }
 
 /** Query of a list endpoint without its own count default: optional `count` (1-200) and `cursor`. */

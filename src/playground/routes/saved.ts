@@ -53,6 +53,7 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 				return ok(receipt, `Saved as ${receipt.file}`)
 			},
 			{
+				parse: 'json',
 				body: t.Object({
 					name: t.String({
 						minLength: 1,
