@@ -9,7 +9,6 @@ import type { InstagramClient } from '../client/client'
 import { createDemoClient } from '../client/demo'
 import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
-import { MiB } from '../server/body'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
 import { type Simulator, startSimulator } from '../simulator/server'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
@@ -122,13 +121,9 @@ export async function startPlaygroundServer(
 
 	let server: ReturnType<typeof Bun.serve>
 	try {
-		// 10 MiB (the CSV export limit) plus room for the JSON around it; routes enforce their own limits.
-		server = Bun.serve({
-			port: options.port,
-			hostname: options.host,
-			fetch: app.fetch,
-			maxRequestBodySize: 11 * MiB
-		})
+		// Bun's own body cap (128 MiB by default) stays above the app's limits, so the app answers
+		// oversized bodies itself with a 413 envelope after reading at most limit + one chunk.
+		server = Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch })
 	} catch (error) {
 		await simulator?.stop()
 		const inUse =
