@@ -7,6 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { createDemoClient } from '../../src/client/demo'
+import { createPlaygroundApp } from '../../src/playground/app'
+import { uiPublicPaths } from '../../src/playground/ui'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
 
 /** Where Debian (and CI) install Chromium. */
 export const CHROMIUM_PATH = process.env.SMKIT_CHROMIUM ?? '/usr/bin/chromium'
@@ -52,7 +56,7 @@ export async function blockForeignRequests(context: BrowserContext): Promise<For
 
 /** What a page did that a test may want to assert on. */
 export interface PageWatch {
-	/** Uncaught exceptions and console errors. */
+	/** Uncaught exceptions and console errors (other than failed HTTP answers). */
 	errors: string[]
 	/** Messages of alert/confirm/prompt dialogs (each dismissed). */
 	dialogs: string[]
@@ -63,7 +67,10 @@ export function watchPage(page: Page): PageWatch {
 	const watch: PageWatch = { errors: [], dialogs: [] }
 	page.on('pageerror', (error) => watch.errors.push(error.message))
 	page.on('console', (message) => {
-		if (message.type() === 'error') watch.errors.push(message.text())
+		// Chromium logs every non-2xx answer; error answers are part of the tests, not script errors.
+		if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+			watch.errors.push(message.text())
+		}
 	})
 	page.on('dialog', (dialog) => {
 		watch.dialogs.push(dialog.message())
@@ -80,3 +87,67 @@ export async function temporaryDirectory(prefix: string): Promise<{ path: string
 
 /** Folder for screenshots (git-ignored). */
 export const SCREENSHOT_DIR = join(import.meta.dir, '..', '..', 'test-artifacts', 'screenshots')
+
+/** A demo playground on loopback: the simulator, the playground app, and a temporary saved folder. */
+export interface DemoPlayground {
+	/** Page URL, e.g. `http://127.0.0.1:40123/` (with `?token=` when a token is required). */
+	url: string
+	origin: string
+	simulator: Simulator
+	savedDir: string
+	stop(): Promise<void>
+}
+
+/**
+ * Starts the simulator and a demo playground in-process, both on 127.0.0.1 port 0, as
+ * `smkit playground --demo` does. With `token`, every request needs it except the UI's own files.
+ */
+export async function startDemoPlayground(options: { token?: string } = {}): Promise<DemoPlayground> {
+	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+	const saved = await temporaryDirectory('smkit-ui-saved-')
+	const app = createPlaygroundApp({
+		ig: createDemoClient(simulator.url),
+		demo: true,
+		savedDir: saved.path,
+		log: () => {},
+		security: { host: '127.0.0.1', token: options.token, publicPaths: uiPublicPaths() }
+	})
+	const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch })
+	const origin = `http://127.0.0.1:${server.port}`
+	return {
+		url: options.token ? `${origin}/?token=${encodeURIComponent(options.token)}` : `${origin}/`,
+		origin,
+		simulator,
+		savedDir: saved.path,
+		async stop() {
+			await server.stop(true)
+			await simulator.stop()
+			await saved.remove()
+		}
+	}
+}
+
+/** The page URL of a panel (keeps a `?token=` query in front of the hash). */
+export function panelUrl(playground: DemoPlayground, panel: string): string {
+	return `${playground.url}#${panel}`
+}
+
+/** Opens a panel by deep link and waits for its heading. */
+export async function openPanel(page: Page, playground: DemoPlayground, panel: string): Promise<void> {
+	await page.goto(panelUrl(playground, panel))
+	await page.locator('main .panel-title').waitFor()
+}
+
+/**
+ * Selects an endpoint tab of the open data panel, presses Run, and waits until the result area is
+ * no longer busy. Returns the result area.
+ */
+export async function runAction(page: Page, actionId: string) {
+	await page.locator(`.action-tabs [data-action="${actionId}"], main .action-form`).first().waitFor()
+	const tab = page.locator(`.action-tabs [data-action="${actionId}"]`)
+	if ((await tab.count()) > 0) await tab.click()
+	await page.locator('main .action-form button[type=submit]').click()
+	const result = page.locator('main .result[aria-busy="false"]')
+	await result.waitFor()
+	return result
+}

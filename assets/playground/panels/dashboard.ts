@@ -1,17 +1,17 @@
 /**
- * Dashboard: `/api/status` and `/api/dashboard` figures as cards, three small charts (requests per
- * minute, latency, rate-limit budget left) and the per-endpoint counts, refreshed every three
- * seconds while open. The raw dashboard data stays one click away.
+ * Dashboard: `/api/status` and `/api/dashboard` as cards, three small charts (requests per minute
+ * as sampled while open, average latency per upstream endpoint, rate-limit budget left) and the
+ * per-endpoint table, refreshed every three seconds while the panel is open.
  */
-import { barChart, meters } from '../components/charts'
+import { barChart, horizontalBars } from '../components/charts'
 import { dataTable } from '../components/data-table'
 import { jsonTree } from '../components/json-tree'
 import { apiGet } from '../lib/api'
 import { h, replaceChildren } from '../lib/dom'
-import { formatCount, formatDuration, formatUptime } from '../lib/format'
+import { formatCount, formatDuration, formatTime, formatUptime } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { type ServerStatus, setStatus } from '../lib/state'
-import { readDashboard } from './dashboard-data'
+import { type DashboardData, endpointRows, rateSeries, recordSample } from './dashboard-data'
 
 const POLL_MS = 3000
 
@@ -28,88 +28,127 @@ function yesNo(value: unknown): string {
 	return value === true ? 'yes' : value === false ? 'no' : '—'
 }
 
+function errorBox(code: string | undefined, error: string | undefined): HTMLElement {
+	return h(
+		'div',
+		{ className: 'error-box', attrs: { role: 'alert' } },
+		h('span', { className: 'tag tag-error', text: code ?? 'error' }),
+		h('p', { className: 'error-text', text: error ?? '' })
+	)
+}
+
+function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDetailsElement): HTMLElement[] {
+	const client = data.client ?? {}
+	const playground = data.playground ?? {}
+	const endpoints = endpointRows(client)
+	const slowest = Math.max(1, ...endpoints.map((row) => row.avg_ms))
+	const errorKinds = Object.entries(client.errors_by_kind ?? {}).filter(([, count]) => count > 0)
+	const budgets = Object.entries(client.rate_limits ?? {}).map(([category, budget]) => ({
+		label: category,
+		value: budget.remaining ?? 0,
+		max: budget.limit ?? 0,
+		detail: `${formatCount(budget.remaining)} / ${formatCount(budget.limit)} per ${formatUptime(budget.window_seconds)}`
+	}))
+	return [
+		h(
+			'div',
+			{ className: 'stat-grid' },
+			card('Server', [
+				['Status', status?.status ?? '—'],
+				['Uptime', formatUptime(status?.uptime_seconds ?? playground.uptime_seconds)],
+				['Version', status?.version ?? '—']
+			]),
+			card('Playground', [
+				['Requests', formatCount(status?.total_requests ?? playground.total_requests)],
+				['Errors', formatCount(status?.total_errors ?? playground.total_errors)],
+				['History entries', formatCount(playground.history_entries)]
+			]),
+			card('Instagram client', [
+				['Requests', formatCount(client.requests)],
+				['Errors', formatCount(client.errors)],
+				['Retries', formatCount(client.retries)],
+				['Rate-limit hits', formatCount(client.rate_limit_hits)],
+				['Throttled waits', formatCount(client.throttled_waits)]
+			]),
+			card('Latency', [
+				['Average', formatDuration(client.latency_ms?.avg)],
+				['p95', formatDuration(client.latency_ms?.p95)],
+				['Last minute', `${formatCount(client.requests_per_minute)} requests`]
+			]),
+			card('Session', [
+				['Logged in', yesNo(status?.logged_in)],
+				['Demo data', yesNo(status?.demo)],
+				[
+					'AI',
+					status?.ai_available
+						? [status.ai_provider, status.ai_model].filter(Boolean).join(' · ') || 'yes'
+						: 'not configured'
+				],
+				['Counting since', formatTime(client.since)]
+			]),
+			errorKinds.length
+				? card(
+						'Errors by kind',
+						errorKinds.map(([kind, count]) => [kind, formatCount(count)])
+					)
+				: null
+		),
+		h(
+			'div',
+			{ className: 'chart-grid' },
+			barChart(rateSeries(), { title: 'Requests per minute', emptyText: 'waiting for the first reading' }),
+			horizontalBars(
+				endpoints.slice(0, 8).map((row) => ({
+					label: row.endpoint,
+					value: row.avg_ms,
+					max: slowest,
+					detail: formatDuration(row.avg_ms)
+				})),
+				{ title: 'Average latency per endpoint', emptyText: 'No upstream requests yet.' }
+			),
+			horizontalBars(budgets, {
+				title: 'Rate-limit budget left',
+				tone: 'budget',
+				emptyText: status?.demo
+					? 'The client limits no rate in demo mode.'
+					: 'Client-side rate limiting is off.'
+			})
+		),
+		h('h2', { className: 'section-title', text: 'Requests per upstream endpoint' }),
+		endpoints.length
+			? h('div', { className: 'result-body' }, dataTable(endpoints))
+			: h('p', { className: 'result-empty', text: 'No upstream requests yet.' }),
+		raw
+	]
+}
+
 /** Builds the Dashboard panel. */
 export function createDashboardPanel(): Panel {
-	const body = h('div', { className: 'dashboard', attrs: { 'aria-live': 'off' } })
+	const body = h('div', { className: 'dashboard' })
 	let timer: ReturnType<typeof setInterval> | null = null
 	let rawOpen = false
 
 	async function refresh(): Promise<void> {
 		const [statusResult, dashboardResult] = await Promise.all([
 			apiGet<ServerStatus>('/api/status'),
-			apiGet('/api/dashboard')
+			apiGet<DashboardData>('/api/dashboard')
 		])
 		if (!dashboardResult.ok || !dashboardResult.envelope) {
-			replaceChildren(
-				body,
-				h(
-					'div',
-					{ className: 'error-box', attrs: { role: 'alert' } },
-					h('span', { className: 'tag tag-error', text: dashboardResult.code ?? 'error' }),
-					' ',
-					dashboardResult.error ?? ''
-				)
-			)
+			replaceChildren(body, errorBox(dashboardResult.code, dashboardResult.error))
 			return
 		}
 		const status = statusResult.ok && statusResult.envelope ? statusResult.envelope.data : null
 		if (status) setStatus(status)
-		const figures = readDashboard(dashboardResult.envelope.data)
+		const data = dashboardResult.envelope.data ?? {}
+		recordSample(data)
 		const raw = h(
 			'details',
 			{ className: 'raw-details', on: { toggle: () => (rawOpen = raw.open) } },
 			h('summary', { text: 'Raw dashboard data' }),
-			jsonTree(dashboardResult.envelope.data, { expandDepth: 1 })
+			jsonTree(data, { expandDepth: 1 })
 		)
 		raw.open = rawOpen
-		replaceChildren(
-			body,
-			h(
-				'div',
-				{ className: 'stat-grid' },
-				card('Server', [
-					['Status', status?.status ?? '—'],
-					['Uptime', formatUptime(status?.uptime_seconds)],
-					['Version', status?.version ?? '—']
-				]),
-				card('Playground', [
-					['Requests', formatCount(status?.total_requests ?? figures.playgroundRequests)],
-					['Errors', formatCount(status?.total_errors ?? figures.playgroundErrors)]
-				]),
-				card('Instagram client', [
-					['Requests', formatCount(figures.requests)],
-					['Errors', formatCount(figures.errors)],
-					['Retries', formatCount(figures.retries)],
-					['Rate-limit hits', formatCount(figures.rateLimitHits)]
-				]),
-				card('Latency', [
-					['Average', formatDuration(figures.latencyAverage)],
-					['p95', formatDuration(figures.latencyP95)]
-				]),
-				card('Session', [
-					['Logged in', yesNo(status?.logged_in)],
-					['Demo data', yesNo(status?.demo)],
-					[
-						'AI',
-						status?.ai_available
-							? [status.ai_provider, status.ai_model].filter(Boolean).join(' · ') || 'yes'
-							: 'not configured'
-					]
-				])
-			),
-			h(
-				'div',
-				{ className: 'chart-grid' },
-				barChart(figures.perMinute, { title: 'Requests per minute' }),
-				barChart(figures.latency, { title: 'Latency (bar: average, line: p95)', unit: 'ms' }),
-				meters('Rate-limit budget left', figures.budget)
-			),
-			h('h2', { className: 'section-title', text: 'Requests per endpoint' }),
-			figures.endpoints.length
-				? h('div', { className: 'result-body' }, dataTable(figures.endpoints))
-				: h('p', { className: 'result-empty', text: 'No upstream requests yet.' }),
-			raw
-		)
+		replaceChildren(body, ...content(status, data, raw))
 	}
 
 	function stop(): void {

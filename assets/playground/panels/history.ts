@@ -46,7 +46,7 @@ export function createHistoryPanel(rerun: (path: string) => void): Panel {
 		const tr = h(
 			'tr',
 			{ className: rerunnable ? 'is-clickable' : '' },
-			h('td', { text: formatClock(entry.timestamp) }),
+			h('td', { className: 'history-time', text: formatClock(entry.timestamp) }),
 			h('td', null, h('span', { className: 'tag', text: method })),
 			h('td', { className: 'history-path' }, h('code', { text: path })),
 			h(
@@ -112,7 +112,7 @@ export function createHistoryPanel(rerun: (path: string) => void): Panel {
 				{ className: 'table-scroll' },
 				h(
 					'table',
-					{ className: 'data-table history-table' },
+					{ className: 'data-table stacked-table history-table' },
 					h('thead', null, header),
 					h('tbody', null, ...entries.map(row))
 				)

@@ -89,7 +89,7 @@ export function createSavedPanel(): Panel {
 			),
 			h('td', { className: 'cell-number', text: formatBytes(Number(entry.size)) }),
 			h('td', { text: formatTime(entry.modified) }),
-			h('td', null, h('code', { text: entry.request ?? '' })),
+			h('td', { className: 'saved-request' }, h('code', { text: entry.request ?? '' })),
 			h(
 				'td',
 				{ className: 'row-actions' },
@@ -149,7 +149,7 @@ export function createSavedPanel(): Panel {
 				{ className: 'table-scroll' },
 				h(
 					'table',
-					{ className: 'data-table saved-table' },
+					{ className: 'data-table stacked-table saved-table' },
 					h('thead', null, header),
 					h('tbody', null, ...entries.map(row))
 				)

@@ -1,0 +1,105 @@
+/**
+ * The UI's endpoint catalog against the server: every data endpoint the playground serves is
+ * reachable from a panel, every panel endpoint exists on the server, History's re-run finds the
+ * panel of a path, and the presets name records that exist in the demo data.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { DATA_PANELS, matchRequest } from '../../assets/playground/panels/catalog'
+import { createDemoClient } from '../../src/client/demo'
+import { createPlaygroundApp } from '../../src/playground/app'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+
+const DATA_GROUPS =
+	/^\/api\/(users|media|feed|search|stories|friendships|account|public|hashtags|notifications|direct)(\/|$)/
+
+let simulator: Simulator
+let app: ReturnType<typeof createPlaygroundApp>
+
+beforeAll(async () => {
+	simulator = await startSimulator({ port: 0 })
+	app = createPlaygroundApp({
+		ig: createDemoClient(simulator.url),
+		demo: true,
+		savedDir: '/nonexistent-smkit-ui',
+		log: () => {}
+	})
+})
+
+afterAll(async () => {
+	await simulator?.stop()
+})
+
+/** Route paths in Elysia's `:name` form. */
+const catalogPaths = () =>
+	DATA_PANELS.flatMap((panel) => panel.actions.map((action) => action.path.replace(/\{(\w+)\}/g, ':$1')))
+
+describe('catalog', () => {
+	test('covers exactly the GET data endpoints the server has', () => {
+		const serverPaths = app.routes
+			.filter((route) => route.method === 'GET' && DATA_GROUPS.test(route.path))
+			.map((route) => route.path)
+		const normalise = (path: string) => path.replace(/:\w+/g, ':param')
+		expect(new Set(catalogPaths().map(normalise))).toEqual(new Set(serverPaths.map(normalise)))
+	})
+
+	test('has 11 data panels and the 43 endpoints of SPEC 4', () => {
+		expect(DATA_PANELS.map((panel) => panel.id)).toEqual([
+			'users',
+			'media',
+			'feed',
+			'search',
+			'stories',
+			'friendships',
+			'account',
+			'public',
+			'hashtags',
+			'notifications',
+			'direct'
+		])
+		expect(catalogPaths()).toHaveLength(43)
+	})
+
+	test('matches a request path back to its panel, action and values', () => {
+		const match = matchRequest('/api/friendships/followers/1000000002?count=50&cursor=abc')
+		expect(match?.panel.id).toBe('friendships')
+		expect(match?.action.id).toBe('followers')
+		expect(match?.values).toEqual({ user_pk: '1000000002', count: '50' })
+		expect(matchRequest('/api/users/username/a%20b')?.values).toEqual({ username: 'a b' })
+		expect(matchRequest('/api/notifications')?.action.id).toBe('raw')
+		expect(matchRequest('/api/save')).toBeNull()
+	})
+
+	test('presets name demo records', () => {
+		const known = new Set<string>([
+			DEMO_PRESETS.viewer.username,
+			DEMO_PRESETS.viewer.pk,
+			DEMO_PRESETS.luna.username,
+			DEMO_PRESETS.luna.pk,
+			DEMO_PRESETS.privateAccount.username,
+			DEMO_PRESETS.privateAccount.pk,
+			DEMO_PRESETS.xss.username,
+			DEMO_PRESETS.xss.pk,
+			...DEMO_PRESETS.media.flatMap((media) => [media.pk, `https://www.instagram.com/p/${media.code}/`]),
+			...DEMO_PRESETS.hashtags,
+			DEMO_PRESETS.placeQuery,
+			DEMO_PRESETS.userQuery
+		])
+		for (const panel of DATA_PANELS) {
+			for (const action of panel.actions) {
+				for (const field of action.fields) {
+					if (field.in !== 'path') continue
+					for (const value of [field.value, ...(field.presets ?? []).map((preset) => preset.value)]) {
+						expect({
+							field: `${panel.id}/${action.id}/${field.name}`,
+							known: known.has(value ?? '')
+						}).toEqual({
+							field: `${panel.id}/${action.id}/${field.name}`,
+							known: true
+						})
+					}
+				}
+			}
+		}
+	})
+})

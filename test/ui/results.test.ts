@@ -1,0 +1,293 @@
+/**
+ * The result view and the workspace panels in Chromium against a demo playground: load more with
+ * the cursor, sorting, the views, save then find, view and delete in Saved, CSV download, copy,
+ * History (polling and re-run), errors shown with their code, and URL-encoded query strings.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFile } from 'node:fs/promises'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import {
+	blockForeignRequests,
+	type DemoPlayground,
+	type ForeignRequests,
+	launchBrowser,
+	openPanel,
+	type PageWatch,
+	runAction,
+	startDemoPlayground,
+	watchPage
+} from '../support/browser'
+
+// Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores.
+const BROWSER_TIMEOUT = 120_000
+
+let playground: DemoPlayground
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let foreign: ForeignRequests
+let watch: PageWatch
+
+beforeAll(async () => {
+	;[playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
+	context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+	await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: playground.origin })
+	foreign = await blockForeignRequests(context)
+	page = await context.newPage()
+	watch = watchPage(page)
+}, BROWSER_TIMEOUT)
+
+afterAll(async () => {
+	await browser?.close()
+	await playground?.stop()
+}, BROWSER_TIMEOUT)
+
+const rows = () => page.locator('main .result .data-table tbody tr')
+
+describe('result view', () => {
+	test(
+		'followers: a table of 50, "Load more" appends the next page using the cursor',
+		async () => {
+			await openPanel(page, playground, 'friendships/followers')
+			await runAction(page, 'followers')
+			expect(await rows().count()).toBe(50)
+			expect(await page.locator('main .result-count').textContent()).toBe('50 items')
+			const next = page.waitForRequest((request) =>
+				/\/api\/friendships\/followers\/1000000002\?.*cursor=/.test(request.url())
+			)
+			await page.locator('main .load-more button').click()
+			await next
+			await page.locator('main .result-count', { hasText: '100 items' }).waitFor()
+			expect(await rows().count()).toBe(100)
+			const usernames = await page.locator('main .data-table tbody tr td:nth-child(3)').allTextContents()
+			expect(new Set(usernames).size).toBe(100)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'table columns sort both ways and say so with aria-sort',
+		async () => {
+			const header = page.locator('main .data-table thead th', { hasText: /^username$/ })
+			await header.locator('button').click()
+			expect(await header.getAttribute('aria-sort')).toBe('ascending')
+			const column = await header.evaluate((th) => (th as HTMLTableCellElement).cellIndex + 1)
+			const ascending = await page
+				.locator(`main .data-table tbody tr td:nth-child(${column})`)
+				.allTextContents()
+			expect(ascending).toEqual(
+				[...ascending].sort((left, right) => left.localeCompare(right, undefined, { numeric: true }))
+			)
+			await header.locator('button').click()
+			expect(await header.getAttribute('aria-sort')).toBe('descending')
+			const descending = await page
+				.locator(`main .data-table tbody tr td:nth-child(${column})`)
+				.allTextContents()
+			expect(descending).toEqual([...ascending].reverse())
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'tree, images and raw views; profile pictures load from the simulator',
+		async () => {
+			await page.locator('main [role=tab]', { hasText: 'Tree' }).click()
+			await page.locator('main .json-tree details').first().waitFor()
+			await page.locator('main [role=tab]', { hasText: 'Images' }).click()
+			const image = page.locator('main .gallery img').first()
+			await image.waitFor()
+			expect(await image.getAttribute('src')).toStartWith(playground.simulator.url)
+			await page.locator('main [role=tab]', { hasText: 'Raw' }).click()
+			const raw = JSON.parse((await page.locator('main .raw-json').textContent()) ?? '[]')
+			expect(raw).toHaveLength(100)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'a user result shows a profile card; Copy puts the JSON on the clipboard',
+		async () => {
+			await openPanel(page, playground, 'users/username')
+			await runAction(page, 'username')
+			expect(await page.locator('main .summary-card .card-subtitle').textContent()).toContain(
+				'@luna.explorer'
+			)
+			await page.locator('main .result-actions button', { hasText: 'Copy' }).click()
+			await page.locator('.toast', { hasText: 'Copied' }).waitFor()
+			const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))
+			expect(copied.username).toBe('luna.explorer')
+			expect(copied.pk).toBe('1000000002')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'an error shows the envelope error and code',
+		async () => {
+			await openPanel(page, playground, 'users/username')
+			await page.locator('main input[name="username"]').fill('no.such.user.smkit')
+			const result = await runAction(page, 'username')
+			expect(await result.locator('.error-box .tag-error').textContent()).toBe('not_found')
+			expect(await result.locator('.error-text').textContent()).toMatch(/not found/i)
+			expect(await result.locator('.result-status .tag').textContent()).toBe('404')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'query strings are URL-encoded',
+		async () => {
+			await openPanel(page, playground, 'search/users')
+			await page.locator('main input[name="q"]').fill('a&b c#d')
+			const request = page.waitForRequest((candidate) => candidate.url().includes('/api/search/users?'))
+			await runAction(page, 'users')
+			expect(new URL((await request).url()).search).toBe('?q=a%26b+c%23d')
+			expect(await page.locator('main .request-preview').textContent()).toBe(
+				'GET /api/search/users?q=a%26b+c%23d'
+			)
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('save, saved, CSV', () => {
+	test(
+		'save a result under a name typed in the in-page dialog, then view and delete it in Saved',
+		async () => {
+			await openPanel(page, playground, 'public/profile')
+			await runAction(page, 'profile')
+			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			const dialog = page.locator('dialog.dialog[open]')
+			await dialog.locator('input[name="name"]').fill('ui-test-luna')
+			await dialog.locator('button[type=submit]').click()
+			await page.locator('.toast', { hasText: 'ui-test-luna' }).waitFor()
+
+			await openPanel(page, playground, 'saved')
+			const row = page.locator('main .saved-table tbody tr', { hasText: 'ui-test-luna' })
+			await row.waitFor()
+			expect(await row.textContent()).toContain('GET /api/public/profile/luna.explorer')
+			await row.locator('button', { hasText: 'View' }).click()
+			await page.locator('main .result .result-caption', { hasText: 'ui-test-luna' }).waitFor()
+			expect(await page.locator('main .result .summary-card').count()).toBe(0)
+			expect(await page.locator('main .result .json-tree').textContent()).toContain('luna.explorer')
+
+			await row.locator('button', { hasText: 'Delete' }).click()
+			const confirm = page.locator('dialog.dialog[open]')
+			expect(await confirm.textContent()).toContain('ui-test-luna')
+			await confirm.locator('button', { hasText: 'Cancel' }).click()
+			expect(await row.count()).toBe(1)
+			await row.locator('button', { hasText: 'Delete' }).click()
+			await page.locator('dialog.dialog[open] button', { hasText: 'Delete' }).click()
+			await page.locator('.toast', { hasText: 'Deleted' }).waitFor()
+			await row.waitFor({ state: 'detached' })
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'CSV downloads the current records with the file name the server chose',
+		async () => {
+			await openPanel(page, playground, 'search/users')
+			await page.locator('main input[name="q"]').fill('luna')
+			await runAction(page, 'users')
+			const downloading = page.waitForEvent('download')
+			await page.locator('main .result-actions button', { hasText: 'CSV' }).click()
+			const download = await downloading
+			expect(download.suggestedFilename()).toMatch(/^export-\d{8}-\d{6}\.csv$/)
+			const text = (await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '')
+			const header = text.split('\r\n')[0].split(',')
+			expect(header).toContain('pk')
+			expect(header).toContain('username')
+			expect(text).toContain('luna.explorer')
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('history', () => {
+	test(
+		'lists the requests just made, newest first, and refreshes while open',
+		async () => {
+			await openPanel(page, playground, 'history')
+			const paths = page.locator('main .history-table tbody tr .history-path')
+			await paths.first().waitFor()
+			// Newest first: the CSV export, then the search it exported.
+			const all = await paths.allTextContents()
+			expect(all.slice(0, 2)).toEqual(['/api/export/csv', '/api/search/users?q=luna'])
+			expect(all).toContain('/api/public/profile/luna.explorer')
+			expect(all).toContain('/api/users/username/no.such.user.smkit')
+			// A request made elsewhere shows up without touching the page (polling).
+			const made = await page.evaluate(() =>
+				fetch('/api/hashtags/info/coffee').then((response) => response.status)
+			)
+			expect(made).toBe(200)
+			await page
+				.locator('main .history-table tbody tr:first-child .history-path', {
+					hasText: '/api/hashtags/info/coffee'
+				})
+				.waitFor()
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		're-run opens the panel with the same values and runs it',
+		async () => {
+			const row = page.locator('main .history-table tbody tr', { hasText: '/api/search/users?q=a%26b+c%23d' })
+			await row.locator('button', { hasText: 'Re-run' }).click()
+			await expect(page.locator('main .panel-title').textContent()).resolves.toBe('Search')
+			expect(await page.locator('main input[name="q"]').inputValue()).toBe('a&b c#d')
+			await page.locator('main .result[aria-busy="false"] .result-status').waitFor()
+			expect(page.url()).toEndWith('#search/users')
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('dashboard', () => {
+	test(
+		'shows status figures and charts',
+		async () => {
+			await openPanel(page, playground, 'dashboard')
+			await page.locator('main .stat-grid').waitFor()
+			expect(await page.locator('main .stat-card', { hasText: 'Session' }).textContent()).toContain(
+				'Demo datayes'
+			)
+			expect(await page.locator('main .chart-figure figcaption').allTextContents()).toEqual([
+				'Requests per minute',
+				'Average latency per endpoint',
+				'Rate-limit budget left'
+			])
+			// The client counted the upstream requests this file made, per endpoint.
+			expect(
+				Number(
+					await page
+						.locator('main .stat-card', { hasText: 'Instagram client' })
+						.locator('dd')
+						.first()
+						.textContent()
+				)
+			).toBeGreaterThan(5)
+			expect(await page.locator('main .data-table tbody tr').count()).toBeGreaterThan(3)
+			expect(
+				await page
+					.locator('main .chart-figure', { hasText: 'Average latency' })
+					.locator('[role=meter]')
+					.count()
+			).toBeGreaterThan(3)
+			// Readings accumulate while the panel is open.
+			await page.locator('main svg.chart rect.chart-bar:nth-of-type(2)').waitFor()
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+test(
+	'no request left 127.0.0.1 and no script error happened',
+	() => {
+		expect(foreign.urls).toEqual([])
+		expect(watch.errors).toEqual([])
+		expect(watch.dialogs).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)
