@@ -128,3 +128,8 @@ export function emitSafely(listener: AgentEventListener | undefined, event: Agen
 		// A failing display must not fail the ask.
 	}
 }
+
+/** One server-sent event for an agent event: a single `data: <json>` line pair (upstream-facts 5.2). */
+export function toServerSentEvent(event: AgentEvent): string {
+	return `data: ${JSON.stringify(event)}\n\n`
+}

@@ -1,0 +1,223 @@
+/**
+ * The agent: one conversation with a model that answers questions by running code against the
+ * Instagram client (DESIGN.md section 5). `ask` returns the AI ask response; asks on one agent run
+ * one at a time (a second waits). Used by `smkit ask`, the agent web server and the playground.
+ */
+import type { InstagramClient } from '../client/client'
+import { type MethodSpec, methodRegistry } from '../client/registry'
+import { createCodeRunner } from './code-runner'
+import { type AgentEventListener, type AskResponse, emitSafely, type SavedFile } from './events'
+import { OutputFiles } from './files'
+import { estimateTokens, fitHistory } from './history'
+import { runAgent } from './loop'
+import {
+	type ChatModel,
+	type ChatModelOptions,
+	type ConversationMessage,
+	createChatModel,
+	resolveModel
+} from './model'
+import { type Approver, PermissionGate, type PermissionLevel } from './permissions'
+import { buildSystemPrompt } from './prompt'
+import { AgentAbortError } from './provider-error'
+import type { ProviderConfig } from './providers'
+import { createRunCodeTool } from './tools'
+
+/** How an agent is built. */
+export interface AgentOptions {
+	/** The Instagram client generated code talks to (`ig`). */
+	client: InstagramClient
+	/** The resolved provider (see `resolveProvider`); `auto` models of local runners resolve on first ask. */
+	provider: ProviderConfig
+	/** SDK settings for the model calls (timeout, retries). */
+	modelOptions?: ChatModelOptions
+	/** Use this model instead of building one from `provider` (tests, other transports). */
+	chatModel?: ChatModel
+	/** Default `ask_once`. */
+	permission?: PermissionLevel
+	/** Decides actions that need asking; without one they are denied. */
+	approver?: Approver
+	/** Model calls per ask (default 15). */
+	maxSteps?: number
+	/** Wall-clock limit of one code run in seconds (default 30). */
+	timeoutSeconds?: number
+	/** Where `saveFile` writes (default `output`, relative to the working directory). */
+	filesDir?: string
+	/** Token budget of the conversation sent to the model, system prompt included (default 32000). */
+	historyTokenBudget?: number
+	/** Methods offered to generated code (default: the client's whole registry). */
+	methods?: readonly MethodSpec[]
+}
+
+/** Options of one ask. */
+export interface AskOptions {
+	signal?: AbortSignal
+	onEvent?: AgentEventListener
+}
+
+/** A conversation entry as shown to people (no system prompt). */
+export interface HistoryEntry {
+	role: 'user' | 'assistant' | 'tool'
+	content: string
+	timestamp: number
+}
+
+const historyEntryLimit = 4000
+
+function stripMarkers(text: string): string {
+	return text.replace(/<tool_output[^>]*>\n?/g, '').replace(/\n?<\/tool_output>/g, '')
+}
+
+/** The agent. */
+export class Agent {
+	/** Permission level of every action in this conversation. */
+	readonly permission: PermissionLevel
+	readonly maxSteps: number
+	private provider: ProviderConfig
+	private chatModel?: ChatModel
+	private readonly options: AgentOptions
+	private readonly gate: PermissionGate
+	private readonly methods: readonly MethodSpec[]
+	private readonly files: OutputFiles
+	private history: ConversationMessage[] = []
+	private system: string
+	private queue: Promise<unknown> = Promise.resolve()
+
+	constructor(options: AgentOptions) {
+		this.options = options
+		this.provider = options.chatModel?.provider ?? options.provider
+		this.chatModel = options.chatModel
+		this.permission = options.permission ?? 'ask_once'
+		this.maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 15))
+		this.gate = new PermissionGate({ level: this.permission, approver: options.approver })
+		this.methods = options.methods ?? methodRegistry
+		this.files = new OutputFiles(options.filesDir ?? 'output')
+		this.system = this.buildPrompt()
+	}
+
+	/** Provider and model in use (the model is `auto` until a local runner has been asked). */
+	describe(): { provider: string; label: string; model: string } {
+		return { provider: this.provider.name, label: this.provider.label, model: this.provider.model }
+	}
+
+	/** Asks a question in this conversation. Never throws: failures are `success: false` responses. */
+	ask(message: string, options: AskOptions = {}): Promise<AskResponse> {
+		const run = this.queue.then(() => this.askNow(message, options))
+		this.queue = run.catch(() => undefined)
+		return run
+	}
+
+	/** Clears the conversation and remembered approvals (and rebuilds the system prompt). */
+	reset(): void {
+		this.history = []
+		this.gate.reset()
+		this.system = this.buildPrompt()
+	}
+
+	/** The conversation without system messages, for display. */
+	getHistory(): HistoryEntry[] {
+		return this.history.flatMap((message): HistoryEntry[] => {
+			if (message.role === 'system') return []
+			let role: HistoryEntry['role'] = message.role
+			let content = message.content
+			if (message.role === 'assistant' && message.toolCalls?.length && !content.trim()) {
+				content = `(called ${message.toolCalls.map((call) => call.name).join(', ')})`
+			}
+			if (message.role === 'tool' || (message.role === 'user' && message.codeResult)) {
+				role = 'tool'
+				content = stripMarkers(content)
+			}
+			if (content.length > historyEntryLimit) content = `${content.slice(0, historyEntryLimit)}...`
+			return [{ role, content, timestamp: message.timestamp }]
+		})
+	}
+
+	private buildPrompt(): string {
+		return buildSystemPrompt(this.methods, {
+			compact: this.provider.local,
+			loggedIn: this.options.client.loggedIn
+		})
+	}
+
+	private async model(signal?: AbortSignal): Promise<ChatModel> {
+		if (this.chatModel) return this.chatModel
+		this.provider = await resolveModel(this.provider, { ...this.options.modelOptions, signal })
+		this.chatModel = createChatModel(this.provider, this.options.modelOptions)
+		return this.chatModel
+	}
+
+	private async askNow(message: string, options: AskOptions): Promise<AskResponse> {
+		const started = performance.now()
+		const files: SavedFile[] = []
+		const respond = (fields: Partial<AskResponse> & { success: boolean }): AskResponse => {
+			const response: AskResponse = {
+				answer: '',
+				code: '',
+				files,
+				steps: 0,
+				tokens: 0,
+				error: null,
+				...fields,
+				// Seconds with two decimals.
+				duration: Math.round((performance.now() - started) / 10) / 100
+			}
+			if (response.error) emitSafely(options.onEvent, { type: 'error', message: response.error })
+			emitSafely(options.onEvent, { type: 'done', ...response })
+			return response
+		}
+		const question = typeof message === 'string' ? message.trim() : ''
+		if (!question) return respond({ success: false, error: 'Message is empty' })
+		emitSafely(options.onEvent, { type: 'status', message: 'Processing your request...' })
+
+		let model: ChatModel
+		try {
+			model = await this.model(options.signal)
+		} catch (error) {
+			const reason = error instanceof AgentAbortError ? 'Cancelled' : (error as Error).message
+			return respond({ success: false, error: reason })
+		}
+		this.history.push({ role: 'user', content: question, timestamp: Date.now() / 1000 })
+		const budget = Math.max(
+			1000,
+			(this.options.historyTokenBudget ?? 32_000) - estimateTokens([{ role: 'system', content: this.system }])
+		)
+		const runner = createCodeRunner({
+			client: this.options.client,
+			methods: this.methods,
+			gate: this.gate,
+			files: this.files,
+			timeoutMs: Math.round((this.options.timeoutSeconds ?? 30) * 1000)
+		})
+		const result = await runAgent({
+			model,
+			tools: [createRunCodeTool(runner)],
+			system: this.system,
+			messages: this.history,
+			maxSteps: this.maxSteps,
+			signal: options.signal,
+			onEvent: options.onEvent,
+			runCodeBlock: runner,
+			prepareMessages: (messages) => fitHistory(messages, budget),
+			files
+		})
+		this.history = fitHistory(this.history, budget)
+		const common = { code: result.code, steps: result.steps, tokens: result.tokens }
+		switch (result.finishReason) {
+			case 'answer':
+				return respond({ success: true, answer: result.answer, ...common })
+			case 'max_steps':
+			case 'stopped':
+				return respond({
+					success: false,
+					answer: result.answer,
+					...common,
+					error: `Step limit reached (${this.maxSteps} steps) before a final answer; the answer may be incomplete.`
+				})
+			case 'aborted':
+				return respond({ success: false, answer: result.answer, ...common, error: 'Cancelled' })
+			default:
+				// A provider failure is never an answer (upstream-facts 4).
+				return respond({ success: false, ...common, error: result.error?.message ?? 'The model call failed' })
+		}
+	}
+}

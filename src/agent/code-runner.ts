@@ -1,0 +1,172 @@
+/**
+ * Runs one piece of generated code: asks permission (code_run), then runs it in the sandbox with a
+ * bridge to the Instagram client. Each `ig.*` call crosses the bridge as JSON; calls to write
+ * methods ask permission (write_call) first, so a denied write never reaches the client. `saveFile`
+ * asks permission (file_write) and writes into the output folder.
+ */
+import type { InstagramClient } from '../client/client'
+import type { MethodSpec } from '../client/registry'
+import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
+import { FileNameError, type OutputFiles } from './files'
+import { type PermissionGate, permissionDeniedMessage } from './permissions'
+import { runInSandbox, type SandboxResult } from './sandbox'
+
+/** Per-run context: which step and call this is, where events go, where written files are recorded. */
+export interface CodeRunContext {
+	step: number
+	/** Id of the model's tool call (or `block-N` for a fenced block). */
+	callId: string
+	description?: string
+	signal?: AbortSignal
+	onEvent?: AgentEventListener
+	/** Files written by this run are appended here (the ask's `files`). */
+	files: SavedFile[]
+}
+
+/** What a run produced, for the model and the ask response. */
+export interface CodeRunOutcome {
+	/** The run finished without an error (and was allowed). */
+	success: boolean
+	/** Text for the model: output, return value and error (not yet truncated or marked). */
+	output: string
+	/** False when permission to run was denied (nothing ran). */
+	ran: boolean
+}
+
+/** Runs code for the agent. */
+export type CodeRunner = (code: string, context: CodeRunContext) => Promise<CodeRunOutcome>
+
+/** What the runner needs. */
+export interface CodeRunnerOptions {
+	client: InstagramClient
+	methods: readonly MethodSpec[]
+	gate: PermissionGate
+	files: OutputFiles
+	/** Wall-clock limit per run in ms (the CLI's `--timeout`, default 30000). */
+	timeoutMs?: number
+}
+
+/** Bridge values cross as JSON; big integers (should any appear) become strings. */
+function toJson(value: unknown): unknown {
+	if (value === undefined) return null
+	const text = JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item))
+	return text === undefined ? null : JSON.parse(text)
+}
+
+function describeCall(path: string, args: readonly unknown[]): string {
+	const rendered = args.map((arg) => JSON.stringify(arg) ?? 'undefined').join(', ')
+	return `ig.${path}(${truncateText(rendered, 500)})`
+}
+
+/** Formats a sandbox result as the text the model sees. */
+export function formatRunResult(result: SandboxResult): string {
+	const parts: string[] = []
+	if (result.output)
+		parts.push(`Output:\n${result.output}${result.outputTruncated ? '\n[output truncated]' : ''}`)
+	if (result.returnValue !== undefined && result.returnValue !== null) {
+		parts.push(
+			`Returned: ${truncateText(JSON.stringify(result.returnValue) ?? String(result.returnValue), 4000)}`
+		)
+	}
+	if (result.error) parts.push(`Error: ${result.error}`)
+	if (!parts.length) parts.push('(no output: use console.log to print the values you need)')
+	return parts.join('\n')
+}
+
+/** Builds the runner used by the run_code tool and the fenced-block fallback. */
+export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
+	const byPath = new Map(options.methods.map((spec) => [spec.path, spec]))
+	const methodPaths = options.methods.map((spec) => spec.path)
+	const client = options.client as unknown as Record<
+		string,
+		Record<string, (...args: unknown[]) => Promise<unknown>>
+	>
+
+	return async (code, context) => {
+		const allowed = await options.gate.check(
+			{ kind: 'code_run', title: context.description || 'Run generated code', detail: code },
+			{ signal: context.signal, onEvent: context.onEvent }
+		)
+		if (!allowed) return { success: false, ran: false, output: permissionDeniedMessage({ kind: 'code_run' }) }
+		emitSafely(context.onEvent, {
+			type: 'code',
+			step: context.step,
+			id: context.callId,
+			code,
+			description: context.description
+		})
+		let callCount = 0
+
+		const callMethod = async (path: string, args: unknown[]): Promise<unknown> => {
+			const spec = byPath.get(path)
+			if (!spec) throw new Error(`ig.${path} is not a client method`)
+			const id = `${context.callId}:${++callCount}`
+			const event = { step: context.step, id, source: 'code' as const, name: path }
+			emitSafely(context.onEvent, { type: 'tool_call', ...event, arguments: args })
+			if (spec.access === 'write') {
+				const writeAllowed = await options.gate.check(
+					{
+						kind: 'write_call',
+						title: `Write call: ${path}`,
+						detail: describeCall(path, args),
+						method: path,
+						args
+					},
+					{ signal: context.signal, onEvent: context.onEvent }
+				)
+				if (!writeAllowed) {
+					const message = permissionDeniedMessage({ kind: 'write_call', method: path })
+					emitSafely(context.onEvent, { type: 'tool_result', ...event, success: false, output: message })
+					throw new Error(message)
+				}
+			}
+			try {
+				const method = client[spec.group]?.[spec.name]
+				if (typeof method !== 'function') throw new Error(`ig.${path} is not available in this client`)
+				const result = toJson(await method.apply(client[spec.group], args))
+				const preview = truncateText(JSON.stringify(result) ?? '', eventOutputLimit)
+				emitSafely(context.onEvent, { type: 'tool_result', ...event, success: true, output: preview })
+				return result
+			} catch (error) {
+				const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+				emitSafely(context.onEvent, { type: 'tool_result', ...event, success: false, output: message })
+				throw error instanceof Error ? error : new Error(message)
+			}
+		}
+
+		const saveFile = async (name: string, content: string): Promise<SavedFile> => {
+			let planned: { name: string; size: number }
+			try {
+				planned = options.files.plan(name, content)
+			} catch (error) {
+				throw new Error(error instanceof FileNameError ? error.message : 'invalid file')
+			}
+			const fileAllowed = await options.gate.check(
+				{
+					kind: 'file_write',
+					title: `Write file ${planned.name}`,
+					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/`
+				},
+				{ signal: context.signal, onEvent: context.onEvent }
+			)
+			if (!fileAllowed) throw new Error(permissionDeniedMessage({ kind: 'file_write' }))
+			try {
+				const saved = await options.files.save(name, content)
+				context.files.push(saved)
+				return saved
+			} catch (error) {
+				// fs errors carry absolute paths; the model only needs to know the write failed.
+				throw new Error(error instanceof FileNameError ? error.message : `could not write ${planned.name}`)
+			}
+		}
+
+		const result = await runInSandbox(code, {
+			methods: methodPaths,
+			callMethod,
+			saveFile,
+			timeoutMs: options.timeoutMs ?? 30_000,
+			signal: context.signal
+		})
+		return { success: result.ok, ran: true, output: formatRunResult(result) }
+	}
+}

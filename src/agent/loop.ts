@@ -1,0 +1,259 @@
+/**
+ * The agent loop (STYLE.md 3.7, after pi-mono and vercel/ai): one step is one model call; tool
+ * calls in a reply run in order within the step and their results go back to the model; a reply
+ * without tool calls is the answer. Stop conditions are predicates checked after every step that
+ * ran tools. A fenced ```javascript block in a reply without tool calls is run the same way (for
+ * models without tool calling), its output fed back as a user message (no orphan tool messages).
+ */
+import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
+import type { ChatModel, ConversationMessage, ModelReply } from './model'
+import { markUntrusted } from './prompt'
+import { AgentAbortError, AgentProviderError } from './provider-error'
+import { type AgentTool, parseToolArguments } from './tools'
+
+/** What stop conditions look at. */
+export interface LoopState {
+	/** Model calls made so far in this run. */
+	step: number
+	lastReply?: ModelReply
+}
+
+/** Stops the loop when it returns true (checked after each step that ran tools). */
+export type StopCondition = (state: LoopState) => boolean
+
+/** Stops after `count` model calls. */
+export const stepCountIs =
+	(count: number): StopCondition =>
+	(state) =>
+		state.step >= count
+
+/** Runs a fenced code block (the same runner as run_code). */
+export type CodeBlockRunner = (
+	code: string,
+	context: {
+		step: number
+		callId: string
+		signal?: AbortSignal
+		onEvent?: AgentEventListener
+		files: SavedFile[]
+	}
+) => Promise<{ success: boolean; output: string; ran: boolean }>
+
+/** Inputs of one run. */
+export interface RunAgentOptions {
+	model: ChatModel
+	tools: readonly AgentTool[]
+	system: string
+	/** The conversation without the system prompt, ending with the new question; appended to in place. */
+	messages: ConversationMessage[]
+	maxSteps?: number
+	/** Extra stop conditions; `stepCountIs(maxSteps)` is always included. */
+	stopWhen?: readonly StopCondition[]
+	signal?: AbortSignal
+	onEvent?: AgentEventListener
+	runCodeBlock?: CodeBlockRunner
+	/** Chooses what is sent each step (e.g. history fitted to a budget). Default: everything. */
+	prepareMessages?: (messages: readonly ConversationMessage[]) => ConversationMessage[]
+	/** Tool results are cut to this many characters in the history (default 3000). */
+	toolResultLimit?: number
+	/** Files written during this run are appended here. */
+	files: SavedFile[]
+}
+
+/** How a run ended. */
+export interface RunAgentResult {
+	finishReason: 'answer' | 'max_steps' | 'stopped' | 'error' | 'aborted'
+	/** The answer, or the best partial answer when the run did not finish. */
+	answer: string
+	/** Last code that ran ('' when none did). */
+	code: string
+	steps: number
+	tokens: number
+	error?: Error
+}
+
+const fencedBlock = /```(?:javascript|js)[ \t]*\r?\n([\s\S]*?)```/i
+
+/** Finds a fenced javascript block worth running: the reply is mostly that code, or tools are off. */
+export function extractCodeBlock(content: string, toolsOffered: boolean): string | undefined {
+	const match = fencedBlock.exec(content)
+	const code = match?.[1]?.trim()
+	if (!match || !code) return undefined
+	const prose = content.replace(match[0], '').trim()
+	return !toolsOffered || prose.length < 400 ? code : undefined
+}
+
+const now = () => Date.now() / 1000
+
+/** Runs the loop until an answer, a stop condition, a provider failure or cancellation. */
+export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
+	const maxSteps = options.maxSteps ?? 15
+	const stopWhen = [stepCountIs(maxSteps), ...(options.stopWhen ?? [])]
+	const limit = options.toolResultLimit ?? 3000
+	const messages = options.messages
+	const state: LoopState = { step: 0 }
+	let tokens = 0
+	let code = ''
+	let partial = ''
+	let lastOutput = ''
+	let toolsOffered = options.tools.length > 0
+	const blocksRun = new Set<string>()
+	const result = (
+		finishReason: RunAgentResult['finishReason'],
+		answer: string,
+		error?: Error
+	): RunAgentResult => ({
+		finishReason,
+		answer,
+		code,
+		steps: state.step,
+		tokens,
+		error
+	})
+
+	// After a step that ran code: cancelled, or a stop condition (the step cap) says enough.
+	const stopAfterStep = (): RunAgentResult | undefined => {
+		if (options.signal?.aborted) return result('aborted', partial || lastOutput, new AgentAbortError())
+		if (!stopWhen.some((condition) => condition(state))) return undefined
+		return result(state.step >= maxSteps ? 'max_steps' : 'stopped', partial || lastOutput)
+	}
+
+	for (;;) {
+		if (options.signal?.aborted) return result('aborted', partial || lastOutput, new AgentAbortError())
+		state.step++
+		emitSafely(options.onEvent, {
+			type: 'step',
+			step: state.step,
+			maxSteps,
+			message: `Step ${state.step}: ${state.step === 1 ? 'thinking' : 'analysing the results'}...`
+		})
+		const toSend = options.prepareMessages ? options.prepareMessages(messages) : [...messages]
+		let reply: ModelReply
+		try {
+			reply = await options.model.complete({
+				messages: [{ role: 'system', content: options.system }, ...toSend],
+				tools: toolsOffered
+					? options.tools.map((tool) => ({
+							name: tool.name,
+							description: tool.description,
+							parameters: tool.parameters as unknown as Record<string, unknown>
+						}))
+					: undefined,
+				signal: options.signal
+			})
+		} catch (error) {
+			// Endpoints without tool support reject the request; retry this step without tools once.
+			if (
+				toolsOffered &&
+				error instanceof AgentProviderError &&
+				error.kind === 'bad_request' &&
+				/tool|function/i.test(error.message)
+			) {
+				toolsOffered = false
+				state.step--
+				continue
+			}
+			if (error instanceof AgentAbortError) return result('aborted', partial || lastOutput, error)
+			return result('error', partial, error instanceof Error ? error : new Error(String(error)))
+		}
+		state.lastReply = reply
+		tokens += reply.usage.totalTokens
+		const timestamp = now()
+
+		if (reply.toolCalls.length) {
+			if (reply.content.trim()) partial = reply.content.trim()
+			messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls, timestamp })
+			for (const call of reply.toolCalls) {
+				const tool = options.tools.find((candidate) => candidate.name === call.name)
+				const event = { step: state.step, id: call.id, source: 'model' as const, name: call.name }
+				let parsedArguments: unknown = call.arguments
+				try {
+					parsedArguments = JSON.parse(call.arguments)
+				} catch {
+					// Shown as text; validation below reports it to the model.
+				}
+				emitSafely(options.onEvent, { type: 'tool_call', ...event, arguments: parsedArguments })
+				let success = false
+				let output: string
+				if (!tool) {
+					output = `Unknown tool: ${call.name}. The only tool is run_code.`
+				} else {
+					const parsed = parseToolArguments(tool, call.arguments)
+					if (!parsed.ok) {
+						output = parsed.error
+					} else {
+						const outcome = await tool.execute(parsed.value, {
+							step: state.step,
+							callId: call.id,
+							signal: options.signal,
+							onEvent: options.onEvent,
+							files: options.files
+						})
+						success = outcome.success
+						output = outcome.output
+						if (outcome.code !== undefined) {
+							code = outcome.code
+							lastOutput = output
+						}
+					}
+				}
+				emitSafely(options.onEvent, {
+					type: 'tool_result',
+					...event,
+					success,
+					output: truncateText(output, eventOutputLimit)
+				})
+				messages.push({
+					role: 'tool',
+					toolCallId: call.id,
+					name: call.name,
+					content: markUntrusted(truncateText(output, limit)),
+					timestamp: now()
+				})
+			}
+			const stop = stopAfterStep()
+			if (stop) return stop
+			continue
+		}
+
+		const block = options.runCodeBlock ? extractCodeBlock(reply.content, toolsOffered) : undefined
+		if (block && options.runCodeBlock && !blocksRun.has(block)) {
+			blocksRun.add(block)
+			messages.push({ role: 'assistant', content: reply.content, timestamp })
+			const callId = `block-${state.step}`
+			const outcome = await options.runCodeBlock(block, {
+				step: state.step,
+				callId,
+				signal: options.signal,
+				onEvent: options.onEvent,
+				files: options.files
+			})
+			if (outcome.ran) {
+				code = block
+				lastOutput = outcome.output
+			}
+			emitSafely(options.onEvent, {
+				type: 'tool_result',
+				step: state.step,
+				id: callId,
+				source: 'model',
+				name: 'run_code',
+				success: outcome.success,
+				output: truncateText(outcome.output, eventOutputLimit)
+			})
+			messages.push({
+				role: 'user',
+				codeResult: true,
+				content: `Result of your code block:\n${markUntrusted(truncateText(outcome.output, limit))}\nAnswer the question now, or send one more code block if you need more data.`,
+				timestamp: now()
+			})
+			const stop = stopAfterStep()
+			if (stop) return stop
+			continue
+		}
+
+		messages.push({ role: 'assistant', content: reply.content, timestamp })
+		const answer = reply.content.trim() || lastOutput || (code ? `Executed code:\n${code}` : '')
+		return result('answer', answer)
+	}
+}
