@@ -1,0 +1,119 @@
+/**
+ * Parallel asks (DESIGN.md section 5): each task runs in its own conversation (its own agent, same
+ * permission level and limits), at most `concurrency` (3) at once, at most 10 tasks. Results come
+ * back in input order.
+ */
+import type { Agent } from './agent'
+import type { AgentEvent, AskResponse } from './events'
+
+/** Most tasks one parallel request may carry. */
+export const maxParallelTasks = 10
+
+/** One task's outcome. */
+export interface ParallelTaskResult {
+	task: string
+	success: boolean
+	answer: string
+	code: string
+	steps: number
+	tokens: number
+	duration: number
+	error: string | null
+}
+
+/** The parallel response. `success` is true only when every task succeeded. */
+export interface ParallelResult {
+	success: boolean
+	results: ParallelTaskResult[]
+	total_duration: number
+	total_tokens: number
+}
+
+/** A request that cannot run (no tasks, too many, empty task). */
+export class ParallelTaskError extends Error {
+	override name = 'ParallelTaskError'
+	readonly exitCode = 2
+}
+
+/** How tasks are run. */
+export interface ParallelOptions {
+	/** Builds a fresh agent (its own conversation) for one task. */
+	createAgent: (index: number) => Agent
+	/** Tasks in flight at once (default 3). */
+	concurrency?: number
+	signal?: AbortSignal
+	/** Events of each task, tagged with its index. */
+	onEvent?: (index: number, event: AgentEvent) => void
+	/** Called as each task finishes (in completion order). */
+	onTaskDone?: (index: number, result: ParallelTaskResult) => void
+}
+
+/** Checks the task list: 1-10 non-empty questions. Throws ParallelTaskError otherwise. */
+export function validateTasks(tasks: readonly unknown[]): string[] {
+	if (!Array.isArray(tasks) || tasks.length === 0) throw new ParallelTaskError('Give at least one task.')
+	if (tasks.length > maxParallelTasks) {
+		throw new ParallelTaskError(
+			`At most ${maxParallelTasks} tasks can run in parallel (got ${tasks.length}).`
+		)
+	}
+	return tasks.map((task, index) => {
+		if (typeof task !== 'string' || !task.trim()) throw new ParallelTaskError(`Task ${index + 1} is empty.`)
+		return task.trim()
+	})
+}
+
+function toTaskResult(task: string, response: AskResponse): ParallelTaskResult {
+	const { success, answer, code, steps, tokens, duration, error } = response
+	return { task, success, answer, code, steps, tokens, duration, error }
+}
+
+/** Runs the tasks, each in its own conversation, with bounded concurrency. */
+export async function runParallel(
+	tasks: readonly string[],
+	options: ParallelOptions
+): Promise<ParallelResult> {
+	const questions = validateTasks(tasks)
+	const concurrency = Math.max(1, Math.floor(options.concurrency ?? 3))
+	const started = performance.now()
+	const results: ParallelTaskResult[] = new Array(questions.length)
+	let next = 0
+
+	const worker = async () => {
+		while (next < questions.length) {
+			const index = next++
+			const task = questions[index]
+			try {
+				const agent = options.createAgent(index)
+				const response = await agent.ask(task, {
+					signal: options.signal,
+					onEvent: options.onEvent ? (event) => options.onEvent?.(index, event) : undefined
+				})
+				results[index] = toTaskResult(task, response)
+			} catch (error) {
+				const message = error instanceof Error ? error.message : String(error)
+				results[index] = {
+					task,
+					success: false,
+					answer: '',
+					code: '',
+					steps: 0,
+					tokens: 0,
+					duration: 0,
+					error: message
+				}
+			}
+			try {
+				options.onTaskDone?.(index, results[index])
+			} catch {
+				// A failing progress display must not stop the other tasks.
+			}
+		}
+	}
+	await Promise.all(Array.from({ length: Math.min(concurrency, questions.length) }, worker))
+	return {
+		success: results.every((result) => result.success),
+		results,
+		total_duration: Math.round((performance.now() - started) / 10) / 100,
+		total_tokens: results.reduce((total, result) => total + result.tokens, 0)
+	}
+}
