@@ -1,6 +1,182 @@
-import { NotBuiltError } from '../cli-error'
+/**
+ * `smkit ask`: one-shot QUESTION, `-i` interactive, or `--parallel` tasks (DESIGN.md sections 1, 5).
+ * Exit codes: 0 success, 1 failure (including `success: false` answers), 2 bad usage, 130 interrupted;
+ * `--parallel` exits 0 only when every task succeeded.
+ */
+import type { InstagramClient } from '../client/client'
+import { createDemoClient } from '../client/demo'
+import { createClientFromEnv } from '../client/env'
+import { startSimulator } from '../simulator/server'
+import { createStdinPrompt, createTerminalApprover } from './ask-approver'
+import { LineReader, runInteractive } from './ask-interactive'
+import { type AskCliOptions, parseAskOptions } from './ask-options'
+import { LiveView, paint, printResponse } from './ask-terminal'
+import { runParallel } from './parallel'
+import {
+	type AgentSetupOptions,
+	createAgentFactory,
+	createAgentFromOptions,
+	loadAgentEnv,
+	requireProvider
+} from './setup'
 
-/** Placeholder until this command is built: says so and exits 1. */
-export async function runAsk(..._args: unknown[]): Promise<void> {
-	throw new NotBuiltError('ask')
+/** The Instagram side of a run: the client, and the simulator to stop in demo mode. */
+interface ClientSession {
+	client: InstagramClient
+	close(): Promise<void>
+}
+
+async function openClient(options: AskCliOptions): Promise<ClientSession> {
+	if (!options.demo) return { client: createClientFromEnv(options.envPath), close: async () => {} }
+	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+	return { client: createDemoClient(simulator.url), close: () => simulator.stop() }
+}
+
+/** Routes Ctrl-C to whatever is running now (readline on a terminal, the process signal otherwise). */
+function interruptRouter() {
+	let handler: () => void = () => process.exit(130)
+	const onSignal = () => handler()
+	process.on('SIGINT', onSignal)
+	return {
+		trigger: () => handler(),
+		bind: (next: () => void) => {
+			handler = next
+		},
+		dispose: () => process.off('SIGINT', onSignal)
+	}
+}
+
+function setupFor(options: AskCliOptions, env: Record<string, string | undefined>, client: InstagramClient) {
+	return {
+		client,
+		env,
+		provider: options.provider,
+		model: options.model,
+		apiKey: options.apiKey,
+		baseURL: options.baseURL,
+		permission: options.permission,
+		maxSteps: options.maxSteps,
+		timeoutSeconds: options.timeoutSeconds
+	} satisfies AgentSetupOptions
+}
+
+/** Counts Ctrl-C presses: the first cancels, the second leaves at once with 130. */
+function cancelOnInterrupt(controller: AbortController, view?: LiveView): () => void {
+	let presses = 0
+	return () => {
+		presses++
+		if (presses >= 2) process.exit(130)
+		controller.abort()
+		view?.pause()
+		process.stderr.write(`\n${paint('yellow', 'Cancelling... (Ctrl-C again to quit)')}\n`)
+	}
+}
+
+async function runOneShot(
+	options: AskCliOptions,
+	setup: AgentSetupOptions,
+	interrupts: ReturnType<typeof interruptRouter>
+) {
+	const controller = new AbortController()
+	const view = new LiveView({ enabled: !options.quiet && !options.json })
+	interrupts.bind(cancelOnInterrupt(controller, view))
+	const terminal = createTerminalApprover({
+		prompt: process.stdin.isTTY ? createStdinPrompt(interrupts.trigger) : null,
+		beforePrompt: () => view.pause()
+	})
+	const agent = createAgentFromOptions({ ...setup, approver: terminal.approver })
+	const response = await agent.ask(options.question, {
+		signal: controller.signal,
+		onEvent: (event) => view.handle(event)
+	})
+	printResponse(response, options)
+	return controller.signal.aborted ? 130 : response.success ? 0 : 1
+}
+
+async function runParallelMode(
+	options: AskCliOptions,
+	setup: AgentSetupOptions,
+	interrupts: ReturnType<typeof interruptRouter>
+): Promise<number> {
+	const controller = new AbortController()
+	interrupts.bind(cancelOnInterrupt(controller))
+	const chatty = !options.quiet && !options.json
+	const terminal = createTerminalApprover({
+		prompt: process.stdin.isTTY ? createStdinPrompt(interrupts.trigger) : null
+	})
+	const createAgent = createAgentFactory({ ...setup, approver: terminal.approver })
+	if (chatty) process.stderr.write(`Parallel execution: ${options.tasks.length} tasks\n${'═'.repeat(40)}\n`)
+	const result = await runParallel(options.tasks, {
+		createAgent,
+		signal: controller.signal,
+		onTaskDone: (index, task) => {
+			if (!chatty) return
+			const mark = task.success ? '✅' : '❌'
+			const state = task.success ? 'done' : `failed: ${task.error ?? 'no answer'}`
+			process.stderr.write(`  ${mark} Task ${index + 1}: ${state} (${task.duration.toFixed(1)}s)\n`)
+		}
+	})
+	if (options.json) {
+		process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+	} else if (options.quiet) {
+		process.stdout.write(`${result.results.map((task) => task.answer).join('\n\n')}\n`)
+	} else {
+		process.stdout.write('\n')
+		for (const [index, task] of result.results.entries()) {
+			const answer = (task.answer || task.error || '').replace(/\s+/g, ' ')
+			process.stdout.write(`${task.success ? '✅' : '❌'} Task ${index + 1}: ${answer.slice(0, 100)}\n`)
+		}
+		const steps = result.results.reduce((total, task) => total + task.steps, 0)
+		process.stdout.write(
+			`Total: ${result.total_duration.toFixed(1)}s | ${steps} steps | ${result.total_tokens} tokens\n`
+		)
+	}
+	return controller.signal.aborted ? 130 : result.success ? 0 : 1
+}
+
+async function runInteractiveMode(
+	options: AskCliOptions,
+	setup: AgentSetupOptions,
+	interrupts: ReturnType<typeof interruptRouter>
+): Promise<number> {
+	const reader = new LineReader(() => interrupts.trigger())
+	try {
+		const terminal = createTerminalApprover({ prompt: reader.terminal ? reader.prompt : null })
+		const agent = createAgentFromOptions({ ...setup, approver: terminal.approver })
+		return await runInteractive({
+			agent,
+			reader,
+			quiet: options.quiet,
+			resetApprovals: terminal.reset,
+			bindInterrupt: interrupts.bind
+		})
+	} finally {
+		reader.close()
+	}
+}
+
+/** The `ask` command (cac passes the question, or words for a variadic argument, then the options). */
+export async function runAsk(question: unknown, rawOptions: Record<string, unknown> = {}): Promise<void> {
+	const options = parseAskOptions(question, rawOptions)
+	const env = loadAgentEnv(options.envPath)
+	// Fail on a bad provider or a missing key before starting anything.
+	requireProvider({
+		provider: options.provider,
+		model: options.model,
+		apiKey: options.apiKey,
+		baseURL: options.baseURL,
+		env
+	})
+	const session = await openClient(options)
+	const interrupts = interruptRouter()
+	try {
+		const setup = setupFor(options, env, session.client)
+		if (options.parallel) process.exitCode = await runParallelMode(options, setup, interrupts)
+		else if (options.interactive || !options.question)
+			process.exitCode = await runInteractiveMode(options, setup, interrupts)
+		else process.exitCode = await runOneShot(options, setup, interrupts)
+	} finally {
+		interrupts.dispose()
+		await session.close()
+	}
 }

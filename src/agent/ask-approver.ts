@@ -1,0 +1,104 @@
+/**
+ * Permission prompts for `smkit ask`. On a terminal the person sees the code or the write call about
+ * to happen and answers y, n or always; prompts are asked one at a time (parallel tasks wait their
+ * turn instead of blocking, upstream-facts 4). Without a terminal every action that needs asking is
+ * denied, with a message naming --full-access.
+ */
+import { createInterface } from 'node:readline/promises'
+import { paint } from './ask-terminal'
+import type { ActionKind, ApprovalRequest, Approver } from './permissions'
+
+/** Reads one line from the person; resolves null at end of input or when cancelled. */
+export type LinePrompt = (question: string, signal?: AbortSignal) => Promise<string | null>
+
+/**
+ * A prompt on stdin/stderr for one question at a time (one-shot and parallel modes). On a terminal
+ * readline swallows Ctrl-C, so it is handed to `onInterrupt` (which cancels the ask).
+ */
+export function createStdinPrompt(onInterrupt: () => void): LinePrompt {
+	return async (question, signal) => {
+		const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true })
+		lines.on('SIGINT', onInterrupt)
+		try {
+			return await lines.question(question, { signal })
+		} catch {
+			return null
+		} finally {
+			lines.close()
+		}
+	}
+}
+
+const kindLabels: Record<ActionKind, string> = {
+	code_run: 'RUN CODE',
+	write_call: 'WRITE ON THE ACCOUNT',
+	file_write: 'WRITE A FILE'
+}
+
+function showDetail(detail: string): string {
+	const lines = detail.split('\n')
+	const shown = lines.slice(0, 40).map((line) => `  │ ${line}`)
+	if (lines.length > 40) shown.push(`  │ … ${lines.length - 40} more lines`)
+	return shown.join('\n')
+}
+
+/** The terminal approver plus a reset for the "always" answers it remembers. */
+export interface TerminalApprover {
+	approver: Approver
+	/** Forgets "always" answers (the interactive /reset). */
+	reset(): void
+}
+
+/**
+ * Builds the approver. `prompt` null means there is no terminal to ask: actions are denied and
+ * `notify` explains how to allow them. `beforePrompt` pauses spinners.
+ */
+export function createTerminalApprover(options: {
+	prompt: LinePrompt | null
+	beforePrompt?: () => void
+	notify?: (message: string) => void
+}): TerminalApprover {
+	const always = new Set<ActionKind>()
+	const notify = options.notify ?? ((message: string) => process.stderr.write(`${message}\n`))
+	let turn: Promise<unknown> = Promise.resolve()
+
+	const decide = async (request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> => {
+		if (always.has(request.kind)) return true
+		options.beforePrompt?.()
+		if (!options.prompt) {
+			notify(
+				paint(
+					'yellow',
+					`smkit: permission denied (no terminal to ask): ${request.title}. ` +
+						'Re-run with --full-access (or --permission full_access) to allow it.'
+				)
+			)
+			return false
+		}
+		process.stderr.write(
+			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${request.title}`)}\n`
+		)
+		process.stderr.write(`${showDetail(request.detail)}\n`)
+		for (;;) {
+			const answer = await options.prompt(paint('bold', 'Allow? [y]es / [n]o / [a]lways: '), signal)
+			if (answer === null) return false
+			const choice = answer.trim().toLowerCase()
+			if (choice === 'y' || choice === 'yes') return true
+			if (choice === 'n' || choice === 'no' || choice === '') return false
+			if (choice === 'a' || choice === 'always') {
+				always.add(request.kind)
+				return true
+			}
+		}
+	}
+
+	return {
+		approver: (request, context) => {
+			// One prompt at a time: concurrent tasks queue behind the current question.
+			const next = turn.then(() => decide(request, context?.signal))
+			turn = next.catch(() => undefined)
+			return next
+		},
+		reset: () => always.clear()
+	}
+}

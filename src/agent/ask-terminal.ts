@@ -1,0 +1,185 @@
+/**
+ * What `smkit ask` shows on a terminal: a spinner and the live steps (code shown as it runs) on
+ * stderr, the answer rendered from Markdown on stdout, and a footer "N steps · X tokens · Y.Ys".
+ * Off a terminal it prints plain text; `--quiet` prints only the answer.
+ */
+import { styleText } from 'node:util'
+import { Marked } from 'marked'
+import { markedTerminal } from 'marked-terminal'
+import type { AgentEvent, AskResponse } from './events'
+
+type Style = Parameters<typeof styleText>[0]
+
+/** Colours only when the stream is a terminal that wants them. */
+export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stderr): string {
+	if (!stream.isTTY || process.env.NO_COLOR) return text
+	return styleText(style, text, { validateStream: false })
+}
+
+/** Renders Markdown for the terminal (width of the terminal, at most 100 columns). */
+export function renderMarkdown(markdown: string, width = process.stdout.columns ?? 80): string {
+	const marked = new Marked()
+	// marked-terminal's typings lag behind marked's extension type; the runtime shape matches.
+	marked.use(
+		markedTerminal({
+			width: Math.min(width, 100),
+			reflowText: true,
+			emoji: false,
+			showSectionPrefix: false
+		}) as never
+	)
+	const rendered = marked.parse(markdown, { async: false }) as string
+	return rendered.replace(/\n+$/, '')
+}
+
+/** "3 steps · 1,234 tokens · 4.2s" */
+export function formatFooter(response: Pick<AskResponse, 'steps' | 'tokens' | 'duration'>): string {
+	const steps = `${response.steps} step${response.steps === 1 ? '' : 's'}`
+	return `${steps} · ${response.tokens.toLocaleString('en-US')} tokens · ${response.duration.toFixed(1)}s`
+}
+
+function firstLines(text: string, lines: number, width = 160): string {
+	const all = text.split('\n')
+	const shown = all.slice(0, lines).map((line) => (line.length > width ? `${line.slice(0, width)}…` : line))
+	if (all.length > lines) shown.push(`… ${all.length - lines} more lines`)
+	return shown.join('\n')
+}
+
+function indent(text: string): string {
+	return text
+		.split('\n')
+		.map((line) => `  ${line}`)
+		.join('\n')
+}
+
+const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+
+/**
+ * A one-line spinner on a terminal stream. Hand-rolled because spinner libraries install their own
+ * SIGINT handler that exits the process, which would break "Ctrl-C cancels the running ask".
+ */
+class Spinner {
+	private timer?: ReturnType<typeof setInterval>
+	private frame = 0
+	private text = ''
+
+	constructor(private readonly stream: NodeJS.WriteStream) {}
+
+	start(text: string): void {
+		this.text = text
+		if (!this.timer) {
+			this.timer = setInterval(() => this.render(), 80)
+			// A forgotten spinner must not keep the process alive.
+			this.timer.unref()
+		}
+		this.render()
+	}
+
+	stop(): void {
+		if (!this.timer) return
+		clearInterval(this.timer)
+		this.timer = undefined
+		this.stream.write('\r\x1b[2K')
+	}
+
+	private render(): void {
+		const width = Math.max(20, (this.stream.columns ?? 80) - 3)
+		const text = this.text.length > width ? `${this.text.slice(0, width - 1)}…` : this.text
+		this.stream.write(`\r\x1b[2K${paint('cyan', frames[this.frame++ % frames.length], this.stream)} ${text}`)
+	}
+}
+
+/** Shows an ask's events live on stderr (spinner on a terminal, plain lines otherwise). */
+export class LiveView {
+	private readonly stream = process.stderr
+	private readonly spinner = new Spinner(process.stderr)
+	private readonly enabled: boolean
+	private readonly prefix: string
+	/** Code the person just saw in a permission prompt: not printed a second time. */
+	private shownCode?: string
+
+	/** `enabled` false shows nothing (quiet, json). `prefix` tags lines of parallel tasks. */
+	constructor(options: { enabled: boolean; prefix?: string }) {
+		this.enabled = options.enabled
+		this.prefix = options.prefix ?? ''
+	}
+
+	private get interactiveTerminal(): boolean {
+		return this.enabled && Boolean(this.stream.isTTY)
+	}
+
+	/** Pauses the spinner so something else (a prompt) can use the terminal. */
+	pause(): void {
+		this.spinner.stop()
+	}
+
+	private line(text: string): void {
+		if (!this.enabled) return
+		this.pause()
+		this.stream.write(`${this.prefix}${text}\n`)
+	}
+
+	private spin(text: string): void {
+		if (this.interactiveTerminal) this.spinner.start(`${this.prefix}${text}`)
+	}
+
+	/** Handles one agent event. */
+	handle(event: AgentEvent): void {
+		if (!this.enabled) return
+		switch (event.type) {
+			case 'status':
+				this.spin('Thinking...')
+				break
+			case 'step':
+				this.spin(
+					`Step ${event.step}/${event.maxSteps}: ${event.step === 1 ? 'thinking' : 'reading the results'}...`
+				)
+				break
+			case 'code':
+				this.line(paint(['bold', 'cyan'], `▸ ${event.description || 'Running code'}`))
+				if (event.code !== this.shownCode) this.line(paint('dim', indent(firstLines(event.code, 25))))
+				this.shownCode = undefined
+				this.spin('Running code...')
+				break
+			case 'tool_call':
+				if (event.source === 'code') {
+					const args = JSON.stringify(event.arguments ?? []).slice(1, -1)
+					this.spin(`⬡ ig.${event.name}(${args.length > 60 ? `${args.slice(0, 60)}…` : args})`)
+				}
+				break
+			case 'tool_result':
+				if (event.source === 'model') {
+					const mark = event.success ? paint('green', '✓ Result') : paint('red', '✗ Error')
+					this.line(`${mark}\n${paint('dim', indent(firstLines(event.output, 6)))}`)
+					this.spin('Thinking...')
+				}
+				break
+			case 'error':
+			case 'done':
+				this.pause()
+				break
+			case 'permission':
+				// The approver shows it (or denies it when there is no terminal).
+				if (event.kind === 'code_run') this.shownCode = event.detail
+				this.pause()
+				break
+		}
+	}
+}
+
+/** Prints an ask response as the person asked: JSON, the answer only, or answer and footer. */
+export function printResponse(response: AskResponse, mode: { json: boolean; quiet: boolean }): void {
+	if (mode.json) {
+		process.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
+		return
+	}
+	if (response.answer) {
+		const answer = process.stdout.isTTY ? `\n${renderMarkdown(response.answer)}` : response.answer
+		process.stdout.write(`${answer}\n`)
+	}
+	if (response.error) process.stderr.write(`${paint('red', `smkit: ${response.error}`)}\n`)
+	if (mode.quiet) return
+	const footer = paint('dim', `─── ${formatFooter(response)} ───`, process.stdout)
+	if (process.stdout.isTTY) process.stdout.write(`\n${footer}\n`)
+	else process.stderr.write(`${footer}\n`)
+}

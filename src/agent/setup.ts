@@ -1,0 +1,111 @@
+/**
+ * Building an agent from configuration: the one place the CLI, the agent web server and the
+ * playground turn "env file, provider, key, permission" into an Agent (SPEC 1: the agent web
+ * server is created from env path, provider, API key and permission level).
+ */
+import type { InstagramClient } from '../client/client'
+import { loadEnvFile, mergeEnv } from '../client/env'
+import { Agent, type AgentOptions } from './agent'
+import type { ChatModelOptions } from './model'
+import type { Approver, PermissionLevel } from './permissions'
+import {
+	AgentConfigError,
+	missingKeyMessage,
+	type ProviderConfig,
+	type ProviderRequest,
+	resolveProvider
+} from './providers'
+
+/**
+ * The variables AI keys are read from: the env file's values under the process environment
+ * (variables already set in the process win, DESIGN.md section 3). A missing file is not an error.
+ */
+export function loadAgentEnv(envPath = '.env'): Record<string, string | undefined> {
+	return mergeEnv(loadEnvFile(envPath))
+}
+
+/** Everything needed to build an agent. Provider fields as in `ProviderRequest`. */
+export interface AgentSetupOptions extends ProviderRequest {
+	client: InstagramClient
+	/** Used when `env` is not given: variables are loaded from this file (default `.env`). */
+	envPath?: string
+	permission?: PermissionLevel
+	approver?: Approver
+	maxSteps?: number
+	timeoutSeconds?: number
+	filesDir?: string
+	historyTokenBudget?: number
+	modelOptions?: ChatModelOptions
+}
+
+/** Whether an agent can be built, and with what (for `/api/status`: `ai_available`, `ai_provider`, `ai_model`). */
+export interface AgentAvailability {
+	available: boolean
+	provider: string
+	label: string
+	/** The model, or `auto` for a local runner not asked yet. */
+	model: string
+	/** Why it is unavailable (names the key variable); never the key. */
+	reason?: string
+}
+
+/** Resolves the provider without building anything; never throws for a missing key. */
+export function agentAvailability(request: ProviderRequest & { envPath?: string }): AgentAvailability {
+	try {
+		const config = resolveProvider({ ...request, env: request.env ?? loadAgentEnv(request.envPath) })
+		return {
+			available: config.apiKey !== null,
+			provider: config.name,
+			label: config.label,
+			model: config.model,
+			reason: config.apiKey === null ? missingKeyMessage(config) : undefined
+		}
+	} catch (error) {
+		return {
+			available: false,
+			provider: String(request.provider ?? ''),
+			label: '',
+			model: '',
+			reason: (error as Error).message
+		}
+	}
+}
+
+/** Resolves the provider config and fails with a clear message when no key is configured. */
+export function requireProvider(request: ProviderRequest & { envPath?: string }): ProviderConfig {
+	const config = resolveProvider({ ...request, env: request.env ?? loadAgentEnv(request.envPath) })
+	if (config.apiKey === null) throw new AgentConfigError(missingKeyMessage(config))
+	return config
+}
+
+/**
+ * Builds an agent. Throws AgentConfigError for an unknown provider (exit 2) or a missing key
+ * (exit 1; servers answer 503 `ai_unavailable`). An ollama `auto` model resolves on the first ask.
+ */
+export function createAgentFromOptions(options: AgentSetupOptions): Agent {
+	const provider = requireProvider(options)
+	return new Agent(agentOptions(options, provider))
+}
+
+/**
+ * A factory of agents sharing one configuration, each with its own conversation (parallel tasks).
+ * The provider is resolved once.
+ */
+export function createAgentFactory(options: AgentSetupOptions): () => Agent {
+	const provider = requireProvider(options)
+	return () => new Agent(agentOptions(options, provider))
+}
+
+function agentOptions(options: AgentSetupOptions, provider: ProviderConfig): AgentOptions {
+	return {
+		client: options.client,
+		provider,
+		modelOptions: options.modelOptions,
+		permission: options.permission,
+		approver: options.approver,
+		maxSteps: options.maxSteps,
+		timeoutSeconds: options.timeoutSeconds,
+		filesDir: options.filesDir,
+		historyTokenBudget: options.historyTokenBudget
+	}
+}

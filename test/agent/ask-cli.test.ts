@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
+
+const root = path.resolve(import.meta.dir, '../..')
+const bun = path.join(root, 'node_modules/.bin/bun')
+const main = path.join(root, 'src/main.ts')
+const aiVariables = [
+	'GEMINI_API_KEY',
+	'OPENAI_API_KEY',
+	'ANTHROPIC_API_KEY',
+	'DEEPSEEK_API_KEY',
+	'GROQ_API_KEY',
+	'OPENROUTER_API_KEY',
+	'MISTRAL_API_KEY',
+	'XAI_API_KEY',
+	'OPENAI_BASE_URL',
+	'OLLAMA_HOST',
+	'SMKIT_UPSTREAM_URL'
+]
+
+let llm: FakeLlm
+let workDir: string
+beforeAll(async () => {
+	llm = await startFakeLlm()
+	workDir = await mkdtemp(path.join(tmpdir(), 'smkit-ask-cli-'))
+})
+afterAll(async () => {
+	await llm.stop()
+	await rm(workDir, { recursive: true, force: true })
+})
+
+/** Runs `smkit ask ...` with the fake model and, unless told otherwise, the demo Instagram. */
+async function smkit(args: string[], options: { stdin?: string; provider?: boolean } = {}) {
+	const env: Record<string, string> = {}
+	for (const [key, value] of Object.entries(process.env))
+		if (value !== undefined && !aiVariables.includes(key)) env[key] = value
+	env.NO_COLOR = '1'
+	const providerArgs =
+		options.provider === false
+			? []
+			: ['--provider', 'openai', '--api-key', 'sk-cli-test', '--base-url', llm.url]
+	// Options first: everything after a `--` in `args` is a positional task.
+	const child = Bun.spawn(
+		[bun, main, 'ask', ...providerArgs, '--env', path.join(workDir, 'missing.env'), ...args],
+		{
+			cwd: workDir,
+			env,
+			stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
+			stdout: 'pipe',
+			stderr: 'pipe'
+		}
+	)
+	const [stdout, stderr, code] = await Promise.all([
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text(),
+		child.exited
+	])
+	return { stdout, stderr, code }
+}
+
+const readLuna = `const user = await ig.users.getByUsername('luna.explorer'); console.log('followers=' + user.follower_count)`
+
+function answerFromOutput(request: { body: { messages: { role: string; content: string }[] } }) {
+	const output = request.body.messages.findLast((message) => message.role === 'tool')?.content ?? ''
+	return reply.text(`Luna has ${/followers=(\d+)/.exec(output)?.[1] ?? '?'} followers.`)
+}
+
+describe('smkit ask', () => {
+	test('--quiet prints only the answer, read from the demo Instagram', async () => {
+		llm.setScript((request, index) => (index === 0 ? reply.code(readLuna) : answerFromOutput(request)))
+		const result = await smkit([
+			'How many followers does luna.explorer have?',
+			'--demo',
+			'--full-access',
+			'--quiet'
+		])
+		expect(result.code).toBe(0)
+		expect(result.stdout).toMatch(/^Luna has \d{3,} followers\.\n$/)
+	})
+
+	test('--json prints the ask response', async () => {
+		llm.setScript([reply.text('Hello.', 42)])
+		const result = await smkit(['hi', '--demo', '--json'])
+		expect(result.code).toBe(0)
+		const response = JSON.parse(result.stdout)
+		expect(Object.keys(response).sort()).toEqual(
+			['answer', 'code', 'duration', 'error', 'files', 'steps', 'success', 'tokens'].sort()
+		)
+		expect(response).toMatchObject({ success: true, answer: 'Hello.', tokens: 42, steps: 1, error: null })
+	})
+
+	test('without a terminal, actions are denied with a message naming --full-access', async () => {
+		llm.setScript((request, index) =>
+			index === 0
+				? reply.code(readLuna)
+				: reply.text(
+						`Model saw: ${request.body.messages.findLast((message: { role: string }) => message.role === 'tool').content}`
+					)
+		)
+		const result = await smkit(['followers of luna?', '--demo'])
+		expect(result.stderr).toContain('--full-access')
+		expect(result.stdout).toContain('Permission denied')
+		expect(result.stdout).not.toContain('followers=')
+		expect(result.code).toBe(0)
+	})
+
+	test('-i with piped input answers two questions and leaves on exit, which never reaches the model', async () => {
+		llm.setScript((request) => {
+			const question = request.body.messages.findLast(
+				(message: { role: string }) => message.role === 'user'
+			).content
+			return reply.text(`answer to ${question}`)
+		})
+		const before = llm.chatRequests().length
+		const result = await smkit(['-i', '--demo', '--quiet'], {
+			stdin: 'first question\n\nsecond question\nexit\nthird question\n'
+		})
+		expect(result.code).toBe(0)
+		expect(result.stdout).toContain('answer to first question')
+		expect(result.stdout).toContain('answer to second question')
+		expect(result.stdout).not.toContain('third question')
+		const sent = llm.chatRequests().slice(before)
+		expect(sent).toHaveLength(2)
+		expect(JSON.stringify(sent.map((request) => request.body))).not.toContain('"exit"')
+	})
+
+	test('--parallel runs three tasks and exits 0 when all succeed', async () => {
+		llm.setScript((request) => {
+			const question = request.body.messages.findLast(
+				(message: { role: string }) => message.role === 'user'
+			).content
+			return reply.text(`done: ${question}`, 10)
+		})
+		const result = await smkit(['--parallel', 'task one', '--json', '--demo', '--', 'task two', 'task three'])
+		expect(result.code).toBe(0)
+		const parsed = JSON.parse(result.stdout)
+		expect(parsed.success).toBe(true)
+		expect(parsed.results.map((task: { task: string }) => task.task)).toEqual([
+			'task one',
+			'task two',
+			'task three'
+		])
+		expect(parsed.results.map((task: { answer: string }) => task.answer)).toEqual([
+			'done: task one',
+			'done: task two',
+			'done: task three'
+		])
+		expect(parsed.total_tokens).toBe(30)
+	})
+
+	test('a failed ask (provider error) exits 1 and names the provider', async () => {
+		llm.setScript([reply.error(500, 'down')])
+		const result = await smkit(['hi', '--demo'])
+		expect(result.code).toBe(1)
+		expect(result.stderr).toContain('OpenAI')
+		expect(result.stderr).not.toContain('sk-cli-test')
+	})
+
+	test('bad usage exits 2', async () => {
+		for (const args of [
+			['hi', '--permission', 'everything'],
+			['hi', '--max-steps', 'many'],
+			['hi', '--timeout', '0']
+		]) {
+			const result = await smkit(args)
+			expect(result.code).toBe(2)
+			expect(result.stderr).toContain(`--${args[1].slice(2)}`)
+		}
+	})
+
+	test('a missing provider key exits 1 naming the variable', async () => {
+		const result = await smkit(['hi', '--provider', 'gemini'], { provider: false })
+		expect(result.code).toBe(1)
+		expect(result.stderr).toContain('GEMINI_API_KEY')
+	})
+})
