@@ -37,6 +37,9 @@ describe('OpenAPI', () => {
 		const page = await (await playground.get('/openapi')).text()
 		expect(page).toContain('/openapi/scalar.js')
 		expect(page).not.toMatch(/https?:\/\//)
+		// Scalar's hosted extras stay off: no web fonts, telemetry or "Ask AI" agent (proxy.scalar.com).
+		expect(page).toContain('"withDefaultFonts":false')
+		expect(page).toContain('"agent":{"disabled":true}')
 		const script = await playground.get('/openapi/scalar.js')
 		expect(script.status).toBe(200)
 		expect(script.headers.get('content-type')).toContain('javascript')
