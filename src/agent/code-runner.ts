@@ -61,14 +61,16 @@ function describeCall(path: string, args: readonly unknown[]): string {
 /** Formats a sandbox result as the text the model sees. */
 export function formatRunResult(result: SandboxResult): string {
 	const parts: string[] = []
-	if (result.output)
-		parts.push(`Output:\n${result.output}${result.outputTruncated ? '\n[output truncated]' : ''}`)
+	// Each captured line ends in a newline; drop the last one so parts join cleanly.
+	const output = result.output.replace(/\n$/, '')
+	if (output) parts.push(`Output:\n${output}${result.outputTruncated ? '\n[output truncated]' : ''}`)
 	if (result.returnValue !== undefined && result.returnValue !== null) {
 		parts.push(
 			`Returned: ${truncateText(JSON.stringify(result.returnValue) ?? String(result.returnValue), 4000)}`
 		)
 	}
-	if (result.error) parts.push(`Error: ${result.error}`)
+	// The sandbox's text may already name the error type ("TypeError: ...").
+	if (result.error) parts.push(/^\w*Error\b/.test(result.error) ? result.error : `Error: ${result.error}`)
 	if (!parts.length) parts.push('(no output: use console.log to print the values you need)')
 	return parts.join('\n')
 }

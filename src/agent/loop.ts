@@ -113,13 +113,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 
 	// After a step that ran code: cancelled, or a stop condition (the step cap) says enough.
 	const stopAfterStep = (): RunAgentResult | undefined => {
-		if (options.signal?.aborted) return result('aborted', partial || lastOutput, new AgentAbortError())
+		if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
 		if (!stopWhen.some((condition) => condition(state))) return undefined
 		return result(state.step >= maxSteps ? 'max_steps' : 'stopped', partial || lastOutput)
 	}
 
 	for (;;) {
-		if (options.signal?.aborted) return result('aborted', partial || lastOutput, new AgentAbortError())
+		if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
 		state.step++
 		emitSafely(options.onEvent, {
 			type: 'step',
@@ -153,7 +153,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 				state.step--
 				continue
 			}
-			if (error instanceof AgentAbortError) return result('aborted', partial || lastOutput, error)
+			if (error instanceof AgentAbortError) return result('aborted', partial, error)
 			return result('error', partial, error instanceof Error ? error : new Error(String(error)))
 		}
 		state.lastReply = reply

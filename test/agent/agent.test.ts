@@ -70,6 +70,19 @@ describe('agent against the simulator', () => {
 		expect(response.code).toBe(readLuna)
 	})
 
+	test('errors from the code and from Instagram reach the model as text, output printed before them kept', async () => {
+		const code = `console.log('before')
+const followers = await ig.friendships.getFollowers('1000000003')
+console.log(followers.items.length)`
+		harness.llm.setScript((request, index) =>
+			index === 0 ? reply.code(code) : reply.text(lastToolOutput(request.body))
+		)
+		const response = await harness.agent().ask('followers of private.pat?')
+		expect(response.answer).toContain('Output:\nbefore')
+		expect(response.answer).toMatch(/Error: .*private/i)
+		expect(response.answer).not.toContain('Error: Error:')
+	})
+
 	test('tokens count this ask only, and the history carries the earlier turn', async () => {
 		const agent = harness.agent()
 		harness.llm.setScript([
