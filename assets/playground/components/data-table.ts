@@ -117,6 +117,9 @@ export function dataTable(records: unknown[]): HTMLElement {
 		}
 	}
 
+	const numeric = new Set(
+		columns.filter((column) => rows.every((row) => row[column] == null || typeof row[column] === 'number'))
+	)
 	const headerRow = h('tr', null, h('th', { className: 'cell-index', text: '#', attrs: { scope: 'col' } }))
 	for (const column of columns) {
 		const button = h('button', {
@@ -131,7 +134,11 @@ export function dataTable(records: unknown[]): HTMLElement {
 				}
 			}
 		})
-		const th = h('th', { attrs: { scope: 'col', 'aria-sort': 'none' } }, button)
+		const th = h(
+			'th',
+			{ className: numeric.has(column) ? 'cell-number' : '', attrs: { scope: 'col', 'aria-sort': 'none' } },
+			button
+		)
 		headerCells.set(column, th)
 		headerRow.append(th)
 	}

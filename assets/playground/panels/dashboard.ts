@@ -8,7 +8,7 @@ import { dataTable } from '../components/data-table'
 import { jsonTree } from '../components/json-tree'
 import { apiGet } from '../lib/api'
 import { h, replaceChildren } from '../lib/dom'
-import { formatCount, formatDuration, formatTime, formatUptime } from '../lib/format'
+import { formatClock, formatCount, formatDuration, formatUptime } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { type ServerStatus, setStatus } from '../lib/state'
 import { type DashboardData, endpointRows, rateSeries, recordSample } from './dashboard-data'
@@ -82,9 +82,9 @@ function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDeta
 					'AI',
 					status?.ai_available
 						? [status.ai_provider, status.ai_model].filter(Boolean).join(' · ') || 'yes'
-						: 'not configured'
+						: 'off'
 				],
-				['Counting since', formatTime(client.since)]
+				['Counting since', formatClock(client.since)]
 			]),
 			errorKinds.length
 				? card(
