@@ -48,19 +48,28 @@ function clip(text: string, limit: number): string {
 	return flat.length > limit ? `${flat.slice(0, limit)}...` : flat
 }
 
-/** A short, deterministic summary of dropped turns: the questions asked and the answers given. */
+const summaryHeader = '[Summary of the earlier conversation, trimmed to save space]'
+const summaryAcknowledgement = 'Noted; I will use this summary as context.'
+
+/**
+ * A short, deterministic summary of dropped turns: the questions asked and the answers given. An
+ * earlier summary among them is carried over (not summarised as a question), its acknowledgement skipped.
+ */
 function summarise(dropped: readonly ConversationMessage[]): string {
 	const lines: string[] = []
 	for (const message of dropped) {
-		if (isQuestion(message) && !message.content.startsWith('[Summary of')) {
+		if (message.role === 'user' && message.content.startsWith(summaryHeader)) {
+			lines.push(...message.content.slice(summaryHeader.length).split('\n').filter(Boolean))
+		} else if (isQuestion(message)) {
 			lines.push(`- User asked: ${clip(message.content, 160)}`)
 		} else if (message.role === 'assistant' && !message.toolCalls?.length && message.content) {
-			lines.push(`  Answer: ${clip(message.content, 240)}`)
+			if (message.content !== summaryAcknowledgement) lines.push(`  Answer: ${clip(message.content, 240)}`)
 		}
 	}
 	let text = lines.join('\n')
+	// Oldest lines go first when the summary itself grows too long.
 	if (text.length > summaryLimit) text = `...\n${text.slice(text.length - summaryLimit)}`
-	return `[Summary of the earlier conversation, trimmed to save space]\n${text || '- (tool output only)'}`
+	return `${summaryHeader}\n${text || '- (tool output only)'}`
 }
 
 /**
@@ -95,7 +104,7 @@ export function fitHistory(messages: readonly ConversationMessage[], budget: num
 		const timestamp = 'timestamp' in dropped[0] ? dropped[0].timestamp : 0
 		result.push({ role: 'user', content: summarise(dropped), timestamp })
 		// Keeps user/assistant alternation for providers that require it (Anthropic).
-		result.push({ role: 'assistant', content: 'Noted; I will use this summary as context.', timestamp })
+		result.push({ role: 'assistant', content: summaryAcknowledgement, timestamp })
 	}
 	result.push(...blocks.flat(), ...current)
 	if (estimateTokens(result) <= budget) return result

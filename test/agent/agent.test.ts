@@ -113,6 +113,36 @@ console.log(followers.items.length)`
 		expect(agent.getHistory()).toEqual([])
 	})
 
+	test('a long conversation is trimmed to the token budget without splitting tool calls from results', async () => {
+		const agent = harness.agent({ historyTokenBudget: 3500 })
+		const turn = (label: string) => [
+			reply.code(`console.log('${label}'.repeat(700))`),
+			reply.text(`answer ${label}`)
+		]
+		harness.llm.setScript([...turn('aaaa'), ...turn('bbbb'), ...turn('cccc')])
+		await agent.ask('first question')
+		await agent.ask('second question')
+		await agent.ask('third question')
+		const last = harness.llm.chatRequests().at(-1)!.body.messages as {
+			role: string
+			content: string | null
+			tool_calls?: { id: string }[]
+			tool_call_id?: string
+		}[]
+		const text = JSON.stringify(last)
+		expect(text).not.toContain('aaaa'.repeat(10))
+		expect(text).toContain('first question')
+		expect(last[1].content).toContain('Summary of the earlier conversation')
+		for (const [index, message] of last.entries()) {
+			if (message.role === 'tool') {
+				const opener = last.slice(0, index).findLast((item) => item.role !== 'tool')
+				expect(opener?.tool_calls?.some((call) => call.id === message.tool_call_id)).toBe(true)
+			}
+			if (message.tool_calls) expect(last[index + 1].role).toBe('tool')
+		}
+		expect(agent.getHistory().some((entry) => entry.content.includes('aaaa'.repeat(10)))).toBe(false)
+	})
+
 	test('the step cap ends the ask with success false, a clear error and the partial answer', async () => {
 		harness.llm.setScript(() => reply.code('console.log(2)', { text: 'Counting so far: 2' }))
 		const response = await harness.agent({ maxSteps: 2 }).ask('count forever')

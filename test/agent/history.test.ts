@@ -96,6 +96,19 @@ describe('history trimming', () => {
 		).toBeDefined()
 	})
 
+	test('trimming again carries the earlier summary over instead of summarising it as a question', () => {
+		let conversation = [...turn('question one', 1, 2000), ...turn('question two', 1, 2000)]
+		conversation = fitHistory(conversation, 700)
+		conversation = fitHistory([...conversation, ...turn('question three', 1, 2000)], 700)
+		const summary = conversation[0].content
+		expect(summary).toContain('User asked: question one')
+		expect(summary).toContain('User asked: question two')
+		expect(summary).not.toContain('User asked: [Summary')
+		expect(summary).not.toContain('Noted')
+		expect(summary.match(/\[Summary of/g)).toHaveLength(1)
+		assertWellFormed(conversation)
+	})
+
 	test('a current turn too big on its own blanks older outputs but keeps every pair and the latest output', () => {
 		const conversation = turn('big question', 5, 1000)
 		const fitted = fitHistory(conversation, 600)
