@@ -221,6 +221,14 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 			blocksRun.add(block)
 			messages.push({ role: 'assistant', content: reply.content, timestamp })
 			const callId = `block-${state.step}`
+			emitSafely(options.onEvent, {
+				type: 'tool_call',
+				step: state.step,
+				id: callId,
+				source: 'model',
+				name: 'run_code',
+				arguments: { code: block }
+			})
 			const outcome = await options.runCodeBlock(block, {
 				step: state.step,
 				callId,

@@ -101,6 +101,7 @@ describe('agent loop', () => {
 	test('a fenced javascript block is run and fed back as a user message, without orphan tool messages', async () => {
 		llm.setScript([reply.text('```javascript\nconsole.log(7)\n```'), reply.text('It printed 7.')])
 		const ran: string[] = []
+		const events: AgentEvent[] = []
 		const runCodeBlock: CodeBlockRunner = async (code) => {
 			ran.push(code)
 			return { success: true, output: 'Output:\n7', ran: true }
@@ -112,8 +113,10 @@ describe('agent loop', () => {
 			system: 's',
 			messages,
 			files: [],
-			runCodeBlock
+			runCodeBlock,
+			onEvent: (event) => events.push(event)
 		})
+		expect(events.map((event) => event.type)).toEqual(['step', 'tool_call', 'tool_result', 'step'])
 		expect(ran).toEqual(['console.log(7)'])
 		expect(result).toMatchObject({ answer: 'It printed 7.', code: 'console.log(7)', steps: 2 })
 		const sent = llm.chatRequests().at(-1)!.body.messages as { role: string; content: string }[]
