@@ -1,0 +1,168 @@
+/**
+ * Turns the sections' measurements into the table rows, the headline figures (stable ids, targets
+ * from the issue) and the raw figures of results.json.
+ */
+import type { AgentFigures } from '../sections/agent'
+import type { ColdStartFigures } from '../sections/cold-start'
+import type { CsvFigures } from '../sections/csv'
+import type { SandboxFigures } from '../sections/sandbox'
+import type { EndpointId, TargetFigures, TargetId } from '../sections/throughput'
+import { type Headline, meets, type Row, targetText } from './report'
+import { median } from './stats'
+
+/** Everything the sections measured. */
+export interface Measurements {
+	throughput: Record<EndpointId, Partial<Record<TargetId, TargetFigures>>>
+	memory: {
+		playground: { idle: number; afterLoad: number; afterLoadSettled: number }
+		bare: { idle: number; afterLoad: number }
+		simulator: { afterLoad: number }
+		playgroundAfterCsv: number
+	}
+	coldPlayground: ColdStartFigures
+	coldBare: ColdStartFigures
+	csv: CsvFigures
+	sandbox: SandboxFigures
+	agent: AgentFigures
+}
+
+const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`
+const rps = (figures?: TargetFigures) => (figures ? `${Math.round(figures.rps)} req/s` : 'n/a')
+const latency = (figures?: TargetFigures) =>
+	figures ? `p50 ${figures.p50Ms.toFixed(1)} / p99 ${figures.p99Ms.toFixed(1)} ms` : 'n/a'
+
+/** Rows, headline figures and raw figures from the measurements. */
+export function summarize(measured: Measurements) {
+	const { throughput, memory, coldPlayground, coldBare, csv, sandbox, agent } = measured
+	const profile = throughput.profile
+	const followers = throughput.followers
+	const ratio = (endpoint: Partial<Record<TargetId, TargetFigures>>) =>
+		(endpoint.playground?.rps ?? 0) / (endpoint.client_direct?.rps ?? Number.NaN)
+
+	const headlines: Record<string, Headline> = {
+		throughput_ratio: { value: ratio(profile), unit: 'ratio', target: { op: '>=', limit: 0.7 } },
+		p99_profile_ms: {
+			value: profile.playground?.p99Ms ?? Number.NaN,
+			unit: 'ms',
+			target: { op: '<', limit: 50 }
+		},
+		cold_start_ms: { value: coldPlayground.medianStartMs, unit: 'ms', target: { op: '<', limit: 150 } },
+		idle_rss_mb: { value: coldPlayground.medianIdleRssMiB, unit: 'MB', target: { op: '<', limit: 80 } },
+		load_rss_mb: { value: memory.playground.afterLoad, unit: 'MB', target: { op: '<', limit: 150 } },
+		sandbox_fresh_ms: { value: sandbox.freshRunMs, unit: 'ms', target: { op: '<', limit: 5 } },
+		bridge_overhead_ms: { value: sandbox.bridgeOverheadMs, unit: 'ms', target: { op: '<', limit: 0.5 } },
+		csv_ratio: {
+			value: csv.medianEndpointMs / csv.medianPapaparseMs,
+			unit: 'ratio',
+			target: { op: '<', limit: 1.5 }
+		},
+		agent_step_ms: { value: agent.stepMs, unit: 'ms', target: { op: '<', limit: 20 } }
+	}
+	const headline = (id: string, figure: string, value: string, reference: string): Row => {
+		const item = headlines[id] as Headline
+		return { id, figure, value, reference, target: targetText(item), met: meets(item) }
+	}
+	const versus = (endpoint: Partial<Record<TargetId, TargetFigures>>, show: (f?: TargetFigures) => string) =>
+		`(a) client->simulator ${show(endpoint.client_direct)}; (b) bare Bun.serve ${show(endpoint.bare_bun)}`
+
+	const rows: Row[] = [
+		{
+			figure: 'profile throughput (playground)',
+			value: rps(profile.playground),
+			reference: versus(profile, rps)
+		},
+		{
+			figure: 'profile latency (playground)',
+			value: latency(profile.playground),
+			reference: versus(profile, latency)
+		},
+		{
+			figure: 'followers page (50) throughput',
+			value: rps(followers.playground),
+			reference: versus(followers, rps)
+		},
+		{
+			figure: 'followers page (50) latency',
+			value: latency(followers.playground),
+			reference: versus(followers, latency)
+		},
+		{
+			figure: 'followers ratio to (a)',
+			value: ratio(followers).toFixed(2),
+			reference: 'playground / client->simulator'
+		},
+		{
+			figure: 'history throughput',
+			value: rps(throughput.history.playground),
+			reference: `(b) bare Bun.serve ${rps(throughput.history.bare_bun)}`
+		},
+		{
+			figure: 'history latency',
+			value: latency(throughput.history.playground),
+			reference: `(b) bare Bun.serve ${latency(throughput.history.bare_bun)}`
+		},
+		headline(
+			'throughput_ratio',
+			'profile throughput / (a)',
+			ratio(profile).toFixed(2),
+			`${rps(profile.playground)} vs ${rps(profile.client_direct)}`
+		),
+		headline(
+			'p99_profile_ms',
+			'profile p99 at 50 clients',
+			ms(profile.playground?.p99Ms ?? Number.NaN),
+			`(a) ${ms(profile.client_direct?.p99Ms ?? Number.NaN)}; (b) ${ms(profile.bare_bun?.p99Ms ?? Number.NaN)}`
+		),
+		headline(
+			'cold_start_ms',
+			'cold start to first 200',
+			ms(coldPlayground.medianStartMs),
+			`bare Bun.serve binary ${ms(coldBare.medianStartMs)}`
+		),
+		headline(
+			'idle_rss_mb',
+			'idle resident memory',
+			`${coldPlayground.medianIdleRssMiB.toFixed(1)} MB`,
+			`bare Bun.serve binary ${coldBare.medianIdleRssMiB.toFixed(1)} MB`
+		),
+		headline(
+			'load_rss_mb',
+			'resident memory after load',
+			`${memory.playground.afterLoad.toFixed(1)} MB`,
+			`bare ${memory.bare.afterLoad.toFixed(1)} MB; playground 2 s later ${memory.playground.afterLoadSettled.toFixed(1)} MB`
+		),
+		headline(
+			'sandbox_fresh_ms',
+			'sandbox fresh run (trivial code)',
+			ms(sandbox.freshRunMs, 2),
+			`host call ${ms(sandbox.hostRunMs, 4)}; first run of a process ${ms(sandbox.coldEngineRunMs)}`
+		),
+		headline(
+			'bridge_overhead_ms',
+			'bridged call overhead',
+			ms(sandbox.bridgeOverheadMs, 3),
+			`bridged ${ms(sandbox.bridgedCallMs, 3)} vs direct ${ms(sandbox.directCallMs, 4)}; real client ${ms(sandbox.realClient.bridgedCallMs, 2)} vs ${ms(sandbox.realClient.directCallMs, 2)}`
+		),
+		headline(
+			'csv_ratio',
+			`CSV export, ${csv.records} x ${csv.fields} fields`,
+			`${(csv.medianEndpointMs / csv.medianPapaparseMs).toFixed(2)}x (${ms(csv.medianEndpointMs, 0)})`,
+			`papaparse.unparse ${ms(csv.medianPapaparseMs, 0)}; toCsv alone ${ms(median(csv.toCsvMs), 0)}`
+		),
+		headline(
+			'agent_step_ms',
+			'agent overhead per step',
+			ms(agent.stepMs),
+			`model call alone ${ms(agent.modelCallMs)}; without it ${ms(agent.stepWithoutModelMs)}`
+		)
+	]
+	const raw = {
+		throughput,
+		memory,
+		cold_start: { playground: coldPlayground, bare: coldBare },
+		csv,
+		sandbox,
+		agent
+	}
+	return { rows, headlines, raw }
+}

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench`: measures the playground, the sandbox, the CSV export and the agent on this
+ * machine, over loopback only, and prints one table (also written to the git-ignored
+ * `bench/results.json`). Every server under test runs in its own process (the compiled `./smkit`,
+ * built first when missing or stale); the load comes from this process. Sized to finish in about
+ * two minutes on two shared cores.
+ *
+ * Options: --rounds N (5) --duration MS (2000) --concurrency N (50) --launches N (10) --no-build
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { createDemoClient } from '../src/client/demo'
+import {
+	BINARY,
+	buildBareServer,
+	ensureBinary,
+	freePort,
+	isolatedEnv,
+	playgroundCommand,
+	ROOT,
+	type ServerProcess,
+	startServerProcess
+} from './lib/processes'
+import { formatTable, writeResults } from './lib/report'
+import { summarize } from './lib/summary'
+import { benchAgent } from './sections/agent'
+import { benchColdStart } from './sections/cold-start'
+import { benchCsv } from './sections/csv'
+import { benchSandbox } from './sections/sandbox'
+import { benchThroughput, THROUGHPUT_PATHS } from './sections/throughput'
+
+const { values: flags } = parseArgs({
+	options: {
+		rounds: { type: 'string', default: '5' },
+		duration: { type: 'string', default: '2000' },
+		concurrency: { type: 'string', default: '50' },
+		launches: { type: 'string', default: '10' },
+		'no-build': { type: 'boolean', default: false }
+	}
+})
+const settings = {
+	rounds: Number(flags.rounds),
+	durationMs: Number(flags.duration),
+	concurrency: Number(flags.concurrency),
+	launches: Number(flags.launches)
+}
+const benchStarted = performance.now()
+const log = (line: string) =>
+	console.error(`[bench ${((performance.now() - benchStarted) / 1000).toFixed(1).padStart(5)} s] ${line}`)
+
+/** Sleeps, then reads a process's resident memory (lets a just-started or just-loaded server settle). */
+const settledRss = async (server: ServerProcess, ms: number) => {
+	await Bun.sleep(ms)
+	return server.rss()
+}
+
+async function main() {
+	if (!flags['no-build']) log(`binary: ${await ensureBinary(log)}`)
+	const work = await mkdtemp(path.join(tmpdir(), 'smkit-bench-'))
+	const servers: ServerProcess[] = []
+	try {
+		const bareBinary = await buildBareServer(work)
+		const env = isolatedEnv()
+
+		log(`cold start: ${settings.launches} launches of each binary`)
+		const statusBody = JSON.stringify({ success: true, message: 'ok', data: { status: 'ok' }, timestamp: 0 })
+		await writeFile(path.join(work, 'status.json'), JSON.stringify({ '/api/status': statusBody }))
+		const launchOptions = { launches: settings.launches, idleDelayMs: 500, cwd: work, env }
+		const coldPlayground = await benchColdStart(
+			(port) => playgroundCommand(port, path.join(work, 'saved-cold')),
+			'/api/status',
+			launchOptions
+		)
+		const coldBare = await benchColdStart(
+			(port) => [bareBinary, String(port), path.join(work, 'status.json')],
+			'/api/status',
+			launchOptions
+		)
+
+		log('starting the playground and the simulator (own processes)')
+		const playgroundPort = freePort()
+		const playground = await startServerProcess(
+			playgroundCommand(playgroundPort, path.join(work, 'saved')),
+			playgroundPort,
+			'/api/status',
+			{ cwd: work }
+		)
+		servers.push(playground)
+		const simulatorPort = freePort()
+		const simulator = await startServerProcess(
+			[BINARY, 'simulator', '--port', String(simulatorPort)],
+			simulatorPort,
+			'/__sim/health',
+			{ cwd: work }
+		)
+		servers.push(simulator)
+		const playgroundIdleRss = await settledRss(playground, 1000)
+
+		// The bare server answers with the playground's own bodies (history filled to its 50 entries).
+		for (let index = 0; index < 60; index++)
+			await (await fetch(playground.url + THROUGHPUT_PATHS.profile)).text()
+		const bodies: Record<string, string> = {}
+		for (const pathAndQuery of Object.values(THROUGHPUT_PATHS)) {
+			bodies[pathAndQuery] = await (await fetch(playground.url + pathAndQuery)).text()
+		}
+		await writeFile(path.join(work, 'bodies.json'), JSON.stringify(bodies))
+		const barePort = freePort()
+		const bare = await startServerProcess(
+			[bareBinary, String(barePort), path.join(work, 'bodies.json')],
+			barePort,
+			THROUGHPUT_PATHS.profile,
+			{ cwd: work }
+		)
+		servers.push(bare)
+		const bareIdleRss = await settledRss(bare, 500)
+		const client = createDemoClient(simulator.url)
+
+		log(
+			`throughput: ${settings.rounds} rounds x 3 endpoints x 3 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each`
+		)
+		const throughput = await benchThroughput(
+			{ playgroundUrl: playground.url, bareUrl: bare.url, client },
+			{ ...settings, warmupMs: 1000 },
+			log
+		)
+		const memory = {
+			playground: { idle: playgroundIdleRss, afterLoad: playground.rss(), afterLoadSettled: 0 },
+			bare: { idle: bareIdleRss, afterLoad: bare.rss() },
+			simulator: { afterLoad: simulator.rss() }
+		}
+		memory.playground.afterLoadSettled = await settledRss(playground, 2000)
+
+		log('CSV export: 100,000 records x 10 fields')
+		const csv = await benchCsv(playground.url, { records: 100_000, runs: 5 })
+		const playgroundRssAfterCsv = playground.rss()
+
+		log('sandbox')
+		const sandbox = await benchSandbox(client, { samples: 200, bridgeSamples: 40, callsPerRun: 50 })
+		log('agent')
+		const agent = await benchAgent(client, { asks: 20 })
+
+		const { rows, headlines, raw } = summarize({
+			throughput,
+			memory: { ...memory, playgroundAfterCsv: playgroundRssAfterCsv },
+			coldPlayground,
+			coldBare,
+			csv,
+			sandbox,
+			agent
+		})
+		const totalSeconds = (performance.now() - benchStarted) / 1000
+		console.log(formatTable(rows))
+		console.log(
+			`\n${settings.concurrency} concurrent clients; medians of ${settings.rounds} rounds; total ${totalSeconds.toFixed(0)} s`
+		)
+		const resultsFile = path.join(ROOT, 'bench/results.json')
+		writeResults(resultsFile, headlines, raw, {
+			date: new Date().toISOString(),
+			bun: Bun.version,
+			cpus: navigator.hardwareConcurrency,
+			settings,
+			totalSeconds
+		})
+		log(`wrote ${path.relative(ROOT, resultsFile)}`)
+	} finally {
+		for (const server of servers.reverse()) await server.stop().catch(() => {})
+		await rm(work, { recursive: true, force: true })
+	}
+}
+
+await main()
