@@ -42,7 +42,7 @@ cli
 	.action(runAgentWeb)
 
 cli
-	.command('ask [question]', 'Ask the agent: one-shot, -i interactive, or --parallel tasks')
+	.command('ask [...question]', 'Ask the agent: one-shot, -i interactive, or --parallel tasks')
 	.option('-i, --interactive', 'Interactive chat mode')
 	.option('--provider <name>', 'AI provider (default: first with a key set, else gemini)')
 	.option('--model <model>', 'Model override', { default: 'auto' })
