@@ -8,7 +8,8 @@
  */
 import { invalidMethodPaths } from './sandbox/bridge'
 import { acquireEngine, type Engine, releaseEngine } from './sandbox/engine'
-import { OutputBuffer, type RunOutcome, type RunSettings, SandboxSession } from './sandbox/session'
+import { OutputBuffer, type RunOutcome, type RunSettings } from './sandbox/outcome'
+import { SandboxSession } from './sandbox/session'
 import { type SandboxOptions, type SandboxResult, sandboxDefaults } from './sandbox/types'
 
 export { warmUpSandbox } from './sandbox/engine'

@@ -21,8 +21,8 @@ export function wrapUserCode(code: string): string {
 	return `${USER_CODE_HEADER}${code}\n})`
 }
 
-/** Evaluates to `function (print, bridge, save, methodsJson) -> { run, describe }`. */
-export const GUEST_BOOTSTRAP = String.raw`(function (print, bridge, save, methodsJson) {
+/** Evaluates to `function (print, bridge, save, settingsJson) -> { run, describe }`. */
+export const GUEST_BOOTSTRAP = String.raw`(function (print, bridge, save, settingsJson) {
 'use strict'
 const stringify = JSON.stringify
 const parse = JSON.parse
@@ -33,6 +33,7 @@ const ErrorClass = Error
 const TypeErrorClass = TypeError
 const StringClass = String
 const global = globalThis
+const settings = parse(settingsJson)
 
 function attempt(read, fallback) {
 	try { return read() } catch (error) { return fallback }
@@ -128,6 +129,8 @@ function log() {
 		if (index > 0) text += ' '
 		text += show(arguments[index])
 	}
+	// Lines longer than the whole output cap would be cut by the host anyway; do not copy them out.
+	if (text.length > settings.maxOutputChars) text = text.slice(0, settings.maxOutputChars + 1)
 	outputFull = print(text) === true
 }
 global.console = { log: log, info: log, warn: log, error: log, debug: log, dir: log, table: log }
@@ -158,7 +161,7 @@ async function call(path, args) {
 }
 
 const ig = create(null)
-const methods = parse(methodsJson)
+const methods = settings.methods
 for (let index = 0; index < methods.length; index++) {
 	const path = methods[index]
 	const dot = path.indexOf('.')

@@ -16,48 +16,14 @@ import type {
 import { CallQueue, encodeError, encodeReply, messageOf } from './bridge'
 import type { Engine } from './engine'
 import { CODE_FILE_NAME, GUEST_BOOTSTRAP, wrapUserCode } from './guest'
+import { type OutputBuffer, type RunOutcome, type RunSettings, safeMessage, withHint } from './outcome'
 import type { SandboxOptions } from './types'
 import { sandboxDefaults } from './types'
-
-/** Limits of one run with defaults applied. */
-export interface RunSettings {
-	timeoutMs: number
-	memoryLimitBytes: number
-	maxOutputChars: number
-	maxCalls: number
-	maxConcurrentCalls: number
-}
-
-/** How the body ended; output is collected separately. */
-export interface RunOutcome {
-	ok: boolean
-	returnValue?: unknown
-	error?: string
-}
-
-/** Collects printed lines up to a character cap. */
-export class OutputBuffer {
-	text = ''
-	truncated = false
-	constructor(private readonly maxChars: number) {}
-
-	/** Appends one line; returns true once the cap is reached so the guest stops formatting. */
-	append(line: string): boolean {
-		if (this.truncated) return true
-		const room = this.maxChars - this.text.length
-		if (line.length + 1 > room) {
-			this.text += `${line}\n`.slice(0, Math.max(room, 0))
-			this.truncated = true
-		} else {
-			this.text += `${line}\n`
-		}
-		return this.truncated
-	}
-}
 
 /** Jobs run per batch before checking the clock and, if more are queued, letting the host breathe. */
 const JOB_BATCH = 2000
 
+/** One run: create with the engine and limits, `run(code)` once, then always `dispose()`. */
 export class SandboxSession {
 	private runtime?: QuickJSRuntime
 	private context?: QuickJSContext
@@ -98,7 +64,7 @@ export class SandboxSession {
 			if (error instanceof RangeError) {
 				return { ok: false, error: 'Stack overflow: the code nests or recurses too deeply for the sandbox' }
 			}
-			return { ok: false, error: `The sandbox engine failed: ${messageOf(error)}` }
+			return { ok: false, error: withHint(`The sandbox engine failed: ${messageOf(error)}`, this.settings) }
 		}
 	}
 
@@ -115,7 +81,11 @@ export class SandboxSession {
 					this.options.saveFile
 						? this.track(context.newFunction('save', (name, content) => this.save(name, content)))
 						: context.undefined,
-					this.track(context.newString(JSON.stringify(this.options.methods)))
+					this.track(
+						context.newString(
+							JSON.stringify({ methods: this.options.methods, maxOutputChars: this.settings.maxOutputChars })
+						)
+					)
 				)
 			)
 		)
@@ -328,26 +298,4 @@ export class SandboxSession {
 			this.engine.poisoned = true
 		}
 	}
-}
-
-function safeMessage(context: QuickJSContext, error: QuickJSHandle): string {
-	try {
-		const message = context.getProp(error, 'message')
-		const text = context.typeof(message) === 'string' ? context.getString(message) : ''
-		message.dispose()
-		return text
-	} catch {
-		return ''
-	}
-}
-
-/** Adds what the limit was to the first line of errors caused by a limit. */
-function withHint(text: string, settings: RunSettings): string {
-	const newline = text.indexOf('\n')
-	const [first, rest] = newline < 0 ? [text, ''] : [text.slice(0, newline), text.slice(newline)]
-	if (/out of memory/.test(first)) {
-		return `${first} (the sandbox allows ${Math.round(settings.memoryLimitBytes / 1024 / 1024)} MiB of memory)${rest}`
-	}
-	if (/stack overflow/.test(first)) return `${first} (calls nest too deeply for the sandbox's stack)${rest}`
-	return text
 }
