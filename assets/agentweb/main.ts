@@ -1,0 +1,64 @@
+/**
+ * The agent web page: a header with the provider, model, permission level and demo badge (from
+ * `GET /api/status`), a notice when no AI provider is configured, and the shared chat component
+ * with the parallel-tasks form.
+ */
+import { mountChat } from '../shared/chat'
+
+interface AgentWebStatus {
+	available: boolean
+	label?: string
+	model?: string
+	permission?: string | null
+	demo?: boolean
+	reason?: string
+}
+
+const permissionText: Record<string, string> = {
+	ask_every: 'asks before every action',
+	ask_once: 'asks once per kind of action',
+	full_access: 'full access: actions run without asking'
+}
+
+function badge(text: string, className = ''): HTMLElement {
+	const element = document.createElement('span')
+	element.className = `badge ${className}`.trim()
+	element.textContent = text
+	return element
+}
+
+async function loadStatus(): Promise<AgentWebStatus | null> {
+	const token = new URLSearchParams(window.location.search).get('token')
+	try {
+		const response = await fetch('/api/status', {
+			headers: token ? { Authorization: `Bearer ${token}` } : {},
+			cache: 'no-store'
+		})
+		return response.ok ? ((await response.json()) as AgentWebStatus) : null
+	} catch {
+		return null
+	}
+}
+
+async function start(): Promise<void> {
+	const chat = document.getElementById('chat') as HTMLElement
+	const badges = document.getElementById('badges') as HTMLElement
+	const notice = document.getElementById('notice') as HTMLElement
+	const status = await loadStatus()
+	if (status?.demo) badges.append(badge('Demo data', 'badge-demo'))
+	if (status?.available) {
+		badges.append(badge(`${status.label ?? ''} · ${status.model ?? ''}`))
+		if (status.permission) {
+			badges.append(badge(status.permission, status.permission === 'full_access' ? 'badge-warning' : ''))
+			badges.lastElementChild?.setAttribute('title', permissionText[status.permission] ?? '')
+		}
+	} else {
+		notice.hidden = false
+		notice.textContent = status
+			? `AI is not configured: ${status.reason ?? 'set an AI provider key'}`
+			: 'The server could not be reached (or the access token is missing: open the URL the server printed).'
+	}
+	mountChat(chat, { basePath: '/api', parallel: true })
+}
+
+void start()

@@ -1,0 +1,251 @@
+/**
+ * The chat component both UIs use (the agent web page and the playground's AI Chat panel). It
+ * talks to `<basePath>/ask/stream`, `/history`, `/reset`, `/approve` (and `/parallel/stream` when
+ * `parallel` is on), streams each question's steps into that question's own bubble, renders the
+ * answer from sanitised Markdown, and shows approve/deny cards for the agent's actions.
+ */
+import './chat.css'
+import { ChatApi, type StreamEvent } from './api'
+import { el } from './dom'
+import { ParallelRun } from './parallel'
+import { AssistantTurn, userBubble } from './turn'
+
+/** Options of `mountChat`. */
+export interface ChatOptions {
+	/** API prefix: `/api` on the agent web server, `/api/ai` in the playground. */
+	basePath: string
+	/** Show the parallel-tasks form (the agent web server has `/api/parallel/stream`). */
+	parallel?: boolean
+	/** Example questions offered while the conversation is empty. */
+	examples?: readonly string[]
+}
+
+/** A mounted chat. */
+export interface MountedChat {
+	element: HTMLElement
+	/** Stops a running question (if any). */
+	stop(): void
+}
+
+interface HistoryEntry {
+	role: string
+	content: string
+}
+
+const defaultExamples = [
+	'How many followers does luna.explorer have?',
+	'Show the 3 most liked recent posts of luna.explorer as a table',
+	'Follow luna.explorer'
+]
+
+/** Renders the chat into `container` (its children are replaced). */
+export function mountChat(container: HTMLElement, options: ChatOptions): MountedChat {
+	const api = new ChatApi(options.basePath)
+	const decide = (id: string, allow: boolean) => api.json('POST', '/approve', { id, allow })
+	const log = el('div', {
+		className: 'chat-log',
+		attrs: { role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: 0 }
+	})
+	const announcer = el('p', { className: 'chat-visually-hidden', attrs: { 'aria-live': 'polite' } })
+	const input = el('textarea', {
+		className: 'chat-input',
+		attrs: {
+			rows: 3,
+			maxlength: 8000,
+			placeholder: 'Ask about Instagram data… (Enter sends, Shift+Enter adds a line)',
+			'aria-label': 'Your question'
+		}
+	})
+	const send = el('button', { className: 'chat-button chat-send', text: 'Send', attrs: { type: 'submit' } })
+	const stop = el('button', {
+		className: 'chat-button chat-stop',
+		text: 'Stop',
+		attrs: { type: 'button', hidden: true }
+	})
+	const reset = el('button', {
+		className: 'chat-button chat-reset',
+		text: 'New conversation',
+		attrs: { type: 'button' }
+	})
+	const composer = el(
+		'form',
+		{ className: 'chat-composer' },
+		input,
+		el('div', { className: 'chat-composer-actions' }, send, stop)
+	)
+	const tasksInput = el('textarea', {
+		className: 'chat-input chat-tasks-input',
+		attrs: {
+			rows: 3,
+			'aria-label': 'Tasks, one per line (at most 10)',
+			placeholder: 'One task per line (at most 10)'
+		}
+	})
+	const runTasks = el('button', {
+		className: 'chat-button',
+		text: 'Run in parallel',
+		attrs: { type: 'submit' }
+	})
+	const tasksForm = el('form', { className: 'chat-tasks-form' }, tasksInput, runTasks)
+	const parallel = options.parallel
+		? el('details', { className: 'chat-parallel' }, el('summary', null, 'Parallel tasks'), tasksForm)
+		: null
+	const element = el(
+		'div',
+		{ className: 'smkit-chat' },
+		el('div', { className: 'chat-toolbar' }, reset),
+		log,
+		announcer,
+		composer,
+		parallel
+	)
+	container.replaceChildren(element)
+
+	let running: AbortController | null = null
+	const setBusy = (busy: boolean) => {
+		send.disabled = busy
+		runTasks.disabled = busy
+		reset.disabled = busy
+		stop.hidden = !busy
+	}
+	const append = (node: HTMLElement) => {
+		log.querySelector('.chat-empty')?.remove()
+		log.append(node)
+		node.scrollIntoView({ block: 'end' })
+	}
+	const showEmpty = () => {
+		const examples = (options.examples ?? defaultExamples).map((example) =>
+			el('button', {
+				className: 'chat-example',
+				text: example,
+				attrs: { type: 'button' },
+				on: {
+					click: () => {
+						input.value = example
+						input.focus()
+					}
+				}
+			})
+		)
+		log.replaceChildren(
+			el(
+				'div',
+				{ className: 'chat-empty' },
+				el('p', { text: 'Ask a question in plain language. For example:' }),
+				...examples
+			)
+		)
+	}
+
+	/** Streams one request into `view` (a turn or a parallel run). */
+	const streamInto = async (
+		path: string,
+		body: unknown,
+		view: { handle(event: StreamEvent): void; fail(message: string): void; done: boolean }
+	) => {
+		running = new AbortController()
+		setBusy(true)
+		const result = await api.stream(path, body, (event) => view.handle(event), running.signal)
+		if (!view.done)
+			view.fail(result.ok ? 'The answer stopped before it finished.' : (result.error ?? 'Failed'))
+		announcer.textContent = 'Answer ready'
+		running = null
+		setBusy(false)
+	}
+
+	const ask = async (message: string) => {
+		const question = message.trim()
+		if (!question || running) return
+		input.value = ''
+		append(userBubble(question))
+		const turn = new AssistantTurn(decide)
+		append(turn.element)
+		await streamInto('/ask/stream', { message: question }, turn)
+	}
+
+	const runParallel = async () => {
+		const tasks = tasksInput.value
+			.split('\n')
+			.map((task) => task.trim())
+			.filter(Boolean)
+		if (!tasks.length || running) return
+		append(userBubble(tasks.map((task, index) => `${index + 1}. ${task}`).join('\n')))
+		const run = new ParallelRun(tasks, decide)
+		append(run.element)
+		tasksInput.value = ''
+		await streamInto('/parallel/stream', { tasks }, run)
+	}
+
+	composer.addEventListener('submit', (event) => {
+		event.preventDefault()
+		void ask(input.value)
+	})
+	input.addEventListener('keydown', (event) => {
+		// Enter sends; Shift+Enter (and Enter while composing with an input method) adds a line.
+		if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+			event.preventDefault()
+			void ask(input.value)
+		}
+	})
+	tasksForm.addEventListener('submit', (event) => {
+		event.preventDefault()
+		void runParallel()
+	})
+	stop.addEventListener('click', () => running?.abort())
+	reset.addEventListener('click', async () => {
+		const result = await api.json('POST', '/reset')
+		if (result.ok) {
+			showEmpty()
+			announcer.textContent = 'New conversation started'
+		} else {
+			announcer.textContent = `Reset failed: ${result.error}`
+		}
+		input.focus()
+	})
+
+	showEmpty()
+	void restoreHistory(api, log, append, decide)
+	return { element, stop: () => running?.abort() }
+}
+
+/** Shows the server's conversation (after a reload): questions, tool outputs folded, answers. */
+async function restoreHistory(
+	api: ChatApi,
+	log: HTMLElement,
+	append: (node: HTMLElement) => void,
+	decide: (id: string, allow: boolean) => ReturnType<ChatApi['json']>
+): Promise<void> {
+	const result = await api.json('GET', '/history')
+	const entries: HistoryEntry[] = Array.isArray(result.body?.history)
+		? result.body.history
+		: Array.isArray(result.body?.data)
+			? result.body.data
+			: []
+	// Something was asked meanwhile: the live bubbles already show it.
+	if (!entries.length || !log.querySelector('.chat-empty')) return
+	let answer = ''
+	let tools: string[] = []
+	let open = false
+	const flush = () => {
+		if (!open) return
+		const turn = new AssistantTurn(decide)
+		turn.restore(answer, tools)
+		append(turn.element)
+		answer = ''
+		tools = []
+		open = false
+	}
+	for (const entry of entries) {
+		const content = typeof entry.content === 'string' ? entry.content : ''
+		if (entry.role === 'user') {
+			flush()
+			append(userBubble(content))
+			open = true
+		} else if (entry.role === 'tool') {
+			tools.push(content)
+		} else if (entry.role === 'assistant' && !/^\(called [\w, ]+\)$/.test(content)) {
+			answer = content
+		}
+	}
+	flush()
+}

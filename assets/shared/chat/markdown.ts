@@ -1,0 +1,105 @@
+/**
+ * The agent's answers are Markdown written by a model that reads untrusted Instagram text, so they
+ * are treated as hostile (the original let `javascript:` links through: upstream-facts 4).
+ * marked turns Markdown into HTML with raw HTML shown as text and images shown as links (no request
+ * to another origin); DOMPurify then keeps only Markdown's own tags, drops every attribute but a few,
+ * removes links that are not absolute http(s) URLs, and opens the rest in a new tab with
+ * `rel="noopener noreferrer"`. Code blocks get highlighting and a copy button.
+ */
+import DOMPurify from 'dompurify'
+import { Marked, type Tokens } from 'marked'
+import { enhanceCodeBlock } from './code'
+import { el } from './dom'
+
+const escapeHtml = (text: string): string =>
+	text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+
+/** An absolute http(s) URL, or null. */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+	if (!value) return null
+	try {
+		const url = new URL(value)
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null
+	} catch {
+		return null
+	}
+}
+
+const markdown = new Marked({
+	gfm: true,
+	breaks: false,
+	renderer: {
+		// Raw HTML in an answer is shown as the text it is.
+		html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
+		// An image would be a request to another origin: offer it as a link instead.
+		image: ({ href, text }: Tokens.Image) => {
+			const url = safeHttpUrl(href)
+			const label = escapeHtml(text || 'image')
+			return url ? `<a href="${escapeHtml(url)}">🖼 ${label}</a>` : label
+		}
+	}
+})
+
+// A private instance, so these hooks never affect other users of DOMPurify on the page.
+const purify = DOMPurify(window)
+purify.addHook('afterSanitizeAttributes', (node) => {
+	// Classes only as marked writes them (a code block's language), so an answer cannot borrow the UI's look.
+	const className = node.getAttribute('class')
+	if (className !== null && !(node.nodeName === 'CODE' && /^language-[\w+#.-]{1,30}$/.test(className))) {
+		node.removeAttribute('class')
+	}
+	if (node.nodeName !== 'A') return
+	const url = safeHttpUrl(node.getAttribute('href'))
+	if (!url) {
+		node.removeAttribute('href')
+		return
+	}
+	node.setAttribute('href', url)
+	node.setAttribute('target', '_blank')
+	node.setAttribute('rel', 'noopener noreferrer')
+})
+
+const sanitizeOptions = {
+	ALLOWED_TAGS: [
+		'a',
+		'blockquote',
+		'br',
+		'code',
+		'del',
+		'em',
+		'h1',
+		'h2',
+		'h3',
+		'h4',
+		'h5',
+		'h6',
+		'hr',
+		'li',
+		'ol',
+		'p',
+		'pre',
+		'strong',
+		'table',
+		'tbody',
+		'td',
+		'th',
+		'thead',
+		'tr',
+		'ul'
+	],
+	ALLOWED_ATTR: ['href', 'title', 'class', 'start', 'align'],
+	ALLOWED_URI_REGEXP: /^https?:\/\//i,
+	RETURN_DOM_FRAGMENT: true as const
+}
+
+/** Renders Markdown into a sanitised element (`div.chat-markdown`). */
+export function renderMarkdown(text: string): HTMLElement {
+	const container = el('div', { className: 'chat-markdown' })
+	const html = markdown.parse(text, { async: false }) as string
+	container.append(purify.sanitize(html, sanitizeOptions))
+	for (const code of container.querySelectorAll('pre > code')) {
+		const language = /language-(\S+)/.exec(code.className)?.[1]
+		enhanceCodeBlock(code as HTMLElement, language)
+	}
+	return container
+}

@@ -1,0 +1,93 @@
+/**
+ * Builds the agent web server (SPEC 4, DESIGN.md sections 6 and 7): the shared security guard,
+ * JSON bodies, one error handler, the chat page and the chat API. Building has no side effects:
+ * nothing listens here (`serve.ts` does), so tests drive the app through `app.handle`.
+ * The error handler is attached before the routes so it covers them (STYLE gotchas).
+ */
+import { Elysia } from 'elysia'
+import type { PermissionLevel } from '../agent/permissions'
+import type { InstagramClient } from '../client/client'
+import { createClientFromEnv } from '../client/env'
+import { jsonBody, MiB, unwrapParseError } from '../server/body'
+import { HttpError } from '../server/envelope'
+import { type SecurityOptions, securityGuard } from '../server/security'
+import { chatRoutes } from './routes/chat'
+import { type ChatSetup, type ChatSetupOptions, setupChat } from './setup'
+import { chatUiPaths, chatUiRoutes } from './ui'
+
+/** Where approvals can be given, ending the error of a JSON ask whose actions were denied. */
+export const AGENT_WEB_APPROVAL_HINT =
+	'Ask from the chat page in a browser (it asks you to approve or deny each action), or start the server with --permission full_access.'
+
+/** What the app is built from once the chat side is resolved. */
+export interface AgentWebDeps {
+	chat: ChatSetup
+	/** Demo mode, reported by `/api/status`. */
+	demo?: boolean
+	/** Host/port/token/CORS checks (default: loopback names, any port, no token). */
+	security?: SecurityOptions
+	/** Keep-alive interval of event streams (default 5000 ms). */
+	heartbeatMs?: number
+	/** Receives log lines for unexpected errors (default console.error). Never given secrets. */
+	log?: (line: string) => void
+}
+
+/** Options of `createAgentWeb` (SPEC 1: env file path, provider, API key, permission level, and more). */
+export interface AgentWebOptions extends Omit<ChatSetupOptions, 'client'>, Omit<AgentWebDeps, 'chat'> {
+	/** Environment file with the Instagram credentials and AI keys (default `.env`). */
+	envPath?: string
+	provider?: string
+	apiKey?: string
+	/** Default `ask_once`: actions are approved in the browser. */
+	permission?: PermissionLevel
+	/** Use this client instead of one built from the environment file. */
+	client?: InstagramClient
+}
+
+/** `{ success: false, error }` with a status. */
+function failure(status: number, error: string) {
+	return new Response(JSON.stringify({ success: false, error }), {
+		status,
+		headers: { 'content-type': 'application/json; charset=utf-8' }
+	})
+}
+
+/** Builds the app from resolved parts (used by `createAgentWeb` and `serve.ts`). */
+export function createAgentWebApp(deps: AgentWebDeps) {
+	const log = deps.log ?? console.error
+	return new Elysia()
+		.use(
+			securityGuard({
+				...deps.security,
+				publicPaths: [...chatUiPaths(), ...(deps.security?.publicPaths ?? [])]
+			})
+		)
+		.onError(({ code, error, request }) => {
+			const cause = unwrapParseError(error)
+			if (cause instanceof HttpError) return failure(cause.httpStatus, cause.message)
+			if (code === 'PARSE') return failure(400, 'Request body is not valid JSON')
+			if (code === 'VALIDATION') return failure(400, 'Invalid request')
+			if (code === 'NOT_FOUND')
+				return failure(404, `Not found: ${request.method} ${new URL(request.url).pathname}`)
+			const detail = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)
+			log(`[agent-web] ${request.method} ${new URL(request.url).pathname} failed: ${detail}`)
+			return failure(500, 'Internal server error')
+		})
+		.use(jsonBody({ limit: MiB }))
+		.use(chatUiRoutes())
+		.use(chatRoutes({ chat: deps.chat, demo: deps.demo ?? false, heartbeatMs: deps.heartbeatMs, log }))
+}
+
+/** The app type. */
+export type AgentWebApp = ReturnType<typeof createAgentWebApp>
+
+/**
+ * The agent web server as a library (SPEC 1, DESIGN 1): returns the Elysia app, not listening.
+ * Throws AgentConfigError for an unknown provider; without a key the app answers asks with 503.
+ */
+export function createAgentWeb(options: AgentWebOptions = {}): AgentWebApp {
+	const { demo, security, heartbeatMs, log, client, ...chatOptions } = options
+	const ig = client ?? createClientFromEnv(options.envPath ?? '.env')
+	const chat = setupChat({ ...chatOptions, client: ig }, AGENT_WEB_APPROVAL_HINT)
+	return createAgentWebApp({ chat, demo, security, heartbeatMs, log })
+}
