@@ -100,13 +100,17 @@ export interface DemoPlayground {
 
 /**
  * Starts the simulator and a demo playground in-process, both on 127.0.0.1 port 0, as
- * `smkit playground --demo` does. With `token`, every request needs it except the UI's own files.
+ * `smkit playground --demo` does. With `token`, every request needs it except the UI's own files;
+ * with `loggedOut`, the client has no session.
  */
-export async function startDemoPlayground(options: { token?: string } = {}): Promise<DemoPlayground> {
+export async function startDemoPlayground(
+	options: { token?: string; loggedOut?: boolean } = {}
+): Promise<DemoPlayground> {
 	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
 	const saved = await temporaryDirectory('smkit-ui-saved-')
 	const app = createPlaygroundApp({
-		ig: createDemoClient(simulator.url),
+		// Logged out: the same simulator without the demo session, as with an empty .env file.
+		ig: createDemoClient(simulator.url, options.loggedOut ? { credentials: undefined } : {}),
 		demo: true,
 		savedDir: saved.path,
 		log: () => {},

@@ -158,6 +158,42 @@ describe('panels', () => {
 	)
 
 	test(
+		'keyboard focus is visible',
+		async () => {
+			await openPanel(page, playground, 'users')
+			await page.locator('main .action-tabs [data-action="search"]').focus()
+			await page.keyboard.press('Tab')
+			await page.keyboard.press('Shift+Tab')
+			const outline = await page.evaluate(() => {
+				const style = getComputedStyle(document.activeElement as Element)
+				return {
+					style: style.outlineStyle,
+					width: style.outlineWidth,
+					text: document.activeElement?.textContent
+				}
+			})
+			expect(outline).toEqual({ style: 'solid', width: '2px', text: 'Search' })
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'the theme follows the system: dark',
+		async () => {
+			const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+			await page.emulateMedia({ colorScheme: 'light' })
+			await openPanel(page, playground, 'users')
+			expect(await background()).toBe('rgb(246, 247, 249)')
+			await page.emulateMedia({ colorScheme: 'dark' })
+			expect(await background()).toBe('rgb(15, 17, 21)')
+			await runAction(page, 'username')
+			await page.screenshot({ path: join(SCREENSHOT_DIR, 'users-1280-dark.png'), fullPage: true })
+			await page.emulateMedia({ colorScheme: 'light' })
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'no request left 127.0.0.1 and no script error happened',
 		() => {
 			expect(foreign.urls).toEqual([])

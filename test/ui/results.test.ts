@@ -282,6 +282,41 @@ describe('dashboard', () => {
 	)
 })
 
+describe('not logged in', () => {
+	let loggedOut: DemoPlayground
+
+	beforeAll(async () => {
+		loggedOut = await startDemoPlayground({ loggedOut: true })
+	}, BROWSER_TIMEOUT)
+	afterAll(async () => {
+		await loggedOut?.stop()
+	})
+
+	test(
+		'a banner says so, logged-in endpoints show login_required, Public still works',
+		async () => {
+			const other = await context.newPage()
+			const otherWatch = watchPage(other)
+			await other.goto(`${loggedOut.url}#account`)
+			const banner = other.locator('#banner')
+			await banner.waitFor()
+			expect(await banner.textContent()).toContain('Not logged in')
+			expect(await other.locator('.badge', { hasText: 'Not logged in' }).count()).toBe(1)
+			expect(await other.locator('main .login-note').isVisible()).toBe(true)
+			const account = await runAction(other, 'me')
+			expect(await account.locator('.error-box .tag-error').textContent()).toBe('login_required')
+			expect(await account.locator('.result-status .tag').textContent()).toBe('401')
+			await other.goto(`${loggedOut.url}#public`)
+			expect(await other.locator('main .login-note').isVisible()).toBe(false)
+			const profile = await runAction(other, 'profile')
+			expect(await profile.locator('.summary-card .card-subtitle').textContent()).toContain('@luna.explorer')
+			expect(otherWatch.errors).toEqual([])
+			await other.close()
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
 test(
 	'no request left 127.0.0.1 and no script error happened',
 	() => {

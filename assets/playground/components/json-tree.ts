@@ -9,14 +9,34 @@ const pendingRenders = new WeakMap<HTMLDetailsElement, () => void>()
 
 /** Options for `jsonTree`. */
 export interface JsonTreeOptions {
-	/** Levels open at first (default 2). */
+	/** Levels open at first (default: as many as show about 150 lines). */
 	expandDepth?: number
+}
+
+const AUTO_OPEN_LINES = 150
+
+/** The deepest level that can open with at most `budget` lines shown (at least 1). */
+export function autoExpandDepth(value: unknown, budget = AUTO_OPEN_LINES): number {
+	let level: unknown[] = [value]
+	let shown = 1
+	let depth = 0
+	while (level.length > 0) {
+		const next: unknown[] = []
+		for (const item of level) {
+			if (item !== null && typeof item === 'object') next.push(...Object.values(item as object))
+		}
+		shown += next.length
+		if (next.length === 0 || shown > budget) break
+		depth++
+		level = next
+	}
+	return Math.max(1, depth)
 }
 
 /** Builds the tree for a JSON value. */
 export function jsonTree(value: unknown, options: JsonTreeOptions = {}): HTMLElement {
 	const root = h('div', { className: 'json-tree' })
-	root.append(node(null, value, 0, options.expandDepth ?? 2))
+	root.append(node(null, value, 0, options.expandDepth ?? autoExpandDepth(value)))
 	return root
 }
 
