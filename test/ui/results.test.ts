@@ -185,6 +185,27 @@ describe('save, saved, CSV', () => {
 	)
 
 	test(
+		'Save stores the result on screen even after requests from other panels',
+		async () => {
+			await openPanel(page, playground, 'hashtags/info')
+			await runAction(page, 'info')
+			// The server saves its last data response; another panel's request comes in between.
+			await openPanel(page, playground, 'media/info')
+			await runAction(page, 'info')
+			await page.locator('.nav-link', { hasText: 'Hashtags' }).click()
+			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			await page.locator('dialog.dialog[open] input[name="name"]').fill('ui-test-tag')
+			await page.locator('dialog.dialog[open] button[type=submit]').click()
+			await page.locator('.toast', { hasText: 'ui-test-tag' }).waitFor()
+			await openPanel(page, playground, 'saved')
+			const row = page.locator('main .saved-table tbody tr', { hasText: 'ui-test-tag' })
+			await row.waitFor()
+			expect(await row.locator('.saved-request').textContent()).toBe('GET /api/hashtags/info/sunset')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'CSV downloads the current records with the file name the server chose',
 		async () => {
 			await openPanel(page, playground, 'search/users')
