@@ -7,11 +7,12 @@
  * jobs. All guest work happens in this loop, so a host exception from inside the engine (the native
  * stack overflowing, a WebAssembly trap) is caught in one place and poisons the engine.
  */
-import type {
-	QuickJSContext,
-	QuickJSDeferredPromise,
-	QuickJSHandle,
-	QuickJSRuntime
+import {
+	errors,
+	type QuickJSContext,
+	type QuickJSDeferredPromise,
+	type QuickJSHandle,
+	type QuickJSRuntime
 } from 'quickjs-emscripten-core'
 import { CallQueue, encodeError, encodeReply, messageOf } from './bridge'
 import type { Engine } from './engine'
@@ -55,11 +56,15 @@ export class SandboxSession {
 	async run(code: string): Promise<RunOutcome> {
 		this.deadlineTimer = setTimeout(() => this.stop('timeout'), this.settings.timeoutMs)
 		this.options.signal?.addEventListener('abort', this.onAbort)
+		// The signal may have fired while the engine was being acquired; its event will not repeat.
+		if (this.options.signal?.aborted) this.stop('aborted')
+		if (this.stopReason) return this.stoppedOutcome()
 		try {
 			return await this.drive(code)
 		} catch (error) {
-			// An exception from inside the engine: its C state is now unknown, never reuse it.
-			this.engine.poisoned = true
+			// A guest exception surfacing through `unwrapResult` leaves the engine sound; anything else
+			// came from inside the engine (native stack overflow, WebAssembly trap): never reuse it.
+			if (!(error instanceof errors.QuickJSUnwrapError)) this.engine.poisoned = true
 			if (this.stopReason) return this.stoppedOutcome()
 			if (error instanceof RangeError) {
 				return { ok: false, error: 'Stack overflow: the code nests or recurses too deeply for the sandbox' }
@@ -186,7 +191,14 @@ export class SandboxSession {
 
 	private decode(reply: string): RunOutcome {
 		if (reply.startsWith('e')) return { ok: false, error: withHint(reply.slice(1), this.settings) }
-		if (reply.startsWith('v')) return { ok: true, returnValue: JSON.parse(reply.slice(1)) }
+		if (reply.startsWith('v')) {
+			try {
+				return { ok: true, returnValue: JSON.parse(reply.slice(1)) }
+			} catch {
+				// Valid JSON the host still cannot read, e.g. nested deeper than its parser allows.
+				return { ok: true, returnValue: '[return value the host could not read]' }
+			}
+		}
 		return { ok: true }
 	}
 
@@ -270,9 +282,12 @@ export class SandboxSession {
 
 	private resolve(deferred: QuickJSDeferredPromise, reply: string): void {
 		const text = this.context!.newString(reply)
-		deferred.resolve(text)
-		text.dispose()
-		this.deferreds.delete(deferred)
+		try {
+			deferred.resolve(text)
+			this.deferreds.delete(deferred)
+		} finally {
+			text.dispose()
+		}
 	}
 
 	private track<T extends QuickJSHandle>(handle: T): T {
