@@ -22,7 +22,10 @@ export function isRetryable(error: unknown, idempotent: boolean): boolean {
 		}
 		return error.kind === 'upstream_error' && error.upstreamStatus >= 500 && idempotent
 	}
-	if (error instanceof IgTimeoutError || error instanceof IgNetworkError) return idempotent
+	// A timeout already cost a full request timeout; repeating it would keep the caller waiting
+	// minutes for an Instagram that does not answer. Connection failures are quick to retry.
+	if (error instanceof IgTimeoutError) return false
+	if (error instanceof IgNetworkError) return idempotent
 	return false
 }
 

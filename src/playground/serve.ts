@@ -123,7 +123,9 @@ export async function startPlaygroundServer(
 	try {
 		// Bun's own body cap (128 MiB by default) stays above the app's limits, so the app answers
 		// oversized bodies itself with a 413 envelope after reading at most limit + one chunk.
-		server = Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch })
+		// Bun's default idle timeout (10 s) would cut a request off while the client still waits on
+		// Instagram (15 s per attempt); the client answers 504 itself, so allow longer here.
+		server = Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch, idleTimeout: 120 })
 	} catch (error) {
 		await simulator?.stop()
 		const inUse =

@@ -3,7 +3,7 @@
  * no cookie is ever sent, redirects are followed, and each strategy has its own budget. Strategies
  * run in order; a later one also runs when an earlier one answers without the data.
  */
-import { IgApiError, IgError } from '../errors'
+import { IgApiError, IgError, IgNetworkError, IgTimeoutError } from '../errors'
 import { normalizeGraphMedia, normalizeMedia } from '../normalize/media'
 import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, count, flag, type Raw, text } from '../normalize/values'
@@ -16,6 +16,11 @@ import { PROFILE_QUERY_HASH } from './users'
 const POSTS_QUERY_HASH = '69cba40317214236af40e7efa697781d'
 type Source = PublicProfile['source']
 type Found = { user: Raw; source: Source }
+
+/** Instagram could not be reached at all: the next strategy would hit the same wall, so stop. */
+function isTransportFailure(error: IgError): boolean {
+	return error instanceof IgNetworkError || error instanceof IgTimeoutError
+}
 
 /** The most telling of the strategies' errors: not_found, then rate_limited, then the first. */
 function strategiesFailed(username: string, errors: unknown[]): unknown {
@@ -106,7 +111,7 @@ export class Public extends ApiGroup {
 				const next = await strategy()
 				if (next.items.length) return next
 			} catch (error) {
-				if (!(error instanceof IgError)) throw error
+				if (!(error instanceof IgError) || isTransportFailure(error)) throw error
 				errors.push(error)
 			}
 		}
@@ -193,7 +198,7 @@ export class Public extends ApiGroup {
 				if (user && (text(user.username) || user.edge_followed_by || user.follower_count !== undefined))
 					return { user, source }
 			} catch (error) {
-				if (!(error instanceof IgError)) throw error
+				if (!(error instanceof IgError) || isTransportFailure(error)) throw error
 				errors.push(error)
 			}
 		}
