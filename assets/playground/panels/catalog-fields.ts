@@ -1,0 +1,108 @@
+/**
+ * Building blocks of the endpoint catalog: the field and panel types, the demo presets (records
+ * that exist in the demo data set, DESIGN.md section 2) and small field builders.
+ */
+
+/** A suggested value shown as a clickable chip beside an input. */
+export interface Preset {
+	label: string
+	value: string
+}
+
+/** One input of an endpoint form. */
+export interface FieldSpec {
+	name: string
+	label: string
+	in: 'path' | 'query'
+	kind?: 'text' | 'number' | 'url'
+	value?: string
+	placeholder?: string
+	hint?: string
+	required?: boolean
+	min?: number
+	max?: number
+	presets?: Preset[]
+}
+
+/** One endpoint of a panel. */
+export interface ActionSpec {
+	id: string
+	label: string
+	path: string
+	description: string
+	fields: FieldSpec[]
+	/** False for the anonymous endpoints that work without a session. */
+	login?: boolean
+}
+
+/** A data panel: a group of endpoints sharing one result view. */
+export interface DataPanelSpec {
+	id: string
+	title: string
+	description: string
+	actions: ActionSpec[]
+}
+
+/** Demo usernames. */
+export const USERNAMES: Preset[] = [
+	{ label: 'luna.explorer', value: 'luna.explorer' },
+	{ label: 'private.pat', value: 'private.pat' },
+	{ label: 'xss.payload', value: 'xss.payload' },
+	{ label: 'smkit_demo (me)', value: 'smkit_demo' }
+]
+/** Demo user pks. */
+export const USER_PKS: Preset[] = [
+	{ label: 'luna.explorer', value: '1000000002' },
+	{ label: 'private.pat', value: '1000000003' },
+	{ label: 'xss.payload', value: '1000000004' },
+	{ label: 'me', value: '1000000001' }
+]
+/** luna.explorer's three real posts. */
+export const MEDIA_PKS: Preset[] = [
+	{ label: 'DVUVYxwAOOz', value: '3842790443716764595' },
+	{ label: 'DVMlhZ8ACcm', value: '3840609605554022182' },
+	{ label: 'DUQoGM4juNA', value: '3823732431648645952' }
+]
+/** Demo hashtags. */
+export const TAGS: Preset[] = [
+	{ label: 'sunset', value: 'sunset' },
+	{ label: 'travel', value: 'travel' },
+	{ label: 'coffee', value: 'coffee' }
+]
+
+/** A username path field (default luna.explorer). */
+export function username(value = 'luna.explorer'): FieldSpec {
+	return { name: 'username', label: 'Username', in: 'path', value, required: true, presets: USERNAMES }
+}
+/** A user pk path field (default luna.explorer's). */
+export function userPk(name = 'user_pk'): FieldSpec {
+	return { name, label: 'User ID (pk)', in: 'path', value: '1000000002', required: true, presets: USER_PKS }
+}
+/** A media pk path field (default DVUVYxwAOOz). */
+export function mediaPk(): FieldSpec {
+	return {
+		name: 'media_pk',
+		label: 'Media ID (pk)',
+		in: 'path',
+		value: MEDIA_PKS[0].value,
+		required: true,
+		presets: MEDIA_PKS
+	}
+}
+/** The `q` search field. */
+export function query(value: string, presets: Preset[]): FieldSpec {
+	return { name: 'q', label: 'Search text', in: 'query', value, required: true, presets }
+}
+/** The `count` query field with the SPEC default and the server's range. */
+export function count(value: number, max: number): FieldSpec {
+	return {
+		name: 'count',
+		label: 'Count',
+		in: 'query',
+		kind: 'number',
+		value: String(value),
+		min: 1,
+		max,
+		hint: `1 to ${max}`
+	}
+}

@@ -1,0 +1,244 @@
+/**
+ * The workspace in Chromium against a demo playground: save then find, view and delete in Saved,
+ * CSV download, History (polling and re-run), the Dashboard, and the page when not logged in.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFile } from 'node:fs/promises'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import {
+	blockForeignRequests,
+	type DemoPlayground,
+	type ForeignRequests,
+	launchBrowser,
+	openPanel,
+	type PageWatch,
+	runAction,
+	startDemoPlayground,
+	watchPage
+} from '../support/browser'
+
+// Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores.
+const BROWSER_TIMEOUT = 120_000
+
+let playground: DemoPlayground
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let foreign: ForeignRequests
+let watch: PageWatch
+
+beforeAll(async () => {
+	;[playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
+	context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+	foreign = await blockForeignRequests(context)
+	page = await context.newPage()
+	watch = watchPage(page)
+}, BROWSER_TIMEOUT)
+
+afterAll(async () => {
+	await browser?.close()
+	await playground?.stop()
+}, BROWSER_TIMEOUT)
+
+describe('save, saved, CSV', () => {
+	test(
+		'save a result under a name typed in the in-page dialog, then view and delete it in Saved',
+		async () => {
+			await openPanel(page, playground, 'public/profile')
+			await runAction(page, 'profile')
+			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			const dialog = page.locator('dialog.dialog[open]')
+			await dialog.locator('input[name="name"]').fill('ui-test-luna')
+			await dialog.locator('button[type=submit]').click()
+			await page.locator('.toast', { hasText: 'ui-test-luna' }).waitFor()
+
+			await openPanel(page, playground, 'saved')
+			const row = page.locator('main .saved-table tbody tr', { hasText: 'ui-test-luna' })
+			await row.waitFor()
+			expect(await row.textContent()).toContain('GET /api/public/profile/luna.explorer')
+			await row.locator('button', { hasText: 'View' }).click()
+			await page.locator('main .result .result-caption', { hasText: 'ui-test-luna' }).waitFor()
+			expect(await page.locator('main .result .summary-card').count()).toBe(0)
+			expect(await page.locator('main .result .json-tree').textContent()).toContain('luna.explorer')
+
+			await row.locator('button', { hasText: 'Delete' }).click()
+			const confirm = page.locator('dialog.dialog[open]')
+			expect(await confirm.textContent()).toContain('ui-test-luna')
+			await confirm.locator('button', { hasText: 'Cancel' }).click()
+			expect(await row.count()).toBe(1)
+			await row.locator('button', { hasText: 'Delete' }).click()
+			await page.locator('dialog.dialog[open] button', { hasText: 'Delete' }).click()
+			await page.locator('.toast', { hasText: 'Deleted' }).waitFor()
+			await row.waitFor({ state: 'detached' })
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'Save stores the result on screen even after requests from other panels',
+		async () => {
+			await openPanel(page, playground, 'hashtags/info')
+			await runAction(page, 'info')
+			// The server saves its last data response; another panel's request comes in between.
+			await openPanel(page, playground, 'media/info')
+			await runAction(page, 'info')
+			await page.locator('.nav-link', { hasText: 'Hashtags' }).click()
+			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			await page.locator('dialog.dialog[open] input[name="name"]').fill('ui-test-tag')
+			await page.locator('dialog.dialog[open] button[type=submit]').click()
+			await page.locator('.toast', { hasText: 'ui-test-tag' }).waitFor()
+			await openPanel(page, playground, 'saved')
+			const row = page.locator('main .saved-table tbody tr', { hasText: 'ui-test-tag' })
+			await row.waitFor()
+			expect(await row.locator('.saved-request').textContent()).toBe('GET /api/hashtags/info/sunset')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'CSV downloads the current records with the file name the server chose',
+		async () => {
+			await openPanel(page, playground, 'search/users')
+			await page.locator('main input[name="q"]').fill('luna')
+			await runAction(page, 'users')
+			const downloading = page.waitForEvent('download')
+			await page.locator('main .result-actions button', { hasText: 'CSV' }).click()
+			const download = await downloading
+			expect(download.suggestedFilename()).toMatch(/^export-\d{8}-\d{6}\.csv$/)
+			const text = (await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '')
+			const header = text.split('\r\n')[0].split(',')
+			expect(header).toContain('pk')
+			expect(header).toContain('username')
+			expect(text).toContain('luna.explorer')
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('history', () => {
+	test(
+		'lists the requests just made, newest first, and refreshes while open',
+		async () => {
+			await openPanel(page, playground, 'history')
+			const paths = page.locator('main .history-table tbody tr .history-path')
+			await paths.first().waitFor()
+			// Newest first: the CSV export, then the search it exported.
+			const all = await paths.allTextContents()
+			expect(all.slice(0, 2)).toEqual(['/api/export/csv', '/api/search/users?q=luna'])
+			expect(all).toContain('/api/public/profile/luna.explorer')
+			expect(all).toContain('/api/hashtags/info/sunset')
+			// A request made elsewhere shows up without touching the page (polling).
+			const made = await page.evaluate(() =>
+				fetch('/api/hashtags/info/coffee').then((response) => response.status)
+			)
+			expect(made).toBe(200)
+			await page
+				.locator('main .history-table tbody tr:first-child .history-path', {
+					hasText: '/api/hashtags/info/coffee'
+				})
+				.waitFor()
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		're-run opens the panel with the same values and runs it',
+		async () => {
+			// A query that needs encoding comes back decoded in the form.
+			const made = await page.evaluate(() =>
+				fetch('/api/search/users?q=a%26b+c%23d').then((response) => response.status)
+			)
+			expect(made).toBe(200)
+			const row = page.locator('main .history-table tbody tr', { hasText: '/api/search/users?q=a%26b+c%23d' })
+			await row.locator('button', { hasText: 'Re-run' }).click()
+			await expect(page.locator('main .panel-title').textContent()).resolves.toBe('Search')
+			expect(await page.locator('main input[name="q"]').inputValue()).toBe('a&b c#d')
+			await page.locator('main .result[aria-busy="false"] .result-status').waitFor()
+			expect(page.url()).toEndWith('#search/users')
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('dashboard', () => {
+	test(
+		'shows status figures and charts',
+		async () => {
+			await openPanel(page, playground, 'dashboard')
+			await page.locator('main .stat-grid').waitFor()
+			expect(await page.locator('main .stat-card', { hasText: 'Session' }).textContent()).toContain(
+				'Demo datayes'
+			)
+			expect(await page.locator('main .chart-figure figcaption').allTextContents()).toEqual([
+				'Requests per minute',
+				'Average latency per endpoint',
+				'Rate-limit budget left'
+			])
+			// The client counted the upstream requests this file made, per endpoint.
+			expect(
+				Number(
+					await page
+						.locator('main .stat-card', { hasText: 'Instagram client' })
+						.locator('dd')
+						.first()
+						.textContent()
+				)
+			).toBeGreaterThan(5)
+			expect(await page.locator('main .data-table tbody tr').count()).toBeGreaterThan(3)
+			expect(
+				await page
+					.locator('main .chart-figure', { hasText: 'Average latency' })
+					.locator('[role=meter]')
+					.count()
+			).toBeGreaterThan(3)
+			// Readings accumulate while the panel is open.
+			await page.locator('main svg.chart rect.chart-bar:nth-of-type(2)').waitFor()
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('not logged in', () => {
+	let loggedOut: DemoPlayground
+
+	beforeAll(async () => {
+		loggedOut = await startDemoPlayground({ loggedOut: true })
+	}, BROWSER_TIMEOUT)
+	afterAll(async () => {
+		await loggedOut?.stop()
+	})
+
+	test(
+		'a banner says so, logged-in endpoints show login_required, Public still works',
+		async () => {
+			const other = await context.newPage()
+			const otherWatch = watchPage(other)
+			await other.goto(`${loggedOut.url}#account`)
+			const banner = other.locator('#banner')
+			await banner.waitFor()
+			expect(await banner.textContent()).toContain('Not logged in')
+			expect(await other.locator('.badge', { hasText: 'Not logged in' }).count()).toBe(1)
+			expect(await other.locator('main .login-note').isVisible()).toBe(true)
+			const account = await runAction(other, 'me')
+			expect(await account.locator('.error-box .tag-error').textContent()).toBe('login_required')
+			expect(await account.locator('.result-status .tag').textContent()).toBe('401')
+			await other.goto(`${loggedOut.url}#public`)
+			expect(await other.locator('main .login-note').isVisible()).toBe(false)
+			const profile = await runAction(other, 'profile')
+			expect(await profile.locator('.summary-card .card-subtitle').textContent()).toContain('@luna.explorer')
+			expect(otherWatch.errors).toEqual([])
+			await other.close()
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+test(
+	'no request left 127.0.0.1 and no script error happened',
+	() => {
+		expect(foreign.urls).toEqual([])
+		expect(watch.errors).toEqual([])
+		expect(watch.dialogs).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)
