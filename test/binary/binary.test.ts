@@ -1,0 +1,142 @@
+/**
+ * The compiled binary as a user runs it: copied into an empty folder, with nothing beside it.
+ * Catches what only the bundle can break (embedded assets, minification, argv handling).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import packageJson from '../../package.json'
+import { compiledBinary, freePort, waitForOk } from '../support/binary'
+
+let folder: string
+let binary: string
+
+beforeAll(async () => {
+	folder = mkdtempSync(join(tmpdir(), 'smkit-empty-'))
+	binary = join(folder, 'smkit')
+	copyFileSync(await compiledBinary(), binary)
+}, 120_000)
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+/** Runs the binary to completion in the empty folder. */
+async function run(...args: string[]) {
+	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+	const [code, stdout, stderr] = await Promise.all([
+		child.exited,
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text()
+	])
+	return { code, stdout, stderr }
+}
+
+describe('smkit binary', () => {
+	it('lists the four commands in --help', async () => {
+		const { code, stdout } = await run('--help')
+		expect(code).toBe(0)
+		for (const command of ['playground', 'agent-web', 'ask', 'simulator']) expect(stdout).toContain(command)
+	})
+
+	it('prints its version', async () => {
+		const { code, stdout } = await run('--version')
+		expect(code).toBe(0)
+		expect(stdout).toContain(packageJson.version)
+	})
+
+	it('answers an unknown command with help and exit code 2', async () => {
+		const { code, stderr, stdout } = await run('frobnicate')
+		expect(code).toBe(2)
+		expect(stderr).toContain("unknown command 'frobnicate'")
+		expect(stdout).toContain('Commands:')
+	})
+
+	it('rejects a bad option value with exit code 2', async () => {
+		const { code } = await run('playground', '--port', 'banana')
+		expect(code).toBe(2)
+	})
+})
+
+describe('smkit playground --demo from an empty folder', () => {
+	let child: ReturnType<typeof Bun.spawn>
+	let base: string
+
+	beforeAll(async () => {
+		const port = freePort()
+		base = `http://127.0.0.1:${port}`
+		child = Bun.spawn([binary, 'playground', '--demo', '--port', String(port)], {
+			cwd: folder,
+			stdout: 'pipe',
+			stderr: 'pipe'
+		})
+		expect(await waitForOk(`${base}/api/status`)).toBe(true)
+	}, 30_000)
+	afterAll(async () => {
+		child.kill('SIGTERM')
+		expect(await child.exited).toBe(0)
+	})
+
+	it('reports demo mode and a ready client', async () => {
+		const body = await (await fetch(`${base}/api/status`)).json()
+		expect(body.success).toBe(true)
+		expect(body.data.demo).toBe(true)
+		expect(body.data.logged_in).toBe(true)
+	})
+
+	it('serves real simulator data with exact 19-digit media ids', async () => {
+		const text = await (await fetch(`${base}/api/media/info/3842790443716764595`)).text()
+		expect(text).toContain('"pk":"3842790443716764595"')
+		expect(JSON.parse(text).data.code).toBe('DVUVYxwAOOz')
+	})
+
+	it('enforces query bounds exactly as the source build does', async () => {
+		for (const count of ['0', '201', '999', 'abc']) {
+			const response = await fetch(`${base}/api/feed/user/1000000002?count=${count}`)
+			expect(response.status).toBe(400)
+			expect((await response.json()).code).toBe('bad_request')
+		}
+		const response = await fetch(`${base}/api/feed/user/1000000002?count=3`)
+		expect((await response.json()).data).toHaveLength(3)
+	})
+
+	it('serves the UI page and the offline API reference from inside the binary', async () => {
+		const page = await fetch(`${base}/`)
+		expect(page.status).toBe(200)
+		expect(page.headers.get('content-type')).toContain('text/html')
+		const reference = await (await fetch(`${base}/openapi`)).text()
+		expect(reference).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z0-9.-]+\.[a-z]{2,}\/[^"']*\.js/i)
+	})
+
+	it('answers unknown routes with a 404 envelope', async () => {
+		const response = await fetch(`${base}/api/nope`)
+		expect(response.status).toBe(404)
+		expect(await response.json()).toMatchObject({ success: false, code: 'not_found' })
+	})
+})
+
+describe('smkit simulator', () => {
+	it('refuses a request without the session cookie with login_required', async () => {
+		const port = freePort()
+		const child = Bun.spawn([binary, 'simulator', '--port', String(port)], {
+			cwd: folder,
+			stdout: 'pipe',
+			stderr: 'pipe'
+		})
+		try {
+			const url = `http://127.0.0.1:${port}`
+			let response: Response | undefined
+			for (let attempt = 0; attempt < 200 && !response; attempt++) {
+				response = await fetch(`${url}/api/v1/feed/user/1000000002/`).catch(() => undefined)
+				if (!response) await Bun.sleep(50)
+			}
+			expect(response?.status).toBe(403)
+			expect(await response?.json()).toEqual({
+				message: 'login_required',
+				require_login: true,
+				status: 'fail'
+			})
+		} finally {
+			child.kill('SIGTERM')
+			await child.exited
+		}
+	})
+})

@@ -1,0 +1,56 @@
+/**
+ * The compiled `smkit` binary for tests: built once per test run into a temporary folder with the
+ * exact flags of `npm run build`, so tests see what users get (minification included) without
+ * racing a developer's own `./smkit`.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import packageJson from '../../package.json'
+
+const ROOT = resolve(import.meta.dir, '../..')
+let built: Promise<string> | undefined
+
+/** The build command of package.json with its output redirected to `outfile`. */
+function buildArguments(outfile: string): string[] {
+	const words = packageJson.scripts.build.split(/\s+/)
+	if (words[0] !== 'bun') throw new Error(`unexpected build script: ${packageJson.scripts.build}`)
+	const at = words.indexOf('--outfile')
+	if (at < 0) throw new Error('the build script names no --outfile')
+	words[at + 1] = outfile
+	return [join(ROOT, 'node_modules/.bin/bun'), ...words.slice(1)]
+}
+
+/** Path of a freshly compiled binary (compiled on first use, then reused by every test file). */
+export function compiledBinary(): Promise<string> {
+	built ??= (async () => {
+		const outfile = join(mkdtempSync(join(tmpdir(), 'smkit-bin-')), 'smkit')
+		const build = Bun.spawn(buildArguments(outfile), { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+		const [code, errors] = await Promise.all([build.exited, new Response(build.stderr).text()])
+		if (code !== 0) throw new Error(`bun build --compile failed (exit ${code}):\n${errors}`)
+		return outfile
+	})()
+	return built
+}
+
+/** A free loopback port (asks the OS, then releases it). */
+export function freePort(): number {
+	const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+	const port = probe.port as number
+	probe.stop(true)
+	return port
+}
+
+/** Polls `url` until it answers 200 or `timeoutMs` passes; resolves to whether it did. */
+export async function waitForOk(url: string, timeoutMs = 15_000): Promise<boolean> {
+	const until = Date.now() + timeoutMs
+	while (Date.now() < until) {
+		try {
+			if ((await fetch(url)).status === 200) return true
+		} catch {
+			// Not listening yet.
+		}
+		await Bun.sleep(50)
+	}
+	return false
+}
