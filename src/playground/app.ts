@@ -32,7 +32,7 @@ import { storiesRoutes } from './routes/stories'
 import { systemRoutes } from './routes/system'
 import { usersRoutes } from './routes/users'
 import { SavedStore } from './saved-store'
-import { uiRoutes } from './ui'
+import { uiPublicPaths, uiRoutes } from './ui'
 
 /** What the AI side hands the playground (filled by the agent helper; optional). */
 export interface PlaygroundAi {
@@ -95,7 +95,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(
 			securityGuard({
 				...deps.security,
-				publicPaths: [...OPENAPI_PUBLIC_PATHS, ...(deps.security?.publicPaths ?? [])]
+				publicPaths: [...OPENAPI_PUBLIC_PATHS, ...uiPublicPaths(), ...(deps.security?.publicPaths ?? [])]
 			})
 		)
 		.onRequest(({ request }) => activity.begin(request))
