@@ -262,3 +262,27 @@ export function generateRequest(
 		bodyKind: body?.kind ?? 'none'
 	}
 }
+
+/**
+ * Bodies every POST route gets in turn: nesting deep enough to exhaust a recursive walker (at the
+ * top and inside an exported record), prototype keys, wrong types, malformed and oversized JSON.
+ */
+export function hostileBodies(): { kind: string; body: string }[] {
+	const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+	const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+	return [
+		{ kind: 'nested arrays 100000', body: deep(100_000) },
+		{ kind: 'nested objects 100000', body: deepObject(100_000) },
+		{ kind: 'record with nested arrays 100000', body: `{"data":[{"a":${deep(100_000)}}]}` },
+		{ kind: 'record with nested objects 100000', body: `{"data":{"data":[{"a":${deepObject(100_000)}}]}}` },
+		{ kind: 'name nested 100000', body: `{"name":${deep(100_000)}}` },
+		{
+			kind: 'prototype keys',
+			body: '{"__proto__":{"name":"x"},"constructor":{"prototype":1},"data":[{"__proto__":1}]}'
+		},
+		{ kind: 'wrong types', body: '{"name":12,"data":"x","id":[],"allow":"yes","message":{}}' },
+		{ kind: 'malformed', body: '{"name": "x",' },
+		{ kind: 'oversized', body: oversized(1024 * 1024 + 10) },
+		{ kind: 'empty', body: '' }
+	]
+}

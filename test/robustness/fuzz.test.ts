@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type FuzzRequest, generateRequest, type RouteEntry } from './fuzz-requests'
+import { type FuzzRequest, generateRequest, hostileBodies, type RouteEntry } from './fuzz-requests'
 import {
 	envelopeProblem,
 	heapAfterGcMiB,
@@ -97,4 +97,24 @@ describe('playground fuzzer', () => {
 		)
 		expect(after.status).toBe(200)
 	}, 120_000)
+
+	test('every POST route answers hostile bodies (deep nesting, prototype keys, bad JSON) with an envelope', async () => {
+		const routes = (playground.app.routes as RouteEntry[]).filter((route) => route.method === 'POST')
+		expect(routes.length).toBeGreaterThan(3)
+		const problems: string[] = []
+		for (const route of routes) {
+			for (const { kind, body } of hostileBodies()) {
+				const request: FuzzRequest = {
+					method: 'POST',
+					url: `http://127.0.0.1${route.path}`,
+					headers: { 'content-type': 'application/json' },
+					body,
+					bodyKind: kind
+				}
+				const outcome = await check(request)
+				if (outcome.problem) problems.push(`POST ${route.path} with ${kind}: ${outcome.problem}`)
+			}
+		}
+		expect(problems).toEqual([])
+	}, 60_000)
 })
