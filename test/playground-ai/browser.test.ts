@@ -1,0 +1,132 @@
+/**
+ * The shared chat against the playground's `/api/ai/*` routes in Chromium, mounted exactly as the
+ * AI Chat panel mounts it (`mountChat(element, { basePath: '/api/ai' })`, see page/main.ts). The
+ * test page is served from the playground's own origin; everything else is the playground app.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { createPlaygroundAi } from '../../src/playground/ai'
+import { createPlaygroundApp } from '../../src/playground/app'
+import {
+	type ChatHarness,
+	followLuna,
+	lastQuestion,
+	lunaPk,
+	startChatHarness,
+	testApiKey
+} from '../agentweb/support'
+import { blockForeignRequests, launchBrowser, type PageWatch, watchPage } from '../support/browser'
+import { reply } from '../support/fake-llm'
+
+const BROWSER_TIMEOUT = 120_000
+let harness: ChatHarness
+let browser: Browser
+let page: Page
+let watch: PageWatch
+let server: ReturnType<typeof Bun.serve>
+let pageUrl = ''
+
+async function bundleTestPage(): Promise<Map<string, Response>> {
+	const result = await Bun.build({
+		entrypoints: [path.join(import.meta.dir, 'page', 'index.html')],
+		naming: { entry: '[name].[ext]', chunk: 'page-[name].[ext]', asset: 'page-[name].[ext]' },
+		target: 'browser'
+	})
+	if (!result.success) throw new AggregateError(result.logs, 'bundling the test page failed')
+	const files = new Map<string, Response>()
+	for (const output of result.outputs) {
+		const name = output.path.endsWith('.html') ? '/chat-test' : `/${path.basename(output.path)}`
+		files.set(name, new Response(await output.arrayBuffer(), { headers: { 'content-type': output.type } }))
+	}
+	return files
+}
+
+beforeAll(async () => {
+	harness = await startChatHarness()
+	harness.llm.setScript((request) => {
+		const question = lastQuestion(request)
+		const ranCode = request.body.messages.at(-1)?.role === 'tool'
+		if (question === 'Follow luna' && !ranCode) return reply.code(followLuna)
+		return reply.text(`**Done:** ${question}`)
+	})
+	const ai = createPlaygroundAi({
+		client: harness.client,
+		env: { OPENAI_API_KEY: testApiKey, OPENAI_BASE_URL: harness.llm.url },
+		permission: 'ask_once',
+		filesDir: harness.filesDir,
+		log: () => {}
+	})
+	const app = createPlaygroundApp({ ig: harness.client, ai, demo: true, log: () => {} })
+	const files = await bundleTestPage()
+	server = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		fetch: (request) => files.get(new URL(request.url).pathname)?.clone() ?? app.fetch(request)
+	})
+	pageUrl = `http://127.0.0.1:${server.port}/chat-test`
+	browser = await launchBrowser()
+	const context = await browser.newContext()
+	await blockForeignRequests(context)
+	page = await context.newPage()
+	watch = watchPage(page)
+}, BROWSER_TIMEOUT)
+
+afterAll(async () => {
+	await browser?.close()
+	await server?.stop(true)
+	await harness?.stop()
+}, BROWSER_TIMEOUT)
+
+async function ask(question: string): Promise<void> {
+	const input = page.locator('.chat-composer .chat-input')
+	await input.fill(question)
+	await input.press('Enter')
+}
+
+describe('the chat on /api/ai', () => {
+	test(
+		'asks stream into their bubbles and the approval card decides the follow',
+		async () => {
+			await harness.client.friendships.unfollow(lunaPk)
+			await page.goto(pageUrl)
+			await page.locator('.chat-empty').waitFor()
+			await ask('Follow luna')
+			const card = page.locator('.chat-approval').first()
+			await card.waitFor()
+			await card.locator('.chat-approve').click()
+			// ask_once: the write is a different kind of action, so it is asked about too.
+			const write = page.locator('.chat-approval').nth(1)
+			await write.waitFor()
+			expect(await write.locator('code').textContent()).toContain(`ig.friendships.follow("${lunaPk}")`)
+			await write.locator('.chat-approve').click()
+			await page.locator('.chat-assistant[aria-busy="false"]').first().waitFor()
+			expect(harness.simulator.state.isFollowing(lunaPk)).toBe(true)
+			expect(await page.locator('.chat-assistant').first().locator('.chat-answer strong').textContent()).toBe(
+				'Done:'
+			)
+
+			await ask('Anything else?')
+			await page.locator('.chat-assistant[aria-busy="false"]').nth(1).waitFor()
+			expect(await page.locator('.chat-assistant').nth(1).locator('.chat-answer').textContent()).toContain(
+				'Anything else?'
+			)
+			expect(watch.errors).toEqual([])
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'the conversation comes back from the envelope history after a reload; reset clears it',
+		async () => {
+			await page.reload()
+			await page.locator('.chat-user').nth(1).waitFor()
+			expect(await page.locator('.chat-user').allTextContents()).toEqual(['Follow luna', 'Anything else?'])
+			await page.locator('.chat-reset').click()
+			await page.locator('.chat-empty').waitFor()
+			const history = await (await fetch(`http://127.0.0.1:${server.port}/api/ai/history`)).json()
+			expect(history.data).toEqual([])
+		},
+		BROWSER_TIMEOUT
+	)
+})
