@@ -73,6 +73,12 @@ async function main() {
 			'/api/status',
 			launchOptions
 		)
+		// Without --demo: no in-process simulator and data set, which tells their share of the above.
+		const coldNoDemo = await benchColdStart(
+			(port) => playgroundCommand(port, path.join(work, 'saved-cold'), { demo: false }),
+			'/api/status',
+			{ ...launchOptions, launches: Math.min(5, settings.launches) }
+		)
 		const coldBare = await benchColdStart(
 			(port) => [bareBinary, String(port), path.join(work, 'status.json')],
 			'/api/status',
@@ -133,7 +139,7 @@ async function main() {
 		memory.playground.afterLoadSettled = await settledRss(playground, 2000)
 
 		log('CSV export: 100,000 records x 10 fields')
-		const csv = await benchCsv(playground.url, { records: 100_000, runs: 5 })
+		const csv = await benchCsv(playground.url, { records: 100_000, runs: 7 })
 		const playgroundRssAfterCsv = playground.rss()
 
 		log('sandbox')
@@ -145,6 +151,7 @@ async function main() {
 			throughput,
 			memory: { ...memory, playgroundAfterCsv: playgroundRssAfterCsv },
 			coldPlayground,
+			coldNoDemo,
 			coldBare,
 			csv,
 			sandbox,

@@ -131,12 +131,16 @@ export function isolatedEnv(): Record<string, string> {
 	return env
 }
 
-/** Command line of the demo playground on `port` (no env file, saved files in `savedDir`). */
-export function playgroundCommand(port: number, savedDir: string): string[] {
+/** Command line of the playground on `port`: demo unless told otherwise, no env file, saved files in `savedDir`. */
+export function playgroundCommand(
+	port: number,
+	savedDir: string,
+	options: { demo?: boolean } = {}
+): string[] {
 	return [
 		BINARY,
 		'playground',
-		'--demo',
+		...(options.demo === false ? [] : ['--demo']),
 		'--port',
 		String(port),
 		'--env',

@@ -20,6 +20,8 @@ export interface Measurements {
 		playgroundAfterCsv: number
 	}
 	coldPlayground: ColdStartFigures
+	/** The playground without --demo (no in-process simulator). */
+	coldNoDemo: ColdStartFigures
 	coldBare: ColdStartFigures
 	csv: CsvFigures
 	sandbox: SandboxFigures
@@ -33,7 +35,7 @@ const latency = (figures?: TargetFigures) =>
 
 /** Rows, headline figures and raw figures from the measurements. */
 export function summarize(measured: Measurements) {
-	const { throughput, memory, coldPlayground, coldBare, csv, sandbox, agent } = measured
+	const { throughput, memory, coldPlayground, coldNoDemo, coldBare, csv, sandbox, agent } = measured
 	const profile = throughput.profile
 	const followers = throughput.followers
 	const ratio = (endpoint: Partial<Record<TargetId, TargetFigures>>) =>
@@ -117,13 +119,13 @@ export function summarize(measured: Measurements) {
 			'cold_start_ms',
 			'cold start to first 200',
 			ms(coldPlayground.medianStartMs),
-			`bare Bun.serve binary ${ms(coldBare.medianStartMs)}`
+			`bare Bun.serve binary ${ms(coldBare.medianStartMs)}; playground without --demo ${ms(coldNoDemo.medianStartMs)}`
 		),
 		headline(
 			'idle_rss_mb',
 			'idle resident memory',
 			`${coldPlayground.medianIdleRssMiB.toFixed(1)} MB`,
-			`bare Bun.serve binary ${coldBare.medianIdleRssMiB.toFixed(1)} MB`
+			`bare Bun.serve binary ${coldBare.medianIdleRssMiB.toFixed(1)} MB; playground without --demo ${coldNoDemo.medianIdleRssMiB.toFixed(1)} MB`
 		),
 		headline(
 			'load_rss_mb',
@@ -159,7 +161,7 @@ export function summarize(measured: Measurements) {
 	const raw = {
 		throughput,
 		memory,
-		cold_start: { playground: coldPlayground, bare: coldBare },
+		cold_start: { playground: coldPlayground, playground_without_demo: coldNoDemo, bare: coldBare },
 		csv,
 		sandbox,
 		agent

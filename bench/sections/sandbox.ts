@@ -7,7 +7,7 @@
  * the bridge alone (JSON both ways, guest promise, job loop) and not the simulator's latency; the
  * same comparison with the real client call is kept as a raw figure.
  */
-import { runInSandbox, type SandboxOptions, warmUpSandbox } from '../../src/agent/sandbox'
+import { runInSandbox, type SandboxOptions } from '../../src/agent/sandbox'
 import type { InstagramClient } from '../../src/client/client'
 import { median, timeRepeated } from '../lib/stats'
 
@@ -57,11 +57,11 @@ export async function benchSandbox(
 		if (!result.ok) throw new Error(`sandbox run failed: ${result.error}`)
 	}
 
-	// The first run of a process loads an engine; measured once here, then the pool is warm.
+	// The first run of a process loads an engine; measured once here, then the warm-up runs below
+	// leave the pool warm.
 	const coldStarted = performance.now()
 	await run('return 1', stubMethod)
 	const coldEngineRunMs = performance.now() - coldStarted
-	await warmUpSandbox(memoryLimitBytes)
 
 	const fresh = await timeRepeated(() => run('return 1', stubMethod), options.samples, 10)
 	const hostFunction = async () => 1
