@@ -47,6 +47,16 @@ export function copyButton(text: () => string, label = 'Copy code'): HTMLButtonE
 	return button
 }
 
+/** The line above a code block: its caption (if any) and the copy button, so nothing covers the code. */
+function codeBar(source: string, caption?: string): HTMLElement {
+	return el(
+		'div',
+		{ className: 'chat-code-bar' },
+		el('span', { className: 'chat-code-caption', text: caption ?? '' }),
+		copyButton(() => source)
+	)
+}
+
 /** Highlights a `<code>` element in place (JavaScript only; other languages stay plain text). */
 export function highlightCode(code: HTMLElement, language = 'javascript'): void {
 	if (!javascriptNames.has(language.toLowerCase())) return
@@ -73,11 +83,5 @@ export function enhanceCodeBlock(code: HTMLElement, language?: string): void {
 export function codeBlock(source: string, caption?: string): HTMLElement {
 	const code = el('code', { className: 'language-javascript', text: source })
 	highlightCode(code)
-	return el(
-		'div',
-		{ className: 'chat-code' },
-		caption ? el('div', { className: 'chat-code-caption', text: caption }) : null,
-		copyButton(() => source),
-		el('pre', null, code)
-	)
+	return el('div', { className: 'chat-code' }, codeBar(source, caption), el('pre', null, code))
 }

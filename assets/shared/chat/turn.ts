@@ -120,10 +120,14 @@ export class AssistantTurn {
 
 	/** Shows a restored answer (from the history) without steps. */
 	restore(answerText: string, toolOutputs: readonly string[]): void {
+		if (toolOutputs.length) this.addStep('Tool outputs')
 		for (const output of toolOutputs) this.addItem(this.folded('Tool output', output, true))
 		this.finished = true
 		this.stopBusy()
-		if (answerText) this.answer.replaceChildren(renderMarkdown(answerText))
+		if (answerText) {
+			this.answer.replaceChildren(renderMarkdown(answerText))
+			this.steps.open = false
+		}
 	}
 
 	private setStatus(message: string): void {
