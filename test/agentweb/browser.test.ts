@@ -51,7 +51,8 @@ function script(request: RecordedRequest) {
 		'first question': "console.log('one')",
 		'second question': "console.log('two')",
 		'Follow luna': `await ig.friendships.follow('${lunaPk}')`,
-		'Follow xss': `await ig.friendships.follow('${xssPk}')`
+		'Follow xss': `await ig.friendships.follow('${xssPk}')`,
+		'Save a report': "await saveFile('report.csv', 'name,likes\\nluna,3')"
 	}
 	if (question === 'Hostile') return reply.text(hostileAnswer)
 	const code = codeFor[question]
@@ -164,6 +165,19 @@ describe('streaming into bubbles', () => {
 			await input.press('Enter')
 			await page.locator('.chat-log > .chat-assistant[aria-busy="false"]').first().waitFor()
 			expect(await page.locator('.chat-log > .chat-user').textContent()).toBe('line one\nline two')
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('files', () => {
+	test(
+		'files the code wrote are listed under the answer',
+		async () => {
+			await ask('Save a report')
+			const files = assistants().last().locator('.chat-files li')
+			await files.first().waitFor()
+			expect(await files.textContent()).toMatch(/report\.csv \(\d+ B\)$/)
 		},
 		BROWSER_TIMEOUT
 	)
