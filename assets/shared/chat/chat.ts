@@ -5,6 +5,8 @@
  * answer from sanitised Markdown, and shows approve/deny cards for the agent's actions.
  */
 import './chat.css'
+import './steps.css'
+import './answer.css'
 import { ChatApi, type StreamEvent } from './api'
 import { el } from './dom'
 import { ParallelRun } from './parallel'
