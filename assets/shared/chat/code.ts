@@ -73,10 +73,7 @@ export function enhanceCodeBlock(code: HTMLElement, language?: string): void {
 	if (language) highlightCode(code, language)
 	const block = el('div', { className: 'chat-code' })
 	pre.replaceWith(block)
-	block.append(
-		copyButton(() => source),
-		pre
-	)
+	block.append(codeBar(source), pre)
 }
 
 /** A new highlighted JavaScript block with a copy button. */
