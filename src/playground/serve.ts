@@ -11,6 +11,7 @@ import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
 import { type Simulator, startSimulator } from '../simulator/server'
+import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
 
@@ -101,7 +102,8 @@ export async function startPlaygroundServer(
 	} else {
 		ig = createClientFromEnv(options.envPath)
 	}
-	const ai = hooks.createAi?.(env, options)
+	const ai =
+		hooks.createAi?.(env, options) ?? createPlaygroundAi({ env, client: ig, permission: options.permission })
 
 	let boundPort = options.port
 	const app = createPlaygroundApp({
@@ -124,8 +126,10 @@ export async function startPlaygroundServer(
 		// Bun's own body cap (128 MiB by default) stays above the app's limits, so the app answers
 		// oversized bodies itself with a 413 envelope after reading at most limit + one chunk.
 		// Bun's default idle timeout (10 s) would cut a request off while the client still waits on
-		// Instagram (15 s per attempt); the client answers 504 itself, so allow longer here.
-		server = Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch, idleTimeout: 120 })
+		// Instagram (15 s per attempt) or a plain /api/ai/ask waits on the model, which sends nothing
+		// until it answers. Both end on their own deadlines (client timeouts, agent steps), so the
+		// server sets none.
+		server = Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch, idleTimeout: 0 })
 	} catch (error) {
 		await simulator?.stop()
 		const inUse =

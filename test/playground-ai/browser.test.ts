@@ -1,10 +1,8 @@
 /**
- * The shared chat against the playground's `/api/ai/*` routes in Chromium, mounted exactly as the
- * AI Chat panel mounts it (`mountChat(element, { basePath: '/api/ai' })`, see page/main.ts). The
- * test page is served from the playground's own origin; everything else is the playground app.
+ * The playground's AI Chat panel in Chromium: the real playground UI (`/#ai-chat`), its shared chat
+ * component and the `/api/ai/*` routes, with a scripted model behind them.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { createPlaygroundAi } from '../../src/playground/ai'
 import { createPlaygroundApp } from '../../src/playground/app'
@@ -27,21 +25,6 @@ let watch: PageWatch
 let server: ReturnType<typeof Bun.serve>
 let pageUrl = ''
 
-async function bundleTestPage(): Promise<Map<string, Response>> {
-	const result = await Bun.build({
-		entrypoints: [path.join(import.meta.dir, 'page', 'index.html')],
-		naming: { entry: '[name].[ext]', chunk: 'page-[name].[ext]', asset: 'page-[name].[ext]' },
-		target: 'browser'
-	})
-	if (!result.success) throw new AggregateError(result.logs, 'bundling the test page failed')
-	const files = new Map<string, Response>()
-	for (const output of result.outputs) {
-		const name = output.path.endsWith('.html') ? '/chat-test' : `/${path.basename(output.path)}`
-		files.set(name, new Response(await output.arrayBuffer(), { headers: { 'content-type': output.type } }))
-	}
-	return files
-}
-
 beforeAll(async () => {
 	harness = await startChatHarness()
 	harness.llm.setScript((request) => {
@@ -58,13 +41,8 @@ beforeAll(async () => {
 		log: () => {}
 	})
 	const app = createPlaygroundApp({ ig: harness.client, ai, demo: true, log: () => {} })
-	const files = await bundleTestPage()
-	server = Bun.serve({
-		port: 0,
-		hostname: '127.0.0.1',
-		fetch: (request) => files.get(new URL(request.url).pathname)?.clone() ?? app.fetch(request)
-	})
-	pageUrl = `http://127.0.0.1:${server.port}/chat-test`
+	server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch })
+	pageUrl = `http://127.0.0.1:${server.port}/#ai-chat`
 	browser = await launchBrowser()
 	const context = await browser.newContext()
 	await blockForeignRequests(context)
@@ -84,7 +62,7 @@ async function ask(question: string): Promise<void> {
 	await input.press('Enter')
 }
 
-describe('the chat on /api/ai', () => {
+describe('the AI Chat panel of the playground', () => {
 	test(
 		'asks stream into their bubbles and the approval card decides the follow',
 		async () => {

@@ -1,13 +1,14 @@
 /**
- * AI Chat panel. This file is the mount point for the chat UI (built separately): fill in
- * `mountChat`. The panel already handles the case without an AI provider, from `/api/status`
- * (`ai_available`, `ai_provider`, `ai_model`), by explaining how to enable one.
+ * AI Chat panel: the shared chat component (assets/shared/chat, also used by `smkit agent-web`)
+ * against the playground's `/api/ai/*` routes. Without an AI provider, from `/api/status`
+ * (`ai_available`, `ai_provider`, `ai_model`), the panel explains how to enable one.
  *
  * Server side (DESIGN.md section 4): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
  * (server-sent events), `POST /api/ai/reset`, `GET /api/ai/history`. Use `apiRequest` from
  * `../lib/api` (it adds the access token and the JSON content type) and build every node with
  * `h()` from `../lib/dom`: answers may quote Instagram text and must stay text.
  */
+import { mountChat as mountSharedChat } from '../../shared/chat'
 import { h, replaceChildren } from '../lib/dom'
 import type { Panel } from '../lib/panel'
 import { onStatus, type ServerStatus } from '../lib/state'
@@ -27,20 +28,8 @@ const AI_KEYS = [
  * Renders the chat into `container` when an AI provider is available. To be filled by the chat
  * UI; it is called once, the first time the panel shows with `ai_available: true`.
  */
-export function mountChat(container: HTMLElement, status: ServerStatus): void {
-	const model = [status.ai_provider, status.ai_model].filter(Boolean).join(' · ')
-	replaceChildren(
-		container,
-		h(
-			'div',
-			{ className: 'notice' },
-			h('strong', { text: 'AI provider ready' }),
-			h('p', { text: model ? `Using ${model}.` : 'An AI provider is configured.' }),
-			h('p', {
-				text: 'The chat view is not part of this build yet; use `smkit ask` or `smkit agent-web` meanwhile.'
-			})
-		)
-	)
+export function mountChat(container: HTMLElement, _status: ServerStatus): void {
+	mountSharedChat(container, { basePath: '/api/ai' })
 }
 
 function setupHelp(): HTMLElement {
