@@ -14,6 +14,11 @@ export function invalidMethodPaths(methods: readonly string[]): string[] {
 	return methods.filter((path) => typeof path !== 'string' || !METHOD_PATH.test(path))
 }
 
+/** The error for a call beyond the run's limit; the worker and the host word it the same. */
+export function tooManyCallsMessage(maxCalls: number, label: string, callNumber: number): string {
+	return `Too many calls: a run may make at most ${maxCalls} ig/saveFile calls (${label} was call ${callNumber}); fetch fewer items or use { count } paging`
+}
+
 /** Reply for a call that returned `value`: its JSON, or an error when JSON cannot carry it. */
 export function encodeReply(value: unknown, label: string, maxChars: number): string {
 	if (value === undefined) return 'u'

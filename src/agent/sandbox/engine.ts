@@ -1,6 +1,6 @@
 /**
- * QuickJS WebAssembly engines for the sandbox: a small pool of module instances, one per concurrent
- * run, each with its own linear memory capped at the run's memory limit.
+ * QuickJS WebAssembly engines for the sandbox, inside a sandbox worker: a small pool of module
+ * instances, one per run, each with its own linear memory capped at the run's memory limit.
  *
  * Why a hard cap on the WebAssembly memory: in this build QuickJS cannot see allocation sizes
  * (`malloc_usable_size` is unavailable), so `JS_SetMemoryLimit` only counts allocations and a guest
@@ -52,6 +52,16 @@ const emscriptenModule = {
 
 /** The compiled WebAssembly module, kept after the first load so later engines skip compiling. */
 let compiled: Promise<WebAssembly.Module | undefined> | undefined
+
+/** Uses a module another worker compiled, so this worker's first engine skips compiling too. */
+export function useCompiledModule(module: WebAssembly.Module): void {
+	compiled ??= Promise.resolve(module)
+}
+
+/** The compiled module once the first engine has loaded (undefined before, or if capturing failed). */
+export async function sharedCompiledModule(): Promise<WebAssembly.Module | undefined> {
+	return compiled
+}
 
 /**
  * The single-file variant compiles its embedded binary on every load (~100 ms, and the new code
@@ -122,23 +132,22 @@ export async function acquireEngine(memoryLimitBytes: number): Promise<Engine> {
 	return engine ?? loadEngine(memoryLimitBytes)
 }
 
-/** Returns an engine after a run; poisoned or grown engines are dropped instead of reused. */
-export function releaseEngine(engine: Engine): void {
-	if (engine.poisoned) return
+/**
+ * Returns an engine after a run; poisoned or grown engines are dropped instead of reused. Returns
+ * whether it was kept (a dropped one leaves a large WebAssembly memory for the garbage collector).
+ */
+export function releaseEngine(engine: Engine): boolean {
+	if (engine.poisoned) return false
 	let grown = true
 	try {
 		grown = engine.module.getWasmMemory().buffer.byteLength > MAX_IDLE_MEMORY_BYTES
 	} catch {
 		// No memory to inspect means an instance we cannot vouch for.
 	}
-	if (grown) return
+	if (grown) return false
 	const list = idle.get(engine.memoryLimitBytes) ?? []
-	if (list.length >= MAX_IDLE) return
+	if (list.length >= MAX_IDLE) return false
 	list.push(engine)
 	idle.set(engine.memoryLimitBytes, list)
-}
-
-/** Loads one engine ahead of the first run, so that run does not pay the load time. */
-export async function warmUpSandbox(memoryLimitBytes: number): Promise<void> {
-	releaseEngine(await acquireEngine(memoryLimitBytes))
+	return true
 }

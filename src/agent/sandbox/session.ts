@@ -1,10 +1,11 @@
 /**
- * One sandbox run on one engine: a fresh QuickJS runtime and context, the guest API, and the loop
- * that drives the guest's promises until the body settles, the deadline passes or the signal aborts.
+ * One sandbox run on one engine, inside a sandbox worker: a fresh QuickJS runtime and context, the
+ * guest API, and the loop that drives the guest's promises until the body settles, the deadline
+ * passes or the host asks to stop.
  *
- * Host calls are async on the host and promises in the guest (`context.newPromise`). When one
- * finishes, its reply is queued; the loop resolves the guest promise and runs the guest's pending
- * jobs. All guest work happens in this loop, so a host exception from inside the engine (the native
+ * Host calls are messages to the main thread and promises in the guest (`context.newPromise`). When
+ * a reply arrives it is queued; the loop resolves the guest promise and runs the guest's pending
+ * jobs. All guest work happens in this loop, so an exception from inside the engine (the native
  * stack overflowing, a WebAssembly trap) is caught in one place and poisons the engine.
  */
 import {
@@ -14,15 +15,29 @@ import {
 	type QuickJSHandle,
 	type QuickJSRuntime
 } from 'quickjs-emscripten-core'
-import { CallQueue, encodeError, encodeReply, messageOf } from './bridge'
+import { encodeError, messageOf, tooManyCallsMessage } from './bridge'
 import type { Engine } from './engine'
 import { CODE_FILE_NAME, GUEST_BOOTSTRAP, wrapUserCode } from './guest'
-import { type OutputBuffer, type RunOutcome, type RunSettings, safeMessage, withHint } from './outcome'
-import type { SandboxOptions } from './types'
+import { type OutputBuffer, type RunSettings, safeMessage, withHint } from './outcome'
+import type { CallRequest, StopReason, WorkerOutcome } from './protocol'
 import { sandboxDefaults } from './types'
 
 /** Jobs run per batch before checking the clock and, if more are queued, letting the host breathe. */
 const JOB_BATCH = 2000
+
+/** What a session needs from the host side of its worker. */
+export interface SessionLink {
+	/** Allowed `group.method` paths. */
+	methods: readonly string[]
+	/** The guest gets `saveFile`. */
+	canSave: boolean
+	/** Absolute deadline on the `Date.now()` clock. */
+	deadline: number
+	/** The host's stop request, read from shared memory (cheap enough for the interrupt handler). */
+	stopRequested(): StopReason | undefined
+	/** Sends a call to the host; resolves with its encoded reply. */
+	call(request: CallRequest): Promise<string>
+}
 
 /** One run: create with the engine and limits, `run(code)` once, then always `dispose()`. */
 export class SandboxSession {
@@ -31,33 +46,29 @@ export class SandboxSession {
 	private readonly handles: QuickJSHandle[] = []
 	private readonly deferreds = new Set<QuickJSDeferredPromise>()
 	private readonly replies: Array<() => void> = []
-	private readonly calls: CallQueue
 	private readonly allowed: Set<string>
-	private readonly deadline: number
-	private stopReason: 'timeout' | 'aborted' | undefined
+	private stopReason: StopReason | undefined
 	private finished = false
 	private callCount = 0
+	/** Calls sent to the host and not answered yet: while any is, the guest may still be woken. */
+	private pendingCalls = 0
 	private wakeUp: (() => void) | undefined
 	private deadlineTimer: ReturnType<typeof setTimeout> | undefined
-	private readonly onAbort = () => this.stop('aborted')
 
 	constructor(
 		private readonly engine: Engine,
 		private readonly settings: RunSettings,
-		private readonly options: SandboxOptions,
+		private readonly link: SessionLink,
 		private readonly output: OutputBuffer
 	) {
-		this.calls = new CallQueue(settings.maxConcurrentCalls)
-		this.allowed = new Set(options.methods)
-		this.deadline = Date.now() + settings.timeoutMs
+		this.allowed = new Set(link.methods)
 	}
 
-	/** Runs the code to completion, timeout or abort. Never throws. */
-	async run(code: string): Promise<RunOutcome> {
-		this.deadlineTimer = setTimeout(() => this.stop('timeout'), this.settings.timeoutMs)
-		this.options.signal?.addEventListener('abort', this.onAbort)
-		// The signal may have fired while the engine was being acquired; its event will not repeat.
-		if (this.options.signal?.aborted) this.stop('aborted')
+	/** Runs the code to completion, timeout or stop request. Never throws. */
+	async run(code: string): Promise<WorkerOutcome> {
+		this.deadlineTimer = setTimeout(() => this.stop('timeout'), Math.max(0, this.link.deadline - Date.now()))
+		// The host may have asked to stop while the engine was being acquired.
+		this.checkStop()
 		if (this.stopReason) return this.stoppedOutcome()
 		try {
 			return await this.drive(code)
@@ -73,7 +84,14 @@ export class SandboxSession {
 		}
 	}
 
-	private async drive(code: string): Promise<RunOutcome> {
+	/** Reads the host's stop request and the clock; wakes the loop when either says stop. */
+	checkStop(): void {
+		const requested = this.link.stopRequested()
+		if (requested) this.stop(requested)
+		else if (Date.now() >= this.link.deadline) this.stop('timeout')
+	}
+
+	private async drive(code: string): Promise<WorkerOutcome> {
 		const context = this.createContext()
 		const api = this.track(context.unwrapResult(context.evalCode(GUEST_BOOTSTRAP, 'sandbox.js')))
 		const guest = this.track(
@@ -83,12 +101,12 @@ export class SandboxSession {
 					context.undefined,
 					this.track(context.newFunction('print', (line) => this.print(line))),
 					this.track(context.newFunction('bridge', (path, args) => this.bridge(path, args))),
-					this.options.saveFile
+					this.link.canSave
 						? this.track(context.newFunction('save', (name, content) => this.save(name, content)))
 						: context.undefined,
 					this.track(
 						context.newString(
-							JSON.stringify({ methods: this.options.methods, maxOutputChars: this.settings.maxOutputChars })
+							JSON.stringify({ methods: this.link.methods, maxOutputChars: this.settings.maxOutputChars })
 						)
 					)
 				)
@@ -124,7 +142,7 @@ export class SandboxSession {
 			if (state.type === 'rejected')
 				return { ok: false, error: this.describeThrown(describe, this.track(state.error)) }
 			if (this.replies.length > 0) continue
-			if (!this.calls.busy && !this.runtime!.hasPendingJob()) {
+			if (this.pendingCalls === 0 && !this.runtime!.hasPendingJob()) {
 				return {
 					ok: false,
 					error:
@@ -148,12 +166,12 @@ export class SandboxSession {
 	}
 
 	private shouldInterrupt(): boolean {
-		if (!this.stopReason && Date.now() >= this.deadline) this.stopReason = 'timeout'
-		if (!this.stopReason && this.options.signal?.aborted) this.stopReason = 'aborted'
+		if (!this.stopReason) this.stopReason = this.link.stopRequested()
+		if (!this.stopReason && Date.now() >= this.link.deadline) this.stopReason = 'timeout'
 		return this.stopReason !== undefined
 	}
 
-	private stop(reason: 'timeout' | 'aborted'): void {
+	private stop(reason: StopReason): void {
 		this.stopReason ??= reason
 		this.wake()
 	}
@@ -164,13 +182,9 @@ export class SandboxSession {
 		wakeUp?.()
 	}
 
-	private stoppedOutcome(): RunOutcome {
-		if (this.stopReason === 'aborted') return { ok: false, error: 'The run was aborted' }
-		const seconds = Number((this.settings.timeoutMs / 1000).toFixed(2))
-		const waiting = [...new Set(this.calls.running.values())]
-		const detail =
-			waiting.length > 0 ? ` while waiting for ${waiting.join(', ')}` : ' (the code was still running)'
-		return { ok: false, error: `Timed out after ${seconds} s${detail}` }
+	/** The host words the stop: it knows which calls were running. */
+	private stoppedOutcome(): WorkerOutcome {
+		return { ok: false, stopped: this.stopReason ?? 'timeout' }
 	}
 
 	/** Runs queued guest jobs in batches; between batches the clock is checked and the host gets a turn. */
@@ -189,16 +203,10 @@ export class SandboxSession {
 		for (let reply = this.replies.shift(); reply; reply = this.replies.shift()) reply()
 	}
 
-	private decode(reply: string): RunOutcome {
+	/** The guest's `run` answer; the JSON is parsed by the host, so only text crosses threads. */
+	private decode(reply: string): WorkerOutcome {
 		if (reply.startsWith('e')) return { ok: false, error: withHint(reply.slice(1), this.settings) }
-		if (reply.startsWith('v')) {
-			try {
-				return { ok: true, returnValue: JSON.parse(reply.slice(1)) }
-			} catch {
-				// Valid JSON the host still cannot read, e.g. nested deeper than its parser allows.
-				return { ok: true, returnValue: '[return value the host could not read]' }
-			}
-		}
+		if (reply.startsWith('v')) return { ok: true, returnJson: reply.slice(1) }
 		return { ok: true }
 	}
 
@@ -227,55 +235,41 @@ export class SandboxSession {
 		const context = this.context!
 		const path = context.typeof(pathHandle) === 'string' ? context.getString(pathHandle) : ''
 		const label = `ig.${path}`
-		// Refusals throw here: the guest's async wrapper turns them into a rejection, cheaply.
+		// Refusals throw here: the guest's async wrapper turns them into a rejection, cheaply. The
+		// host checks the path, the count and the arguments again.
 		if (!this.allowed.has(path)) throw new TypeError(`${label} is not available`)
-		let args: unknown
-		try {
-			args = JSON.parse(context.typeof(argsHandle) === 'string' ? context.getString(argsHandle) : '')
-		} catch {
-			args = undefined
-		}
-		if (!Array.isArray(args)) throw new TypeError(`${label}: arguments must be JSON`)
-		return this.hostCall(label, async () =>
-			encodeReply(await this.options.callMethod(path, args), label, sandboxDefaults.maxResultChars)
-		)
+		const argsJson = context.typeof(argsHandle) === 'string' ? context.getString(argsHandle) : ''
+		return this.hostCall(label, { kind: 'ig', path, argsJson })
 	}
 
 	private save(nameHandle: QuickJSHandle, contentHandle: QuickJSHandle): QuickJSHandle {
 		const context = this.context!
-		const saveFile = this.options.saveFile!
 		if (context.typeof(nameHandle) !== 'string' || context.typeof(contentHandle) !== 'string') {
 			throw new TypeError('saveFile(name, content) needs two strings')
 		}
 		const name = context.getString(nameHandle)
 		const content = context.getString(contentHandle)
-		return this.hostCall('saveFile', async () =>
-			encodeReply(await saveFile(name, content), 'saveFile', sandboxDefaults.maxResultChars)
-		)
+		return this.hostCall('saveFile', { kind: 'save', name, content })
 	}
 
-	/** Counts the call, queues it, and hands the guest a promise for its reply. */
-	private hostCall(label: string, task: () => Promise<string>): QuickJSHandle {
+	/** Counts the call, sends it to the host, and hands the guest a promise for its reply. */
+	private hostCall(label: string, request: CallRequest): QuickJSHandle {
 		this.callCount++
 		if (this.callCount > this.settings.maxCalls) {
-			throw new RangeError(
-				`Too many calls: a run may make at most ${this.settings.maxCalls} ig/saveFile calls (${label} was call ${this.callCount}); fetch fewer items or use { count } paging`
-			)
+			throw new RangeError(tooManyCallsMessage(this.settings.maxCalls, label, this.callCount))
 		}
 		const deferred = this.context!.newPromise()
 		this.deferreds.add(deferred)
-		const guarded = async () => {
-			try {
-				return await task()
-			} catch (error) {
-				return encodeError(error)
-			}
-		}
-		this.calls.add(label, guarded, (reply) => {
-			if (this.finished) return
-			this.replies.push(() => this.resolve(deferred, reply))
-			this.wake()
-		})
+		this.pendingCalls++
+		this.link
+			.call(request)
+			.catch((error) => encodeError(error))
+			.then((reply) => {
+				this.pendingCalls--
+				if (this.finished) return
+				this.replies.push(() => this.resolve(deferred, reply))
+				this.wake()
+			})
 		// The library disposes the returned handle; the deferred keeps its resolvers.
 		return deferred.handle
 	}
@@ -298,9 +292,7 @@ export class SandboxSession {
 	/** Frees every handle, the context and the runtime; an engine that fails to free is poisoned. */
 	dispose(): void {
 		this.finished = true
-		this.calls.close()
 		clearTimeout(this.deadlineTimer)
-		this.options.signal?.removeEventListener('abort', this.onAbort)
 		this.wake()
 		if (this.engine.poisoned) return
 		try {
