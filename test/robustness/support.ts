@@ -9,6 +9,7 @@ import path from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import type { ClientOptions } from '../../src/client/client'
 import { createDemoClient } from '../../src/client/demo'
+import { createPlaygroundAi } from '../../src/playground/ai'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { Envelope, httpStatusOf } from '../../src/playground/envelope'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
@@ -25,19 +26,35 @@ export interface RobustPlayground {
 	stop(): Promise<void>
 }
 
-/** Starts the simulator and the app; `listen` also serves it on 127.0.0.1, port 0. */
+/**
+ * Starts the simulator and the app; `listen` also serves it on 127.0.0.1, port 0; `aiBaseURL` wires
+ * AI chat to an OpenAI-compatible model there (full access, files in the saved directory).
+ */
 export async function startRobustPlayground(
-	options: { client?: ClientOptions; listen?: boolean } = {}
+	options: { client?: ClientOptions; listen?: boolean; aiBaseURL?: string } = {}
 ): Promise<RobustPlayground> {
 	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
 	const savedDir = await mkdtemp(path.join(tmpdir(), 'smkit-robust-'))
 	const logs: string[] = []
-	const app = createPlaygroundApp({
-		ig: createDemoClient(simulator.url, options.client),
-		savedDir,
-		demo: true,
-		log: (line) => logs.push(line)
-	})
+	const ig = createDemoClient(simulator.url, options.client)
+	const log = (line: string) => logs.push(line)
+	const ai = options.aiBaseURL
+		? createPlaygroundAi({
+				client: ig,
+				env: {},
+				provider: 'openai',
+				apiKey: 'sk-robustness-test',
+				baseURL: options.aiBaseURL,
+				model: 'fake-model',
+				permission: 'full_access',
+				filesDir: path.join(savedDir, 'output'),
+				timeoutSeconds: 5,
+				modelOptions: { maxRetries: 0, timeoutMs: 5000 },
+				heartbeatMs: 1000,
+				log
+			})
+		: undefined
+	const app = createPlaygroundApp({ ig, savedDir, demo: true, ai, log })
 	const server = options.listen
 		? Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch, maxRequestBodySize: 11 * 1024 * 1024 })
 		: undefined
