@@ -176,6 +176,39 @@ describe('sandbox workers: concurrency and process exit', () => {
 		expect(sandboxWorkerPool.stats().workers).toBeLessThanOrEqual(2)
 	})
 
+	it('counts the wait for a free worker against the deadline, and lets an abort end the wait', async () => {
+		const pool = testPool(() => undefined)
+		const { started, options } = signalledOptions({ timeoutMs: 1500 })
+		const busy = runOnPool(pool, 'await ig.users.getByUsername("go"); while (true) {}', options)
+		await started
+		const waiting = await runOnPool(pool, 'return 1', {
+			methods: [],
+			callMethod: async () => null,
+			timeoutMs: 200
+		})
+		expect(waiting).toMatchObject({
+			ok: false,
+			error:
+				'Timed out after 0.2 s waiting for a free sandbox (every sandbox worker was busy with other runs)'
+		})
+		const controller = new AbortController()
+		const aborted = runOnPool(pool, 'return 1', {
+			methods: [],
+			callMethod: async () => null,
+			signal: controller.signal
+		})
+		controller.abort()
+		expect(await aborted).toMatchObject({ ok: false, error: 'The run was aborted' })
+		expect(pool.stats().waiting).toBe(0)
+		expect((await busy).error).toBe('Timed out after 1.5 s (the code was still running)')
+		expect(await runOnPool(pool, 'return 2', { methods: [], callMethod: async () => null })).toMatchObject({
+			ok: true,
+			returnValue: 2
+		})
+		expect(pool.stats().started).toBe(1)
+		pool.terminateAll()
+	})
+
 	it('reuses one warm worker for runs one after another', async () => {
 		const options = signalledOptions().options
 		await runInSandbox('return 1', options)

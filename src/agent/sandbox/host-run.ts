@@ -54,6 +54,13 @@ export class HostRun {
 			try {
 				worker = await this.pool.acquire(this.stopController.signal)
 			} catch (error) {
+				if (this.stopReason === 'timeout') {
+					const seconds = Number((this.settings.timeoutMs / 1000).toFixed(2))
+					return this.result({
+						ok: false,
+						error: `Timed out after ${seconds} s waiting for a free sandbox (every sandbox worker was busy with other runs)`
+					})
+				}
 				if (this.stopReason) return this.result(this.stoppedOutcome(this.stopReason))
 				return this.result({ ok: false, error: `The sandbox could not start: ${messageOf(error)}` })
 			}

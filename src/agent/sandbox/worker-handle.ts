@@ -88,8 +88,13 @@ export class SandboxWorker {
 
 	/** Starts a task: clears the stop code and keeps the process alive until `end()`. Returns its id. */
 	begin(handlers: TaskHandlers): number {
-		this.task = handlers
 		this.taskId++
+		if (this.exited) {
+			// It ended between being handed out and this call: the task hears so at once.
+			queueMicrotask(() => handlers.onExit('its worker stopped unexpectedly'))
+			return this.taskId
+		}
+		this.task = handlers
 		Atomics.store(this.control, 0, STOP_CODES.none)
 		this.worker.ref()
 		return this.taskId

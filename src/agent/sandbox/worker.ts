@@ -10,7 +10,7 @@
  * with it, the run (the host survives that too, and replaces the worker).
  */
 import { messageOf } from './bridge'
-import { acquireEngine, type Engine, releaseEngine, sharedCompiledModule, useCompiledModule } from './engine'
+import { acquireEngine, releaseEngine, sharedCompiledModule, useCompiledModule } from './engine'
 import { OutputBuffer } from './outcome'
 import {
 	type CallRequest,
@@ -40,11 +40,6 @@ function send(message: WorkerMessage): void {
 	self.postMessage(message)
 }
 
-/** Engines dropped after a run (grown or poisoned) hold up to the memory limit: collect them now. */
-function release(engine: Engine): void {
-	if (!releaseEngine(engine)) Bun.gc(true)
-}
-
 /** After the first engine load, the host gets the compiled module for the workers it starts next. */
 async function shareCompiledModule(): Promise<void> {
 	if (moduleShared) return
@@ -59,6 +54,7 @@ async function run(message: RunMessage): Promise<void> {
 	current = { runId, pending }
 	const output = new OutputBuffer(settings.maxOutputChars)
 	let outcome: WorkerOutcome
+	let dropped = false
 	try {
 		const engine = await acquireEngine(settings.memoryLimitBytes)
 		await shareCompiledModule()
@@ -84,18 +80,20 @@ async function run(message: RunMessage): Promise<void> {
 			outcome = await session.run(message.code)
 		} finally {
 			session.dispose()
-			release(engine)
+			dropped = !releaseEngine(engine)
 		}
 	} catch (error) {
 		outcome = { ok: false, error: `The sandbox could not start: ${messageOf(error)}` }
 	}
 	current = undefined
 	send({ type: 'done', runId, outcome, output: output.text, outputTruncated: output.truncated })
+	// A dropped engine (grown or poisoned) holds up to the memory limit: collect it before the next run.
+	if (dropped) Bun.gc(true)
 }
 
 async function warm(message: WarmMessage): Promise<void> {
 	try {
-		release(await acquireEngine(message.memoryLimitBytes))
+		releaseEngine(await acquireEngine(message.memoryLimitBytes))
 		await shareCompiledModule()
 		send({ type: 'warmed', runId: message.runId })
 	} catch (error) {
