@@ -18,6 +18,7 @@ import {
 	ensureBinary,
 	freePort,
 	isolatedEnv,
+	killTrackedChildren,
 	playgroundCommand,
 	ROOT,
 	type ServerProcess,
@@ -177,4 +178,11 @@ async function main() {
 	}
 }
 
+// Ctrl-C: no server may outlive the bench.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => {
+		killTrackedChildren()
+		process.exit(130)
+	})
+}
 await main()

@@ -27,6 +27,24 @@ function newestSourceTime(): number {
 	return newest
 }
 
+const running = new Set<Subprocess>()
+
+/** Spawns a child the bench tracks, so an interrupted bench can stop every server it started. */
+export function spawnTracked(
+	command: string[],
+	options: { cwd: string; env: Record<string, string> }
+): Subprocess {
+	const child = Bun.spawn(command, { ...options, stdout: 'ignore', stderr: 'inherit' })
+	running.add(child)
+	void child.exited.then(() => running.delete(child))
+	return child
+}
+
+/** Kills every tracked child still running (on Ctrl-C). */
+export function killTrackedChildren(): void {
+	for (const child of running) child.kill('SIGKILL')
+}
+
 /** Builds `./smkit` with `npm run build` unless it exists and is newer than every source file. */
 export async function ensureBinary(log: (line: string) => void): Promise<'fresh' | 'built'> {
 	const binary = statSync(BINARY, { throwIfNoEntry: false })
@@ -93,12 +111,7 @@ export async function startServerProcess(
 	readyPath: string,
 	options: { cwd?: string } = {}
 ): Promise<ServerProcess> {
-	const child = Bun.spawn(command, {
-		cwd: options.cwd ?? ROOT,
-		env: isolatedEnv(),
-		stdout: 'ignore',
-		stderr: 'inherit'
-	})
+	const child = spawnTracked(command, { cwd: options.cwd ?? ROOT, env: isolatedEnv() })
 	const url = `http://127.0.0.1:${port}`
 	try {
 		await waitForOk(url + readyPath, child)

@@ -3,7 +3,7 @@
  * in a tight loop) and resident memory when idle, for the playground and, as the reference, a
  * compiled bare `Bun.serve` binary started the same way.
  */
-import { freePort, residentMiB, waitForOk } from '../lib/processes'
+import { freePort, residentMiB, spawnTracked, waitForOk } from '../lib/processes'
 import { median } from '../lib/stats'
 
 /** Cold starts and idle memory of one command. */
@@ -27,12 +27,7 @@ export async function benchColdStart(
 	for (let launch = 0; launch < options.launches; launch++) {
 		const port = freePort()
 		const started = performance.now()
-		const child = Bun.spawn(command(port), {
-			cwd: options.cwd,
-			env: options.env,
-			stdout: 'ignore',
-			stderr: 'inherit'
-		})
+		const child = spawnTracked(command(port), { cwd: options.cwd, env: options.env })
 		try {
 			const ready = await waitForOk(`http://127.0.0.1:${port}${readyPath}`, child)
 			startMs.push(ready - started)
