@@ -17,9 +17,25 @@ type Row = Record<string, unknown>
 const isPlainObject = (value: unknown): value is Row =>
 	typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/**
+ * JSON text of a nested cell. A value nested thousands of levels deep overflows the stack of
+ * JSON.stringify: that is the caller's bad input (400 naming the column), not a server error.
+ */
+function jsonCell(value: object, column: string): string {
+	try {
+		return JSON.stringify(value)
+	} catch (error) {
+		if (!(error instanceof RangeError)) throw error
+		throw new HttpError(
+			'bad_request',
+			`Invalid data: the value of '${column}' is nested too deeply to export`
+		)
+	}
+}
+
 /** A nested value as one cell: arrays and deeper objects become JSON text. */
-const asCell = (value: unknown): unknown =>
-	value !== null && typeof value === 'object' ? JSON.stringify(value) : value
+const asCell = (value: unknown, column: string): unknown =>
+	value !== null && typeof value === 'object' ? jsonCell(value, column) : value
 
 /**
  * Flattens one record one level deep, adding new column names to `header` as they are first seen.
@@ -50,7 +66,7 @@ function flattenRecord(record: Row, header: string[], seen: Set<string>): Row {
 				seen.add(key)
 				header.push(key)
 			}
-			flat[key] = JSON.stringify(value)
+			flat[key] = jsonCell(value, key)
 			continue
 		}
 		for (const childKey in value as Row) {
@@ -59,7 +75,7 @@ function flattenRecord(record: Row, header: string[], seen: Set<string>): Row {
 				seen.add(column)
 				header.push(column)
 			}
-			flat[column] = asCell((value as Row)[childKey])
+			flat[column] = asCell((value as Row)[childKey], column)
 		}
 	}
 	return flat ?? record

@@ -50,6 +50,21 @@ describe('POST /api/export/csv', () => {
 		)
 	})
 
+	it('answers a value nested too deeply to serialise with a 400 naming its column', async () => {
+		const depth = 100_000
+		const deepArray = `${'['.repeat(depth)}${']'.repeat(depth)}`
+		const deepObject = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+		for (const [value, column] of [
+			[deepArray, 'tags'],
+			[`{"inner":${deepObject}}`, 'tags.inner']
+		]) {
+			const body = `{"data":[{"id":"1","tags":${value}}]}`
+			const response = await playground.request('POST', '/api/export/csv', { body })
+			const envelope = await expectFailure(response, 400, 'bad_request')
+			expect(envelope.error).toContain(`'${column}'`)
+		}
+	})
+
 	it('accepts bodies up to 10 MiB and answers 413 beyond', async () => {
 		const row = { text: 'y'.repeat(1000) }
 		const threeMiB = { data: Array.from({ length: 3000 }, () => row) }
