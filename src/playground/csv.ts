@@ -55,7 +55,8 @@ function flattenRecord(record: Row, header: string[], seen: Set<string>): Row {
 		}
 		// First nested value: from here on this record needs its own flat copy.
 		if (!flat) {
-			flat = {}
+			// No prototype: a `__proto__` column is data here, and `{}` would swallow it through its setter.
+			flat = Object.create(null) as Row
 			for (const earlier in record) {
 				if (earlier === key) break
 				flat[earlier] = record[earlier]
