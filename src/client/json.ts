@@ -2,19 +2,25 @@
  * Lossless JSON parsing for Instagram responses.
  *
  * Instagram sends media and story `pk`s as bare JSON numbers around 3.8e18, far beyond
- * `Number.MAX_SAFE_INTEGER` (2^53 - 1). `JSON.parse` would silently round them, so every upstream
- * body goes through `parseUpstreamJson`, which keeps unsafe integers as their exact decimal string.
+ * `Number.MAX_SAFE_INTEGER` (2^53 - 1). `JSON.parse` alone would silently round them, so every
+ * upstream body goes through `parseUpstreamJson`, which keeps unsafe integers as their exact
+ * decimal string. It uses the native parser's reviver with the source text of each value
+ * (JSON.parse source text access), which profiling showed several times faster than a
+ * JavaScript JSON parser on profile and feed responses.
  */
-import { isInteger, isSafeNumber, parse } from 'lossless-json'
 
-/** A digit run long enough to exceed 2^53; without one the fast native parser is exact. */
+/** A digit run long enough to exceed 2^53; without one the plain native parse is exact. */
 const LONG_NUMBER = /\d{16,}/
+const INTEGER_TEXT = /^-?\d+$/
 
-/** Number parser: safe numbers become `number`, integers beyond 2^53 stay exact decimal strings. */
-function parseNumber(text: string): number | string {
-	if (isSafeNumber(text)) return Number(text)
-	// Floats such as coordinates may carry more digits than a double holds; rounding them is harmless.
-	return isInteger(text) ? text : Number(text)
+/**
+ * Reviver: an integer that lost precision comes back as its exact source digits. Floats (and
+ * exponent forms such as 1e25) keep their number value: rounding a coordinate is harmless.
+ */
+function keepExactIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
+	if (typeof value !== 'number' || Number.isSafeInteger(value)) return value
+	const source = context?.source
+	return source !== undefined && INTEGER_TEXT.test(source) ? source : value
 }
 
 /**
@@ -22,9 +28,8 @@ function parseNumber(text: string): number | string {
  * returned as strings. Throws `SyntaxError` on invalid JSON, like `JSON.parse`.
  */
 export function parseUpstreamJson(text: string): unknown {
-	// Native parsing is several times faster; use it whenever no number could lose precision.
 	if (!LONG_NUMBER.test(text)) return JSON.parse(text)
-	return parse(text, null, parseNumber)
+	return JSON.parse(text, keepExactIntegers as (key: string, value: unknown) => unknown)
 }
 
 /** Normalises an Instagram id (number, bigint or string) to its exact decimal string; '' when absent. */

@@ -16,6 +16,16 @@ describe('parseUpstreamJson', () => {
 		expect(parseUpstreamJson(text)).toEqual(JSON.parse(text))
 	})
 
+	it('keeps negative and nested unsafe integers exact and leaves floats and exponents as numbers', () => {
+		const parsed = parseUpstreamJson(
+			'{"ids":[3823732431648645952,-9007199254740993],"big":1e25,"precise":1234567890123456.7,"small":12}'
+		) as any
+		expect(parsed.ids).toEqual(['3823732431648645952', '-9007199254740993'])
+		expect(parsed.big).toBe(1e25)
+		expect(typeof parsed.precise).toBe('number')
+		expect(parsed.small).toBe(12)
+	})
+
 	it('would differ from JSON.parse, which rounds the same id', () => {
 		expect(String(JSON.parse('{"pk":3842790443716764595}').pk)).not.toBe('3842790443716764595')
 	})
