@@ -155,7 +155,7 @@ export async function runInteractive(options: {
 			})
 			running = undefined
 			interrupts = 0
-			printResponse(response, { json: false, quiet: options.quiet })
+			await printResponse(response, { json: false, quiet: options.quiet })
 		}
 	}
 	return Promise.race([loop(), finished])

@@ -4,8 +4,6 @@
  * Off a terminal it prints plain text; `--quiet` prints only the answer.
  */
 import { styleText } from 'node:util'
-import { Marked } from 'marked'
-import { markedTerminal } from 'marked-terminal'
 import type { AgentEvent, AskResponse } from './events'
 
 type Style = Parameters<typeof styleText>[0]
@@ -14,22 +12,6 @@ type Style = Parameters<typeof styleText>[0]
 export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stderr): string {
 	if (!stream.isTTY || process.env.NO_COLOR) return text
 	return styleText(style, text, { validateStream: false })
-}
-
-/** Renders Markdown for the terminal (width of the terminal, at most 100 columns). */
-export function renderMarkdown(markdown: string, width = process.stdout.columns ?? 80): string {
-	const marked = new Marked()
-	// marked-terminal's typings lag behind marked's extension type; the runtime shape matches.
-	marked.use(
-		markedTerminal({
-			width: Math.min(width, 100),
-			reflowText: true,
-			emoji: false,
-			showSectionPrefix: false
-		}) as never
-	)
-	const rendered = marked.parse(markdown, { async: false }) as string
-	return rendered.replace(/\n+$/, '')
 }
 
 /** "3 steps · 1,234 tokens · 4.2s" */
@@ -168,13 +150,19 @@ export class LiveView {
 }
 
 /** Prints an ask response as the person asked: JSON, the answer only, or answer and footer. */
-export function printResponse(response: AskResponse, mode: { json: boolean; quiet: boolean }): void {
+export async function printResponse(
+	response: AskResponse,
+	mode: { json: boolean; quiet: boolean }
+): Promise<void> {
 	if (mode.json) {
 		process.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
 		return
 	}
 	if (response.answer) {
-		const answer = process.stdout.isTTY ? `\n${renderMarkdown(response.answer)}` : response.answer
+		// Loaded here, not at start-up: see ask-markdown.ts.
+		const answer = process.stdout.isTTY
+			? `\n${(await import('./ask-markdown')).renderMarkdown(response.answer)}`
+			: response.answer
 		process.stdout.write(`${answer}\n`)
 	}
 	if (response.error) process.stderr.write(`${paint('red', `smkit: ${response.error}`)}\n`)

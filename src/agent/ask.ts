@@ -89,7 +89,7 @@ async function runOneShot(
 		signal: controller.signal,
 		onEvent: (event) => view.handle(event)
 	})
-	printResponse(response, options)
+	await printResponse(response, options)
 	return controller.signal.aborted ? 130 : response.success ? 0 : 1
 }
 
