@@ -86,15 +86,22 @@ async function main() {
 			launchOptions
 		)
 
-		log('starting the playground and the simulator (own processes)')
-		const playgroundPort = freePort()
-		const playground = await startServerProcess(
-			playgroundCommand(playgroundPort, path.join(work, 'saved')),
-			playgroundPort,
+		// Idle memory as users run it (npm run demo): the simulator and its data set in-process.
+		log('idle memory of the demo playground (simulator in-process)')
+		const idlePort = freePort()
+		const idlePlayground = await startServerProcess(
+			playgroundCommand(idlePort, path.join(work, 'saved-idle')),
+			idlePort,
 			'/api/status',
 			{ cwd: work }
 		)
-		servers.push(playground)
+		const playgroundIdleRss = await settledRss(idlePlayground, 1000)
+		await idlePlayground.stop()
+
+		// Under load, the playground and reference (a) use the same simulator process, as a real
+		// playground's Instagram is never in its own process: the figures then differ by the
+		// playground's own work (HTTP, routing, envelope), which is what the ratio is about.
+		log('starting the simulator and the playground against it (own processes)')
 		const simulatorPort = freePort()
 		const simulator = await startServerProcess(
 			[BINARY, 'simulator', '--port', String(simulatorPort)],
@@ -103,7 +110,14 @@ async function main() {
 			{ cwd: work }
 		)
 		servers.push(simulator)
-		const playgroundIdleRss = await settledRss(playground, 1000)
+		const playgroundPort = freePort()
+		const playground = await startServerProcess(
+			playgroundCommand(playgroundPort, path.join(work, 'saved')),
+			playgroundPort,
+			'/api/status',
+			{ cwd: work, env: { SMKIT_UPSTREAM_URL: simulator.url } }
+		)
+		servers.push(playground)
 
 		// The bare server answers with the playground's own bodies (history filled to its 50 entries).
 		for (let index = 0; index < 60; index++)

@@ -109,9 +109,9 @@ export async function startServerProcess(
 	command: string[],
 	port: number,
 	readyPath: string,
-	options: { cwd?: string } = {}
+	options: { cwd?: string; env?: Record<string, string> } = {}
 ): Promise<ServerProcess> {
-	const child = spawnTracked(command, { cwd: options.cwd ?? ROOT, env: isolatedEnv() })
+	const child = spawnTracked(command, { cwd: options.cwd ?? ROOT, env: { ...isolatedEnv(), ...options.env } })
 	const url = `http://127.0.0.1:${port}`
 	try {
 		await waitForOk(url + readyPath, child)

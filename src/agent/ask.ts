@@ -4,9 +4,8 @@
  * `--parallel` exits 0 only when every task succeeded.
  */
 import type { InstagramClient } from '../client/client'
-import { createDemoClient } from '../client/demo'
+import { openDemoSession } from '../client/demo'
 import { createClientFromEnv } from '../client/env'
-import { startSimulator } from '../simulator/server'
 import { createStdinPrompt, createTerminalApprover } from './ask-approver'
 import { LineReader, runInteractive } from './ask-interactive'
 import { type AskCliOptions, parseAskOptions } from './ask-options'
@@ -28,8 +27,8 @@ interface ClientSession {
 
 async function openClient(options: AskCliOptions): Promise<ClientSession> {
 	if (!options.demo) return { client: createClientFromEnv(options.envPath), close: async () => {} }
-	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
-	return { client: createDemoClient(simulator.url), close: () => simulator.stop() }
+	const demo = await openDemoSession()
+	return { client: demo.client, close: () => demo.stop() }
 }
 
 /** Routes Ctrl-C to whatever is running now (readline on a terminal, the process signal otherwise). */

@@ -1,6 +1,6 @@
 /**
  * `smkit agent-web`: validates the options, builds the client (from the environment file, or
- * against the in-process simulator with `--demo`) and the chat, serves the app and stops cleanly
+ * against the simulator with `--demo`) and the chat, serves the app and stops cleanly
  * on SIGINT/SIGTERM. The only module of the agent web server that listens or prints. The provider
  * key is never printed.
  */
@@ -9,11 +9,10 @@ import { findProvider, providerNames } from '../agent/providers'
 import { loadAgentEnv } from '../agent/setup'
 import { UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { createDemoClient } from '../client/demo'
+import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv } from '../client/env'
 import { MiB } from '../server/body'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
-import { type Simulator, startSimulator } from '../simulator/server'
 import { AGENT_WEB_APPROVAL_HINT, createAgentWebApp } from './app'
 import { setupChat } from './setup'
 
@@ -112,14 +111,8 @@ export async function startAgentWebServer(
 	// Variables already set in the process environment win over the file (DESIGN 3).
 	const env = loadAgentEnv(options.envPath)
 	const access = resolveAccessToken(options.host, options.token ?? env.SMKIT_TOKEN)
-	let simulator: Simulator | undefined
-	let ig: InstagramClient
-	if (options.demo) {
-		simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
-		ig = createDemoClient(simulator.url)
-	} else {
-		ig = createClientFromEnv(options.envPath)
-	}
+	const demo = options.demo ? await openDemoSession(env) : undefined
+	const ig: InstagramClient = demo?.client ?? createClientFromEnv(options.envPath)
 
 	let boundPort = options.port
 	let server: ReturnType<typeof Bun.serve>
@@ -157,7 +150,7 @@ export async function startAgentWebServer(
 			maxRequestBodySize: 2 * MiB
 		})
 	} catch (error) {
-		await simulator?.stop()
+		await demo?.stop()
 		const inUse =
 			error instanceof Error &&
 			/in use|EADDRINUSE/i.test(`${error.message} ${(error as { code?: string }).code}`)
@@ -176,8 +169,8 @@ export async function startAgentWebServer(
 	print(chat.available ? `AI: ${chat.label} (${chat.model})` : `AI: not configured. ${chat.reason ?? ''}`)
 	print(`Permission: ${permissionLines[options.permission]}`)
 	print(
-		options.demo
-			? 'Demo data: the built-in simulated Instagram (no account needed)'
+		demo
+			? `Demo data: ${demoDescription(demo)}`
 			: ig.loggedIn
 				? 'Instagram: credentials from the environment file'
 				: 'Instagram: not logged in (public data only): set SESSION_ID, CSRF_TOKEN, DS_USER_ID or use --demo'
@@ -187,7 +180,7 @@ export async function startAgentWebServer(
 		token: access.token,
 		stop: async () => {
 			await server.stop(true)
-			await simulator?.stop()
+			await demo?.stop()
 		}
 	}
 }

@@ -3,6 +3,7 @@
  * client-side budgets (they would throttle the demo and test suites) and no human-like pauses.
  */
 import { DEMO_CREDENTIALS } from '../simulator/credentials'
+import { startSimulator } from '../simulator/server'
 import { type ClientOptions, InstagramClient } from './client'
 
 /** A client for the simulator at `simulatorUrl` (e.g. `sim.url`); `overrides` win. */
@@ -14,4 +15,44 @@ export function createDemoClient(simulatorUrl: string, overrides: ClientOptions 
 		delays: false,
 		...overrides
 	})
+}
+
+/** Demo mode's Instagram and the client pointed at it. */
+export interface DemoSession {
+	client: InstagramClient
+	/** Origin of the simulator in use. */
+	upstream: string
+	/** True when an already running simulator (`SMKIT_UPSTREAM_URL`) is used rather than an in-process one. */
+	external: boolean
+	/** Stops the in-process simulator; an external one is left running. */
+	stop(): Promise<void>
+}
+
+/**
+ * Opens demo mode: the simulator at `SMKIT_UPSTREAM_URL` when one is given (`smkit simulator`
+ * prints that variable, so several servers can share one demo Instagram and its state), else a
+ * simulator started in this process on a free loopback port.
+ */
+export async function openDemoSession(
+	env: Record<string, string | undefined> = process.env
+): Promise<DemoSession> {
+	const external = env.SMKIT_UPSTREAM_URL?.trim()
+	if (external) {
+		const upstream = external.replace(/\/+$/, '')
+		return { client: createDemoClient(upstream), upstream, external: true, stop: async () => {} }
+	}
+	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+	return {
+		client: createDemoClient(simulator.url),
+		upstream: simulator.url,
+		external: false,
+		stop: () => simulator.stop()
+	}
+}
+
+/** One line for start-up output: which demo Instagram is in use. */
+export function demoDescription(session: DemoSession): string {
+	return session.external
+		? `the simulated Instagram at ${session.upstream} (SMKIT_UPSTREAM_URL)`
+		: 'the built-in simulated Instagram (no account needed)'
 }

@@ -1,16 +1,15 @@
 /**
  * `smkit playground`: validates the command-line options, builds the client (from the environment
- * file, or against the in-process simulator with `--demo`), serves the app and stops cleanly on
+ * file, or against the simulator with `--demo`: in-process, or SMKIT_UPSTREAM_URL's), serves the app and stops cleanly on
  * SIGINT/SIGTERM. The only module of the playground that listens or prints.
  */
 import { type PermissionLevel, parsePermissionLevel } from '../agent/permissions'
 import { UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { createDemoClient } from '../client/demo'
+import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
-import { type Simulator, startSimulator } from '../simulator/server'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
@@ -94,14 +93,8 @@ export async function startPlaygroundServer(
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const access = resolveAccessToken(options.host, options.token ?? env.SMKIT_TOKEN)
 
-	let simulator: Simulator | undefined
-	let ig: InstagramClient
-	if (options.demo) {
-		simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
-		ig = createDemoClient(simulator.url)
-	} else {
-		ig = createClientFromEnv(options.envPath)
-	}
+	const demo = options.demo ? await openDemoSession(env) : undefined
+	const ig: InstagramClient = demo?.client ?? createClientFromEnv(options.envPath)
 	const ai =
 		hooks.createAi?.(env, options) ?? createPlaygroundAi({ env, client: ig, permission: options.permission })
 
@@ -131,7 +124,7 @@ export async function startPlaygroundServer(
 		// server sets none.
 		server = Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch, idleTimeout: 0 })
 	} catch (error) {
-		await simulator?.stop()
+		await demo?.stop()
 		const inUse =
 			error instanceof Error &&
 			/in use|EADDRINUSE/i.test(`${error.message} ${(error as { code?: string }).code}`)
@@ -154,7 +147,7 @@ export async function startPlaygroundServer(
 	if (!isLoopbackHost(options.host))
 		print(`Listening beyond loopback (${options.host}): requests need the token`)
 	print(`API reference: ${url}openapi`)
-	if (options.demo) print('Demo data: the built-in simulated Instagram (no account needed)')
+	if (demo) print(`Demo data: ${demoDescription(demo)}`)
 	print(await describeAccount(ig))
 	print(
 		ai?.available
@@ -166,7 +159,7 @@ export async function startPlaygroundServer(
 		token: access.token,
 		stop: async () => {
 			await server.stop(true)
-			await simulator?.stop()
+			await demo?.stop()
 		}
 	}
 }
