@@ -14,6 +14,8 @@ const formulaStart = /^[=+\-@\t\r]/
 
 type Row = Record<string, unknown>
 
+const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
+
 const isPlainObject = (value: unknown): value is Row =>
 	typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -124,7 +126,9 @@ export function exportFileName(date = new Date()): string {
 /** The download response: UTF-8 with BOM (so spreadsheet programs detect the encoding). */
 export function csvResponse(body: unknown, date = new Date()): Response {
 	const csv = toCsv(recordsOf(body))
-	return new Response(`\uFEFF${csv}`, {
+	// The BOM as bytes beside the text: prefixing "\uFEFF" would turn an all-ASCII CSV into a
+	// two-byte string and make encoding it several times slower (same bytes either way).
+	return new Response(new Blob([UTF8_BOM, csv]), {
 		headers: {
 			'content-type': 'text/csv; charset=utf-8',
 			'content-disposition': `attachment; filename="${exportFileName(date)}"`
