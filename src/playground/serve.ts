@@ -10,6 +10,7 @@ import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
+import { DEMO_PRESETS } from '../simulator/presets'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
@@ -148,7 +149,12 @@ export async function startPlaygroundServer(
 		print(`Listening beyond loopback (${options.host}): requests need the token`)
 	print(`API reference: ${url}openapi`)
 	if (demo) print(`Demo data: ${demoDescription(demo)}`)
-	print(await describeAccount(ig))
+	// The demo session needs no confirming round trip (and would build the demo data set at start-up).
+	print(
+		demo
+			? `Instagram: logged in as @${DEMO_PRESETS.viewer.username} (the demo account)`
+			: await describeAccount(ig)
+	)
 	print(
 		ai?.available
 			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`

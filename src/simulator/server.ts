@@ -92,10 +92,13 @@ export interface Simulator {
 	readonly requests: RequestLog
 }
 
-/** Starts a simulated Instagram on loopback. The data set of a seed is built once per process. */
+/** Starts a simulated Instagram on loopback. The data set of a seed is built once per process, on first use. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const seed = options.seed ?? DEFAULT_SEED
-	const state = new SimulatorState(seed)
+	// Built on first use (about 100 ms for the default seed), so a demo server answers its first
+	// request (/api/status) before the data set exists; the first upstream request pays for it.
+	let built: SimulatorState | undefined
+	const state = () => (built ??= new SimulatorState(seed))
 	const faults = new Faults(seed)
 	const requests = new RequestLog()
 	const waiters: Waiters = new Set()
@@ -119,7 +122,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				else if (fault.kind === 'malformed') malformed = true
 				else response = await applyFault(fault, request, url, origin, waiters)
 			}
-			response ??= await routeRequest(request, url, { state, origin })
+			response ??= await routeRequest(request, url, { state: state(), origin })
 			if (malformed) {
 				const text = await response.text()
 				response = new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), {
@@ -145,7 +148,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		port: server.port ?? 0,
 		seed,
 		faults,
-		state,
+		get state() {
+			return state()
+		},
 		credentials: DEMO_CREDENTIALS,
 		requests,
 		stop() {
