@@ -102,6 +102,12 @@ describe('smkit playground --demo from an empty folder', () => {
 		const page = await fetch(`${base}/`)
 		expect(page.status).toBe(200)
 		expect(page.headers.get('content-type')).toContain('text/html')
+		// The page's own script and stylesheet come out of the binary too.
+		const html = await page.text()
+		const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g)].map((match) => match[1])
+		expect(assets.some((asset) => asset.endsWith('.js'))).toBe(true)
+		expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true)
+		for (const asset of assets) expect((await fetch(`${base}${asset}`)).status).toBe(200)
 		const reference = await (await fetch(`${base}/openapi`)).text()
 		expect(reference).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z0-9.-]+\.[a-z]{2,}\/[^"']*\.js/i)
 	})
