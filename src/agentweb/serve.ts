@@ -13,6 +13,7 @@ import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv } from '../client/env'
 import { MiB } from '../server/body'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
+import { waitForStopSignal } from '../server/signals'
 import { AGENT_WEB_APPROVAL_HINT, createAgentWebApp } from './app'
 import { setupChat } from './setup'
 
@@ -188,15 +189,7 @@ export async function startAgentWebServer(
 /** `smkit agent-web`: runs the server until SIGINT/SIGTERM, then stops cleanly (exit 0). */
 export async function runAgentWeb(rawOptions: Record<string, unknown> = {}): Promise<void> {
 	const running = await startAgentWebServer(parseAgentWebOptions(rawOptions))
-	await new Promise<void>((resolve) => {
-		const stop = () => {
-			process.off('SIGINT', stop)
-			process.off('SIGTERM', stop)
-			resolve()
-		}
-		process.on('SIGINT', stop)
-		process.on('SIGTERM', stop)
-	})
+	await waitForStopSignal()
 	console.log('Stopping the agent web server')
 	await running.stop()
 	process.exit(0)

@@ -10,6 +10,7 @@ import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
+import { waitForStopSignal } from '../server/signals'
 import { DEMO_PRESETS } from '../simulator/presets'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
@@ -176,15 +177,7 @@ export async function runPlayground(
 	hooks: PlaygroundServeHooks = {}
 ) {
 	const running = await startPlaygroundServer(parsePlaygroundOptions(rawOptions), hooks)
-	await new Promise<void>((resolve) => {
-		const stop = () => {
-			process.off('SIGINT', stop)
-			process.off('SIGTERM', stop)
-			resolve()
-		}
-		process.on('SIGINT', stop)
-		process.on('SIGTERM', stop)
-	})
+	await waitForStopSignal()
 	console.log('Stopping the playground')
 	await running.stop()
 	process.exit(0)

@@ -3,6 +3,7 @@
  * SIGINT or SIGTERM, then stops cleanly. A development aid; demo mode starts it in-process instead.
  */
 import { UsageError } from '../cli-error'
+import { waitForStopSignal } from '../server/signals'
 import { startSimulator } from './server'
 
 /** Validated options of the `simulator` command. */
@@ -32,16 +33,10 @@ export async function runSimulator(rawOptions: unknown): Promise<void> {
 	const simulator = await startSimulator({ port: options.port, host: options.host })
 	console.log(`Simulated Instagram (demo data) listening on ${simulator.url}`)
 	console.log(`Point a client at it with SMKIT_UPSTREAM_URL=${simulator.url}`)
-	console.log('The demo session is built in (SESSION_ID, CSRF_TOKEN and DS_USER_ID of the demo account);')
-	console.log('smkit playground --demo and smkit ask --demo use it for you. Press Ctrl-C to stop.')
-	await new Promise<void>((resolve) => {
-		const stop = (signal: NodeJS.Signals) => {
-			process.off('SIGINT', stop)
-			process.off('SIGTERM', stop)
-			console.log(`\nReceived ${signal}, stopping the simulator.`)
-			simulator.stop().then(resolve, resolve)
-		}
-		process.on('SIGINT', stop)
-		process.on('SIGTERM', stop)
-	})
+	console.log('The demo session is built in (SESSION_ID, CSRF_TOKEN and DS_USER_ID of the demo account):')
+	console.log('smkit playground --demo, agent-web --demo and ask --demo use this simulator when')
+	console.log('SMKIT_UPSTREAM_URL names it (sharing its state), else start their own. Press Ctrl-C to stop.')
+	const signal = await waitForStopSignal()
+	console.log(`\nReceived ${signal}, stopping the simulator.`)
+	await simulator.stop()
 }
