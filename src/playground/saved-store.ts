@@ -55,9 +55,24 @@ const isCode = (error: unknown, ...codes: string[]) =>
 	typeof error === 'object' && error !== null && codes.includes((error as { code?: string }).code ?? '')
 
 /** The saved-files directory and everything done to it. */
+/** `.<name>.json.<pid>.<uuid>.tmp`, as `writeExclusive` names its temporary files. */
+const temporaryPattern = /^\.[A-Za-z0-9_-]+\.json\.(\d+)\.[0-9a-f-]{36}\.tmp$/
+
+/** Whether a process with this pid exists (signal 0 only checks). */
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		// EPERM: it exists but belongs to someone else.
+		return isCode(error, 'EPERM')
+	}
+}
+
 export class SavedStore {
 	readonly directory: string
 	private readonly displayDirectory: string
+	private swept = false
 
 	/** `directory` may be relative (to the working directory) or absolute; it is created on first save. */
 	constructor(directory: string, workingDirectory = process.cwd()) {
@@ -79,6 +94,10 @@ export class SavedStore {
 		if (!base)
 			throw new HttpError('bad_request', 'Invalid name: use letters, digits, _ or - (1-100 characters)')
 		await mkdir(this.directory, { recursive: true })
+		if (!this.swept) {
+			this.swept = true
+			await this.sweepAbandonedTemporaries()
+		}
 		for (let attempt = 1; attempt < 10_000; attempt++) {
 			const suffix = attempt === 1 ? '' : `-${attempt}`
 			const name = base.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix
@@ -117,6 +136,18 @@ export class SavedStore {
 			return true
 		} finally {
 			await unlink(temporary).catch(() => {})
+		}
+	}
+
+	/**
+	 * Removes temporary files whose writer died mid-save (killed before its `finally` ran). The
+	 * writer's pid is in the name; a file of a live process (another save under way) is left alone.
+	 */
+	private async sweepAbandonedTemporaries(): Promise<void> {
+		for (const fileName of await readdir(this.directory).catch(() => [] as string[])) {
+			const pid = Number(temporaryPattern.exec(fileName)?.[1])
+			if (!pid || isAlive(pid)) continue
+			await unlink(path.join(this.directory, fileName)).catch(() => {})
 		}
 	}
 
