@@ -3,10 +3,18 @@
  * a guard that aborts and records every request leaving 127.0.0.1, and a demo playground
  * (simulator + playground app) listening on loopback port 0.
  */
+
+import { expect } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import {
+	type Browser,
+	type BrowserContext,
+	type BrowserContextOptions,
+	chromium,
+	type Page
+} from 'playwright-core'
 import { createDemoClient } from '../../src/client/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { uiPublicPaths } from '../../src/playground/ui'
@@ -129,6 +137,51 @@ export async function startDemoPlayground(
 			await saved.remove()
 		}
 	}
+}
+
+/** Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores. */
+export const BROWSER_TIMEOUT = 120_000
+
+/** A demo playground with one Chromium page on it: foreign requests blocked, errors and dialogs watched. */
+export interface DemoBrowser {
+	playground: DemoPlayground
+	browser: Browser
+	context: BrowserContext
+	page: Page
+	foreign: ForeignRequests
+	watch: PageWatch
+}
+
+/**
+ * Starts a demo playground and Chromium side by side and opens a 1280 x 900 page (`contextOptions`
+ * add to that); `permissions` are granted for the playground's origin.
+ */
+export async function openDemoBrowser(
+	contextOptions: BrowserContextOptions = {},
+	options: { permissions?: string[] } = {}
+): Promise<DemoBrowser> {
+	const [playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
+	const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions })
+	if (options.permissions) await context.grantPermissions(options.permissions, { origin: playground.origin })
+	const foreign = await blockForeignRequests(context)
+	const page = await context.newPage()
+	return { playground, browser, context, page, foreign, watch: watchPage(page) }
+}
+
+/** Closes what `openDemoBrowser` started (whatever of it did start). */
+export async function closeDemoBrowser(session: {
+	browser?: Browser
+	playground?: DemoPlayground
+}): Promise<void> {
+	await session.browser?.close()
+	await session.playground?.stop()
+}
+
+/** Asserts no request left 127.0.0.1 and no script error or dialog happened on the page. */
+export function expectCleanPage(session: { foreign: ForeignRequests; watch: PageWatch }): void {
+	expect(session.foreign.urls).toEqual([])
+	expect(session.watch.errors).toEqual([])
+	expect(session.watch.dialogs).toEqual([])
 }
 
 /** The page URL of a panel (keeps a `?token=` query in front of the hash). */

@@ -7,23 +7,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { DATA_PANELS } from '../../assets/playground/panels/catalog'
 import {
-	blockForeignRequests,
+	BROWSER_TIMEOUT,
+	closeDemoBrowser,
 	type DemoPlayground,
+	expectCleanPage,
 	type ForeignRequests,
-	launchBrowser,
+	openDemoBrowser,
 	openPanel,
 	type PageWatch,
 	runAction,
-	SCREENSHOT_DIR,
-	startDemoPlayground,
-	watchPage
+	SCREENSHOT_DIR
 } from '../support/browser'
-
-// Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores.
-const BROWSER_TIMEOUT = 120_000
 
 const PANELS = [
 	['ai-chat', 'AI Chat'],
@@ -45,24 +42,16 @@ const PANELS = [
 
 let playground: DemoPlayground
 let browser: Browser
-let context: BrowserContext
 let page: Page
 let foreign: ForeignRequests
 let watch: PageWatch
 
 beforeAll(async () => {
-	;[playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
-	context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-	foreign = await blockForeignRequests(context)
-	page = await context.newPage()
-	watch = watchPage(page)
+	;({ playground, browser, page, foreign, watch } = await openDemoBrowser())
 	await mkdir(SCREENSHOT_DIR, { recursive: true })
 }, BROWSER_TIMEOUT)
 
-afterAll(async () => {
-	await browser?.close()
-	await playground?.stop()
-}, BROWSER_TIMEOUT)
+afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
 
 describe('panels', () => {
 	test(
@@ -195,11 +184,7 @@ describe('panels', () => {
 
 	test(
 		'no request left 127.0.0.1 and no script error happened',
-		() => {
-			expect(foreign.urls).toEqual([])
-			expect(watch.errors).toEqual([])
-			expect(watch.dialogs).toEqual([])
-		},
+		() => expectCleanPage({ foreign, watch }),
 		BROWSER_TIMEOUT
 	)
 })

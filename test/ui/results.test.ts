@@ -3,42 +3,33 @@
  * table, tree, images and raw views, copy, errors shown with their code, URL-encoded queries.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import {
-	blockForeignRequests,
+	BROWSER_TIMEOUT,
+	closeDemoBrowser,
 	type DemoPlayground,
+	expectCleanPage,
 	type ForeignRequests,
-	launchBrowser,
+	openDemoBrowser,
 	openPanel,
 	type PageWatch,
-	runAction,
-	startDemoPlayground,
-	watchPage
+	runAction
 } from '../support/browser'
-
-// Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores.
-const BROWSER_TIMEOUT = 120_000
 
 let playground: DemoPlayground
 let browser: Browser
-let context: BrowserContext
 let page: Page
 let foreign: ForeignRequests
 let watch: PageWatch
 
 beforeAll(async () => {
-	;[playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
-	context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-	await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: playground.origin })
-	foreign = await blockForeignRequests(context)
-	page = await context.newPage()
-	watch = watchPage(page)
+	;({ playground, browser, page, foreign, watch } = await openDemoBrowser(
+		{},
+		{ permissions: ['clipboard-read', 'clipboard-write'] }
+	))
 }, BROWSER_TIMEOUT)
 
-afterAll(async () => {
-	await browser?.close()
-	await playground?.stop()
-}, BROWSER_TIMEOUT)
+afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
 
 const rows = () => page.locator('main .result .data-table tbody tr')
 
@@ -150,10 +141,6 @@ describe('result view', () => {
 
 test(
 	'no request left 127.0.0.1 and no script error happened',
-	() => {
-		expect(foreign.urls).toEqual([])
-		expect(watch.errors).toEqual([])
-		expect(watch.dialogs).toEqual([])
-	},
+	() => expectCleanPage({ foreign, watch }),
 	BROWSER_TIMEOUT
 )

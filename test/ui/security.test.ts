@@ -8,19 +8,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import {
-	blockForeignRequests,
+	BROWSER_TIMEOUT,
+	closeDemoBrowser,
 	type DemoPlayground,
 	type ForeignRequests,
-	launchBrowser,
+	openDemoBrowser,
 	openPanel,
 	type PageWatch,
 	runAction,
-	startDemoPlayground,
-	watchPage
+	startDemoPlayground
 } from '../support/browser'
-
-// Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores.
-const BROWSER_TIMEOUT = 120_000
 
 let playground: DemoPlayground
 let browser: Browser
@@ -30,17 +27,10 @@ let foreign: ForeignRequests
 let watch: PageWatch
 
 beforeAll(async () => {
-	;[playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
-	context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-	foreign = await blockForeignRequests(context)
-	page = await context.newPage()
-	watch = watchPage(page)
+	;({ playground, browser, context, page, foreign, watch } = await openDemoBrowser())
 }, BROWSER_TIMEOUT)
 
-afterAll(async () => {
-	await browser?.close()
-	await playground?.stop()
-}, BROWSER_TIMEOUT)
+afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
 
 /** Fails when anything from a payload became markup or ran. */
 async function expectInert(): Promise<void> {

@@ -6,19 +6,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import {
-	blockForeignRequests,
+	BROWSER_TIMEOUT,
+	closeDemoBrowser,
 	type DemoPlayground,
+	expectCleanPage,
 	type ForeignRequests,
-	launchBrowser,
+	openDemoBrowser,
 	openPanel,
 	type PageWatch,
 	runAction,
 	startDemoPlayground,
 	watchPage
 } from '../support/browser'
-
-// Chromium and the demo servers start in beforeAll; a whole panel sweep takes a while on 2 cores.
-const BROWSER_TIMEOUT = 120_000
 
 let playground: DemoPlayground
 let browser: Browser
@@ -28,17 +27,10 @@ let foreign: ForeignRequests
 let watch: PageWatch
 
 beforeAll(async () => {
-	;[playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
-	context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
-	foreign = await blockForeignRequests(context)
-	page = await context.newPage()
-	watch = watchPage(page)
+	;({ playground, browser, context, page, foreign, watch } = await openDemoBrowser({ acceptDownloads: true }))
 }, BROWSER_TIMEOUT)
 
-afterAll(async () => {
-	await browser?.close()
-	await playground?.stop()
-}, BROWSER_TIMEOUT)
+afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
 
 describe('save, saved, CSV', () => {
 	test(
@@ -235,10 +227,6 @@ describe('not logged in', () => {
 
 test(
 	'no request left 127.0.0.1 and no script error happened',
-	() => {
-		expect(foreign.urls).toEqual([])
-		expect(watch.errors).toEqual([])
-		expect(watch.dialogs).toEqual([])
-	},
+	() => expectCleanPage({ foreign, watch }),
 	BROWSER_TIMEOUT
 )
