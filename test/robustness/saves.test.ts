@@ -97,9 +97,10 @@ describe('interrupted save', () => {
 	})
 
 	test('a save killed mid-write leaves no partial saved file, and the name can be saved again', async () => {
-		// The kill can land just after the last byte; try again until one lands inside the write.
+		// The kill can land just after the last byte: the file grows in jumps of 100+ MiB, so about
+		// half the attempts see it only complete. Try again until one lands inside the write.
 		let midWrite = false
-		for (let attempt = 0; attempt < 3 && !midWrite; attempt++) {
+		for (let attempt = 0; attempt < 10 && !midWrite; attempt++) {
 			const directory = await mkdtemp(path.join(tmpdir(), 'smkit-interrupted-'))
 			directories.push(directory)
 			const { fullSize, sizeAtKill } = await killMidWrite(directory)
