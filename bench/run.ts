@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { createDemoClient } from '../src/client/demo'
+import { createDemoClient } from '../src/demo'
 import {
 	BINARY,
 	buildBareServer,

@@ -3,7 +3,7 @@
  * `GET /api/status`), a notice when no AI provider is configured, and the shared chat component
  * with the parallel-tasks form.
  */
-import { mountChat } from '../shared/chat'
+import { mountChat } from '../shared/chat/chat'
 
 interface AgentWebStatus {
 	available: boolean

@@ -4,8 +4,8 @@
  * `--parallel` exits 0 only when every task succeeded.
  */
 import type { InstagramClient } from '../client/client'
-import { openDemoSession } from '../client/demo'
 import { createClientFromEnv } from '../client/env'
+import { openDemoSession } from '../demo'
 import { createStdinPrompt, createTerminalApprover } from './ask-approver'
 import { LineReader, runInteractive } from './ask-interactive'
 import { type AskCliOptions, parseAskOptions } from './ask-options'

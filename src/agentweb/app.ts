@@ -5,6 +5,7 @@
  * The error handler is attached before the routes so it covers them (STYLE gotchas).
  */
 import { Elysia } from 'elysia'
+import { type ChatSetup, type ChatSetupOptions, setupChat } from '../agent/chat/setup'
 import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
@@ -12,7 +13,6 @@ import { jsonBody, MiB, unwrapParseError } from '../server/body'
 import { HttpError } from '../server/envelope'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { chatRoutes } from './routes/chat'
-import { type ChatSetup, type ChatSetupOptions, setupChat } from './setup'
 import { chatUiPaths, chatUiRoutes } from './ui'
 
 /** Where approvals can be given, ending the error of a JSON ask whose actions were denied. */

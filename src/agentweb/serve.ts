@@ -4,18 +4,19 @@
  * on SIGINT/SIGTERM. The only module of the agent web server that listens or prints. The provider
  * key is never printed.
  */
+
+import { setupChat } from '../agent/chat/setup'
 import { type PermissionLevel, parsePermissionLevel } from '../agent/permissions'
 import { findProvider, providerNames } from '../agent/providers'
 import { loadAgentEnv } from '../agent/setup'
 import { UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv } from '../client/env'
+import { demoDescription, openDemoSession } from '../demo'
 import { MiB } from '../server/body'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { AGENT_WEB_APPROVAL_HINT, createAgentWebApp } from './app'
-import { setupChat } from './setup'
 
 /** Validated options of `smkit agent-web`. */
 export interface AgentWebServeOptions {

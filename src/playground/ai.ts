@@ -8,10 +8,10 @@
  * Errors are thrown as `HttpError`s; the playground's `onError` makes them envelopes.
  */
 import { Elysia } from 'elysia'
-import { eventStreamResponse } from '../agentweb/event-stream'
-import { LockWaitAbortedError } from '../agentweb/mutex'
-import { readApproval, readAskMessage } from '../agentweb/requests'
-import { type ChatSetup, type ChatSetupOptions, setupChat } from '../agentweb/setup'
+import { eventStreamResponse } from '../agent/chat/event-stream'
+import { LockWaitAbortedError } from '../agent/chat/mutex'
+import { readApproval, readAskMessage } from '../agent/chat/requests'
+import { type ChatSetup, type ChatSetupOptions, setupChat } from '../agent/chat/setup'
 import { fail, HttpError, nowSeconds, ok } from '../server/envelope'
 import type { PlaygroundAi } from './app'
 

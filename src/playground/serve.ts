@@ -6,12 +6,11 @@
 import { type PermissionLevel, parsePermissionLevel } from '../agent/permissions'
 import { UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { demoDescription, openDemoSession } from '../client/demo'
 import { createClientFromEnv, loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
+import { DEMO_USERNAME, demoDescription, openDemoSession } from '../demo'
 import { isLoopbackHost, resolveAccessToken } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
-import { DEMO_PRESETS } from '../simulator/presets'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
@@ -151,11 +150,7 @@ export async function startPlaygroundServer(
 	print(`API reference: ${url}openapi`)
 	if (demo) print(`Demo data: ${demoDescription(demo)}`)
 	// The demo session needs no confirming round trip (and would build the demo data set at start-up).
-	print(
-		demo
-			? `Instagram: logged in as @${DEMO_PRESETS.viewer.username} (the demo account)`
-			: await describeAccount(ig)
-	)
+	print(demo ? `Instagram: logged in as @${DEMO_USERNAME} (the demo account)` : await describeAccount(ig))
 	print(
 		ai?.available
 			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`

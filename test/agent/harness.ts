@@ -8,7 +8,7 @@ import path from 'node:path'
 import { Agent, type AgentOptions } from '../../src/agent/agent'
 import { resolveProvider } from '../../src/agent/providers'
 import type { InstagramClient } from '../../src/client/client'
-import { createDemoClient } from '../../src/client/demo'
+import { createDemoClient } from '../../src/demo'
 import { startSimulator } from '../../src/simulator/server'
 import { type FakeLlm, startFakeLlm } from '../support/fake-llm'
 

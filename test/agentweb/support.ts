@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type AgentWebOptions, createAgentWeb } from '../../src/agentweb/app'
 import type { InstagramClient } from '../../src/client/client'
-import { createDemoClient } from '../../src/client/demo'
+import { createDemoClient } from '../../src/demo'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { type FakeLlm, type RecordedRequest, startFakeLlm } from '../support/fake-llm'
 

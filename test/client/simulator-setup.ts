@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from 'bun:test'
 import type { ClientOptions, InstagramClient } from '../../src/client/client'
-import { createDemoClient } from '../../src/client/demo'
+import { createDemoClient } from '../../src/demo'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 
 /** One request as the client handed it to `fetch`. */

@@ -15,7 +15,7 @@ import {
 	chromium,
 	type Page
 } from 'playwright-core'
-import { createDemoClient } from '../../src/client/demo'
+import { createDemoClient } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { uiPublicPaths } from '../../src/playground/ui'
 import { type Simulator, startSimulator } from '../../src/simulator/server'

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DATA_PANELS, matchRequest } from '../../assets/playground/panels/catalog'
-import { createDemoClient } from '../../src/client/demo'
+import { createDemoClient } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
 import { type Simulator, startSimulator } from '../../src/simulator/server'

@@ -8,7 +8,7 @@
  * `../lib/api` (it adds the access token and the JSON content type) and build every node with
  * `h()` from `../lib/dom`: answers may quote Instagram text and must stay text.
  */
-import { mountChat as mountSharedChat } from '../../shared/chat'
+import { mountChat as mountSharedChat } from '../../shared/chat/chat'
 import { h, replaceChildren } from '../lib/dom'
 import type { Panel } from '../lib/panel'
 import { onStatus, type ServerStatus } from '../lib/state'

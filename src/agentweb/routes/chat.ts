@@ -4,13 +4,13 @@
  * as `HttpError`s; the app's `onError` turns them into `{ success: false, error }`.
  */
 import { Elysia } from 'elysia'
+import type { ChatSession } from '../../agent/chat/chat-session'
+import { eventStreamResponse } from '../../agent/chat/event-stream'
+import { LockWaitAbortedError } from '../../agent/chat/mutex'
+import { readApproval, readAskMessage, readTasks } from '../../agent/chat/requests'
+import type { ChatSetup } from '../../agent/chat/setup'
 import type { AgentEvent } from '../../agent/events'
 import { HttpError } from '../../server/envelope'
-import type { ChatSession } from '../chat-session'
-import { eventStreamResponse } from '../event-stream'
-import { LockWaitAbortedError } from '../mutex'
-import { readApproval, readAskMessage, readTasks } from '../requests'
-import type { ChatSetup } from '../setup'
 
 /** What the chat routes are built from. */
 export interface ChatRoutesDeps {

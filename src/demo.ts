@@ -1,10 +1,16 @@
 /**
- * Demo mode's client: real HTTP against the simulated Instagram with the demo session, no
- * client-side budgets (they would throttle the demo and test suites) and no human-like pauses.
+ * Demo mode: the wiring between the Instagram client and the simulated Instagram. It sits above
+ * both (the client never imports the simulator), so the commands reach the demo through here.
+ * The demo client does real HTTP against the simulator with the demo session, no client-side
+ * budgets (they would throttle the demo and test suites) and no human-like pauses.
  */
-import { DEMO_CREDENTIALS } from '../simulator/credentials'
-import { startSimulator } from '../simulator/server'
-import { type ClientOptions, InstagramClient } from './client'
+import { type ClientOptions, InstagramClient } from './client/client'
+import { DEMO_CREDENTIALS } from './simulator/credentials'
+import { DEMO_PRESETS } from './simulator/presets'
+import { startSimulator } from './simulator/server'
+
+/** The demo account's username (the simulator's viewer). */
+export const DEMO_USERNAME: string = DEMO_PRESETS.viewer.username
 
 /** A client for the simulator at `simulatorUrl` (e.g. `sim.url`); `overrides` win. */
 export function createDemoClient(simulatorUrl: string, overrides: ClientOptions = {}): InstagramClient {

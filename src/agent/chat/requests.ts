@@ -2,8 +2,9 @@
  * Request bodies of the chat endpoints (both servers), checked by hand so each failure says
  * exactly what is wrong: a 400 `HttpError` whose message names the field and the limit.
  */
-import { maxParallelTasks } from '../agent/parallel'
-import { HttpError } from '../server/envelope'
+
+import { HttpError } from '../../server/envelope'
+import { maxParallelTasks } from '../parallel'
 
 /** Longest question accepted, in characters. */
 export const maxMessageChars = 8000

@@ -4,10 +4,10 @@
  * permission requests go to the browser that streams the ask (or are denied with a how-to when the
  * ask cannot show them), and a client that goes away cancels its ask.
  */
-import { Agent, type AgentOptions, type HistoryEntry } from '../agent/agent'
-import type { AgentEvent, AskResponse } from '../agent/events'
-import { type ParallelResult, runParallel } from '../agent/parallel'
-import type { Approver, PermissionLevel } from '../agent/permissions'
+import { Agent, type AgentOptions, type HistoryEntry } from '../agent'
+import type { AgentEvent, AskResponse } from '../events'
+import { type ParallelResult, runParallel } from '../parallel'
+import type { Approver, PermissionLevel } from '../permissions'
 import { type ApprovalChannel, type ApprovalMode, BrowserApprovals, unaskedDenialMessage } from './approvals'
 import { FifoMutex, LockWaitAbortedError } from './mutex'
 

@@ -3,11 +3,12 @@
  * into a chat session, or into the reason there is none. Shared with the playground's AI chat,
  * which chooses its provider from the environment file's AI keys the same way (DESIGN 3, 5).
  */
-import type { ChatModelOptions } from '../agent/model'
-import type { PermissionLevel } from '../agent/permissions'
-import { missingKeyMessage, resolveProvider } from '../agent/providers'
-import { loadAgentEnv } from '../agent/setup'
-import type { InstagramClient } from '../client/client'
+
+import type { InstagramClient } from '../../client/client'
+import type { ChatModelOptions } from '../model'
+import type { PermissionLevel } from '../permissions'
+import { missingKeyMessage, resolveProvider } from '../providers'
+import { loadAgentEnv } from '../setup'
 import { ChatSession } from './chat-session'
 
 /** Provider and agent settings of a chat (every field optional except the client). */

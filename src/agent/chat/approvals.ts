@@ -5,8 +5,8 @@
  * nobody to ask: its requests are denied and remembered, so the response can say how to allow
  * them. Nothing is ever approved without a person's click (the original auto-approved everything).
  */
-import type { AgentEvent } from '../agent/events'
-import { type ApprovalRequest, type Approver, createDeferredApprover } from '../agent/permissions'
+import type { AgentEvent } from '../events'
+import { type ApprovalRequest, type Approver, createDeferredApprover } from '../permissions'
 
 /** How an ask's permission requests are decided. */
 export type ApprovalMode = 'browser' | 'none'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { openDemoSession } from '../../src/client/demo'
-import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { openDemoSession } from '../src/demo'
+import { type Simulator, startSimulator } from '../src/simulator/server'
 
 let running: Simulator
 beforeAll(async () => {
