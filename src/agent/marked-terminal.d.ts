@@ -1,5 +1,6 @@
-/** Types for marked-terminal 7 (it ships none): only the part `ask-terminal.ts` uses. */
+/** Types for marked-terminal 7 (it ships none): only the part `ask-markdown.ts` uses. */
 declare module 'marked-terminal' {
+	type Style = (text: string) => string
 	/** Options of the terminal renderer (subset). */
 	export interface TerminalRendererOptions {
 		width?: number
@@ -7,6 +8,15 @@ declare module 'marked-terminal' {
 		emoji?: boolean
 		showSectionPrefix?: boolean
 		tab?: number
+		strong?: Style
+		em?: Style
+		codespan?: Style
+		del?: Style
+		link?: Style
+		href?: Style
+		heading?: Style
+		firstHeading?: Style
+		blockquote?: Style
 	}
 	/** A marked extension that renders Markdown as ANSI text. */
 	export function markedTerminal(
