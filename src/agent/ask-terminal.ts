@@ -5,6 +5,7 @@
  */
 import { styleText } from 'node:util'
 import type { AgentEvent, AskResponse } from './events'
+import { deniedNotice } from './permissions'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -130,7 +131,11 @@ export class LiveView {
 				}
 				break
 			case 'tool_result':
-				if (event.source === 'model') {
+				if (event.source === 'model' && event.denied?.length) {
+					// The output is the model's instruction; the person sees what they decided.
+					this.line(paint('yellow', `✗ ${deniedNotice(event.denied)}`))
+					this.spin('Thinking...')
+				} else if (event.source === 'model') {
 					const mark = event.success ? paint('green', '✓ Result') : paint('red', '✗ Error')
 					this.line(`${mark}\n${paint('dim', indent(firstLines(event.output, 6)))}`)
 					this.spin('Thinking...')

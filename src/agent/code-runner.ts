@@ -8,7 +8,7 @@ import type { InstagramClient } from '../client/client'
 import type { MethodSpec } from '../client/registry'
 import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
 import { FileNameError, type OutputFiles } from './files'
-import { type PermissionGate, permissionDeniedMessage } from './permissions'
+import { deniedLabel, type PermissionGate, permissionDeniedMessage } from './permissions'
 import { runInSandbox, type SandboxResult } from './sandbox'
 
 /** Per-run context: which step and call this is, where events go, where written files are recorded. */
@@ -31,6 +31,8 @@ export interface CodeRunOutcome {
 	output: string
 	/** False when permission to run was denied (nothing ran). */
 	ran: boolean
+	/** What the person denied during this run (`deniedLabel`); empty when nothing was. */
+	denied: string[]
 }
 
 /** Runs code for the agent. */
@@ -89,7 +91,17 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			{ kind: 'code_run', title: context.description || 'Run generated code', detail: code },
 			{ signal: context.signal, onEvent: context.onEvent }
 		)
-		if (!allowed) return { success: false, ran: false, output: permissionDeniedMessage({ kind: 'code_run' }) }
+		// A prompt ended by Ctrl-C (the ask's signal) is a cancellation, not the person's denial.
+		const denial = (label: string) => (context.signal?.aborted ? [] : [label])
+		if (!allowed) {
+			return {
+				success: false,
+				ran: false,
+				output: permissionDeniedMessage({ kind: 'code_run' }),
+				denied: denial(deniedLabel({ kind: 'code_run' }))
+			}
+		}
+		const denied: string[] = []
 		emitSafely(context.onEvent, {
 			type: 'code',
 			step: context.step,
@@ -118,7 +130,15 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 				)
 				if (!writeAllowed) {
 					const message = permissionDeniedMessage({ kind: 'write_call', method: path })
-					emitSafely(context.onEvent, { type: 'tool_result', ...event, success: false, output: message })
+					const label = denial(deniedLabel({ kind: 'write_call', method: path }))
+					denied.push(...label)
+					emitSafely(context.onEvent, {
+						type: 'tool_result',
+						...event,
+						success: false,
+						output: message,
+						denied: label
+					})
 					throw new Error(message)
 				}
 			}
@@ -151,7 +171,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 				},
 				{ signal: context.signal, onEvent: context.onEvent }
 			)
-			if (!fileAllowed) throw new Error(permissionDeniedMessage({ kind: 'file_write' }))
+			if (!fileAllowed) {
+				denied.push(...denial(deniedLabel({ kind: 'file_write', fileName: planned.name })))
+				throw new Error(permissionDeniedMessage({ kind: 'file_write' }))
+			}
 			try {
 				const saved = await options.files.save(name, content)
 				context.files.push(saved)
@@ -169,6 +192,6 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			timeoutMs: options.timeoutMs ?? 30_000,
 			signal: context.signal
 		})
-		return { success: result.ok, ran: true, output: formatRunResult(result) }
+		return { success: result.ok, ran: true, output: formatRunResult(result), denied }
 	}
 }

@@ -78,6 +78,11 @@ export interface ToolResultEvent {
 	name: string
 	success: boolean
 	output: string
+	/**
+	 * Actions the person denied during this call, in their words (`run code`, `media.like on the
+	 * account`); shown as "You denied: ..." instead of `output`, which is the model's instruction.
+	 */
+	denied?: string[]
 }
 
 /** The agent needs a decision on an action (see permissions.ts); a server shows an approve/deny card. */

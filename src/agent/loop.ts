@@ -37,7 +37,7 @@ export type CodeBlockRunner = (
 		onEvent?: AgentEventListener
 		files: SavedFile[]
 	}
-) => Promise<{ success: boolean; output: string; ran: boolean }>
+) => Promise<{ success: boolean; output: string; ran: boolean; denied?: string[] }>
 
 /** Inputs of one run. */
 export interface RunAgentOptions {
@@ -175,6 +175,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 				emitSafely(options.onEvent, { type: 'tool_call', ...event, arguments: parsedArguments })
 				let success = false
 				let output: string
+				let denied: string[] | undefined
 				if (!tool) {
 					output = `Unknown tool: ${call.name}. The only tool is run_code.`
 				} else {
@@ -191,17 +192,21 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 						})
 						success = outcome.success
 						output = outcome.output
+						denied = outcome.denied
 						if (outcome.code !== undefined) {
 							code = outcome.code
 							lastOutput = output
 						}
 					}
 				}
+				// Cancelled while the call ran (Ctrl-C at an approval prompt): its result is not news.
+				if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
 				emitSafely(options.onEvent, {
 					type: 'tool_result',
 					...event,
 					success,
-					output: truncateText(output, eventOutputLimit)
+					output: truncateText(output, eventOutputLimit),
+					...(denied?.length ? { denied } : {})
 				})
 				messages.push({
 					role: 'tool',
@@ -240,6 +245,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 				code = block
 				lastOutput = outcome.output
 			}
+			if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
 			emitSafely(options.onEvent, {
 				type: 'tool_result',
 				step: state.step,
@@ -247,7 +253,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 				source: 'model',
 				name: 'run_code',
 				success: outcome.success,
-				output: truncateText(outcome.output, eventOutputLimit)
+				output: truncateText(outcome.output, eventOutputLimit),
+				...(outcome.denied?.length ? { denied: outcome.denied } : {})
 			})
 			messages.push({
 				role: 'user',

@@ -40,7 +40,24 @@ export type Approver = (request: ApprovalRequest, context?: { signal?: AbortSign
 /** An approver that denies everything (the default: nothing is auto-approved). */
 export const denyAllApprover: Approver = async () => false
 
-/** The text returned to the model when an action is denied. */
+/**
+ * What the person denied, in their words, for "You denied: <label>": `run code`, `media.like on the
+ * account`, `save file report.csv`. The model gets `permissionDeniedMessage` instead.
+ */
+export function deniedLabel(
+	request: Pick<ApprovalRequest, 'kind' | 'method'> & { fileName?: string }
+): string {
+	if (request.kind === 'code_run') return 'run code'
+	if (request.kind === 'write_call') return `${request.method ?? 'a write'} on the account`
+	return request.fileName ? `save file ${request.fileName}` : 'save a file'
+}
+
+/** The line a person sees after denying: `You denied: run code`. */
+export function deniedNotice(labels: readonly string[]): string {
+	return `You denied: ${[...new Set(labels)].join('; ')}`
+}
+
+/** The text returned to the model when an action is denied (an instruction, not for the person). */
 export function permissionDeniedMessage(request: Pick<ApprovalRequest, 'kind' | 'method'>): string {
 	const what =
 		request.kind === 'code_run'

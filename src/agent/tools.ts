@@ -14,6 +14,8 @@ export interface ToolOutcome {
 	output: string
 	/** The code this tool ran, if any (the ask response's `code` is the last one). */
 	code?: string
+	/** What the person denied during the call (see `ToolResultEvent.denied`). */
+	denied?: string[]
 }
 
 /** Per-call context given to `execute`. */
@@ -78,7 +80,12 @@ export function createRunCodeTool(runner: CodeRunner): AgentTool<typeof RunCodeP
 				onEvent: context.onEvent,
 				files: context.files
 			})
-			return { success: outcome.success, output: outcome.output, code: outcome.ran ? args.code : undefined }
+			return {
+				success: outcome.success,
+				output: outcome.output,
+				code: outcome.ran ? args.code : undefined,
+				denied: outcome.denied
+			}
 		}
 	}
 }

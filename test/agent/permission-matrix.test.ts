@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import type { AgentEvent } from '../../src/agent/events'
 import type { ActionKind, ApprovalRequest, PermissionLevel } from '../../src/agent/permissions'
 import { reply } from '../support/fake-llm'
 import { type Harness, lastToolOutput, startHarness } from './harness'
@@ -39,9 +40,10 @@ describe('permission matrix: level x action x decision', () => {
 					harness.llm.setScript((request, index) =>
 						index === 0 ? reply.code(code) : reply.text(`Saw: ${lastToolOutput(request.body)}`)
 					)
+					const events: AgentEvent[] = []
 					const response = await harness
 						.agent({ permission: level, approver, filesDir: dir })
-						.ask('like and save')
+						.ask('like and save', { onEvent: (event) => events.push(event) })
 					const liked = await isLiked()
 					const saved = existsSync(path.join(dir, 'matrix.txt'))
 
@@ -65,6 +67,16 @@ describe('permission matrix: level x action x decision', () => {
 						}
 						expect(asked[0].detail).toBe(code)
 						if (!decision) expect(response.answer).toContain('Permission denied')
+						// What the person sees: the run's result names what they denied, in their words.
+						const runResult = events.find(
+							(event) => event.type === 'tool_result' && event.name === 'run_code'
+						) as Extract<AgentEvent, { type: 'tool_result' }>
+						const expected: Record<ActionKind, string> = {
+							code_run: 'run code',
+							write_call: 'media.like on the account',
+							file_write: 'save file matrix.txt'
+						}
+						expect(runResult.denied).toEqual(decision ? undefined : [expected[kind]])
 					}
 					expect(response.success).toBe(true)
 					expect(response.files).toHaveLength(saved ? 1 : 0)

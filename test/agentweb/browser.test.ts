@@ -264,6 +264,13 @@ describe('approval cards', () => {
 			expect(await next.first().getAttribute('data-outcome')).toBe('denied')
 			expect(await next.count()).toBe(1)
 			expect(harness.simulator.state.isFollowing(xssPk)).toBe(false)
+			// After the answer the denied step is still in view, in the person's words.
+			const deniedBubble = page.locator('.chat-log > .chat-assistant').nth(1)
+			expect(await deniedBubble.locator('.chat-answer').textContent()).toContain('Follow xss: done')
+			const deniedLine = deniedBubble.locator('.chat-result-denied')
+			expect(await deniedLine.isVisible()).toBe(true)
+			expect(await deniedLine.textContent()).toBe('✗ You denied: run code')
+			expect(await deniedBubble.textContent()).not.toContain('Do not retry')
 			expect(watch.errors).toEqual([])
 		},
 		BROWSER_TIMEOUT

@@ -45,6 +45,8 @@ export class AssistantTurn {
 	private readonly pendingCalls = new Map<string, HTMLElement>()
 	private currentStep: HTMLElement = this.stepList
 	private finished = false
+	/** The person denied something: the steps stay open after the answer so the denial shows. */
+	private deniedSomething = false
 
 	constructor(
 		private readonly decide: Decide,
@@ -161,10 +163,28 @@ export class AssistantTurn {
 		)
 	}
 
+	/** "✗ You denied: run code": what the person decided, not the instruction the model got. */
+	private deniedLine(labels: readonly unknown[]): HTMLElement {
+		this.deniedSomething = true
+		const names = [...new Set(labels.map(text))].join('; ')
+		return el('div', { className: 'chat-result chat-result-denied', text: `✗ You denied: ${names}` })
+	}
+
 	private addResult(event: StreamEvent): void {
 		const success = event.success === true
 		const name = text(event.name)
 		const call = this.pendingCalls.get(text(event.id))
+		if (Array.isArray(event.denied) && event.denied.length) {
+			const line = this.deniedLine(event.denied)
+			if (call) {
+				this.pendingCalls.delete(text(event.id))
+				call.replaceWith(line)
+			} else if (!this.currentStep.querySelector('.chat-result-denied')) {
+				// The run's own result repeats a write denial already shown in place of its call.
+				this.addItem(line)
+			}
+			return
+		}
 		// A call from the code is shown with its arguments; the run_code result is the code's output.
 		const title = call?.textContent ?? (name === 'run_code' ? 'Code output' : name)
 		const result = this.folded(title, text(event.output), success)
@@ -222,7 +242,7 @@ export class AssistantTurn {
 			Number(event.tokens) || 0,
 			Number(event.duration) || 0
 		)
-		if (answerText) this.steps.open = false
+		if (answerText && !this.deniedSomething) this.steps.open = false
 	}
 }
 

@@ -1,0 +1,140 @@
+/**
+ * `smkit ask` on a real (pseudo) terminal: the Markdown answer as rendered for a person, and what
+ * the person sees when they deny an approval or press Ctrl-C at the prompt.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
+
+const root = path.resolve(import.meta.dir, '../..')
+const bun = path.join(root, 'node_modules/.bin/bun')
+const main = path.join(root, 'src/main.ts')
+
+let llm: FakeLlm
+let workDir: string
+beforeAll(async () => {
+	llm = await startFakeLlm()
+	workDir = await mkdtemp(path.join(tmpdir(), 'smkit-ask-tty-'))
+})
+afterAll(async () => {
+	await llm.stop()
+	await rm(workDir, { recursive: true, force: true })
+})
+
+/** The text of a terminal screen without colour and cursor codes. */
+const visible = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '')
+
+/** A `smkit ask` running on a 100-column pseudo terminal. */
+interface TerminalRun {
+	/** Everything printed so far (stdout and stderr share the terminal), escape codes included. */
+	readonly screen: string
+	/** Resolves once `text` has been printed (escape codes ignored). */
+	waitFor(text: string): Promise<void>
+	type(keys: string): void
+	exited: Promise<number>
+}
+
+function runOnTerminal(args: string[]): TerminalRun {
+	const env: Record<string, string> = {}
+	for (const [key, value] of Object.entries(process.env))
+		if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$|^NO_COLOR$/.test(key))
+			env[key] = value
+	env.TERM = 'xterm-256color'
+	let screen = ''
+	const waiters: { text: string; resolve(): void }[] = []
+	const child = Bun.spawn(
+		[
+			bun,
+			main,
+			'ask',
+			'--provider',
+			'openai',
+			'--api-key',
+			'sk-tty-test',
+			'--base-url',
+			llm.url,
+			'--env',
+			path.join(workDir, 'missing.env'),
+			'--demo',
+			...args
+		],
+		{
+			cwd: workDir,
+			env,
+			terminal: {
+				cols: 100,
+				rows: 40,
+				data(_terminal, data) {
+					screen += new TextDecoder().decode(data)
+					for (const waiter of [...waiters]) {
+						if (visible(screen).includes(waiter.text)) {
+							waiters.splice(waiters.indexOf(waiter), 1)
+							waiter.resolve()
+						}
+					}
+				}
+			}
+		}
+	)
+	return {
+		get screen() {
+			return screen
+		},
+		waitFor: (text) =>
+			visible(screen).includes(text)
+				? Promise.resolve()
+				: new Promise<void>((resolve) => waiters.push({ text, resolve })),
+		type: (keys) => child.terminal?.write(keys),
+		exited: child.exited
+	}
+}
+
+const readLuna = `const user = await ig.users.getByUsername('luna.explorer'); console.log('followers=' + user.follower_count)`
+
+describe('smkit ask on a terminal', () => {
+	test('renders bold, italic and code inside the list items of an answer', async () => {
+		llm.setScript([reply.text('Top posts:\n\n1. **DVUVYxwAOOz** with *242* likes\n2. `DQx1` with 180 likes')])
+		const run = runOnTerminal(['top posts?'])
+		expect(await run.exited).toBe(0)
+		expect(run.screen).toContain('\u001b[1mDVUVYxwAOOz\u001b[22m')
+		expect(run.screen).toContain('\u001b[3m242\u001b[23m')
+		expect(run.screen).toContain('\u001b[33mDQx1\u001b[39m')
+		const shown = visible(run.screen)
+		expect(shown).toContain('1. DVUVYxwAOOz with 242 likes')
+		expect(shown).not.toContain('**')
+	})
+
+	test('a denial shows "You denied: run code"; the instruction goes to the model only', async () => {
+		llm.setScript([reply.code(readLuna), reply.text('I could not read the profile.')])
+		const run = runOnTerminal(['followers of luna?'])
+		await run.waitFor('Allow?')
+		run.type('n\r')
+		expect(await run.exited).toBe(0)
+		const shown = visible(run.screen)
+		expect(shown).toContain('You denied: run code')
+		expect(shown).not.toContain('Do not retry')
+		expect(shown).not.toContain('Permission denied')
+		expect(shown).toContain('I could not read the profile.')
+		const toModel = llm
+			.chatRequests()
+			.at(-1)
+			?.body.messages.findLast((message: { role: string }) => message.role === 'tool')
+		expect(toModel?.content).toContain('Do not retry it')
+	})
+
+	test('Ctrl-C at the approval prompt prints only "Cancelled" and exits 130', async () => {
+		llm.setScript([reply.code(readLuna), reply.text('never asked')])
+		const before = llm.chatRequests().length
+		const run = runOnTerminal(['followers of luna?'])
+		await run.waitFor('Allow?')
+		run.type('\u0003')
+		expect(await run.exited).toBe(130)
+		const shown = visible(run.screen)
+		expect(shown).toContain('Cancelled')
+		expect(shown).not.toContain('denied')
+		expect(shown).not.toContain('Permission')
+		expect(llm.chatRequests().length - before).toBe(1)
+	})
+})
