@@ -15,13 +15,15 @@ const root = resolve(import.meta.dir, '..')
  */
 const allowed: Record<string, readonly string[]> = {
 	client: [],
+	store: [],
 	server: ['client'],
 	simulator: ['server'],
 	demo: ['client', 'simulator'],
 	agent: ['client', 'server', 'demo'],
-	playground: ['agent', 'client', 'server', 'demo', 'assets'],
+	jobs: ['client', 'server', 'store', 'demo'],
+	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'store', 'assets'],
 	agentweb: ['agent', 'client', 'server', 'demo', 'assets'],
-	main: ['agent', 'agentweb', 'playground', 'simulator', 'client', 'server', 'demo'],
+	main: ['agent', 'agentweb', 'playground', 'simulator', 'client', 'server', 'demo', 'jobs', 'store'],
 	'cli-error': []
 }
 const leaves = new Set(['cli-error', 'package'])

@@ -59,6 +59,7 @@ export class RateLimiter {
 	readonly #budgets: Record<string, Budget>
 	/** Start times of calls in the window, ascending; may include reserved future slots. */
 	readonly #windows = new Map<string, number[]>()
+	readonly #waitListeners = new Set<(category: string, waitMs: number) => void>()
 
 	constructor(
 		options: RateLimitOptions = {},
@@ -97,8 +98,17 @@ export class RateLimiter {
 			)
 		}
 		window.push(start)
-		if (wait > 0) await sleep(wait, signal)
+		if (wait > 0) {
+			for (const listener of this.#waitListeners) listener(category, wait)
+			await sleep(wait, signal)
+		}
 		return wait
+	}
+
+	/** Calls `listener` whenever a call starts waiting for a slot (jobs show budget waits). Returns the unsubscribe. */
+	onWait(listener: (category: string, waitMs: number) => void): () => void {
+		this.#waitListeners.add(listener)
+		return () => this.#waitListeners.delete(listener)
 	}
 
 	/** Remaining budget per category (every known category plus any used one). */

@@ -1,0 +1,103 @@
+/**
+ * The `media` kind's files: every image and video of a post saved under
+ * `<data dir>/downloads/<username>/`, named after the post (`<code>.jpg`, `<code>_2.mp4` for a
+ * carousel's second slide). Paths are checked to stay inside that folder; a file that exists is
+ * skipped, never overwritten (a file is written to a temporary name, then linked into place, which
+ * fails rather than replace); a killed download leaves only a temporary file, removed on the next run.
+ */
+import { existsSync, linkSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import { extname, join, resolve, sep } from 'node:path'
+import type { Media } from '../client/types'
+
+/** One file to fetch for a post. */
+interface MediaFile {
+	name: string
+	url: string
+}
+
+/** Per-request time limit of a download. */
+const DOWNLOAD_TIMEOUT_MS = 60_000
+const TEMPORARY = '.part-'
+
+/** The download folder of `username` inside `dataDir`, checked to be a direct child of downloads/. */
+export function downloadFolder(dataDir: string, username: string): string {
+	if (!/^[a-z0-9._]{1,30}$/.test(username) || /^\.+$/.test(username))
+		throw new Error(`not a username for a download folder: "${username}"`)
+	const root = resolve(dataDir, 'downloads')
+	const folder = resolve(root, username)
+	if (!folder.startsWith(root + sep)) throw new Error('download folder outside the downloads directory')
+	return folder
+}
+
+function extensionOf(url: string, video: boolean): string {
+	let extension = ''
+	try {
+		extension = extname(new URL(url).pathname).toLowerCase()
+	} catch {
+		// Not a URL: the default extension below.
+	}
+	return /^\.[a-z0-9]{1,5}$/.test(extension) ? extension : video ? '.mp4' : '.jpg'
+}
+
+/** The files of a post: the video when there is one, else the largest image; each carousel slide. */
+export function filesOf(media: Media): MediaFile[] {
+	const base = /^[A-Za-z0-9_-]{1,64}$/.test(media.code) ? media.code : media.pk.replace(/\D/g, '')
+	const slides = media.carousel.length > 0 ? media.carousel : [media]
+	const files: MediaFile[] = []
+	slides.forEach((slide, index) => {
+		const video = slide.video_versions[0]?.url
+		const url = video || slide.image_versions[0]?.url || ''
+		if (!/^https?:\/\//i.test(url)) return
+		const suffix = slides.length > 1 ? `_${index + 1}` : ''
+		files.push({ name: `${base}${suffix}${extensionOf(url, Boolean(video))}`, url })
+	})
+	return files
+}
+
+/** Removes temporary files of downloads that a killed run left behind. */
+export function sweepTemporaryFiles(folder: string): void {
+	if (!existsSync(folder)) return
+	for (const name of readdirSync(folder)) if (name.includes(TEMPORARY)) unlinkSync(join(folder, name))
+}
+
+/**
+ * Downloads the files of `media` into `folder` (created when missing). Existing files are skipped.
+ * Returns the file names (downloaded or already present). A failed download throws; the caller
+ * retries the page, and the files already in place are skipped then.
+ */
+export async function downloadMediaFiles(
+	media: Media,
+	folder: string,
+	signal: AbortSignal,
+	fetcher: typeof fetch = fetch
+): Promise<string[]> {
+	mkdirSync(folder, { recursive: true })
+	const names: string[] = []
+	for (const file of filesOf(media)) {
+		const target = join(folder, file.name)
+		names.push(file.name)
+		if (existsSync(target)) continue
+		const response = await fetcher(file.url, {
+			signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
+			redirect: 'follow'
+		})
+		if (!response.ok) throw new DownloadError(`download of ${file.name} failed: HTTP ${response.status}`)
+		const bytes = new Uint8Array(await response.arrayBuffer())
+		const temporary = `${target}${TEMPORARY}${process.pid}`
+		writeFileSync(temporary, bytes)
+		try {
+			linkSync(temporary, target)
+		} catch (error) {
+			// Another run put the file in place meanwhile: keep theirs.
+			if ((error as { code?: string }).code !== 'EEXIST') throw error
+		} finally {
+			unlinkSync(temporary)
+		}
+	}
+	return names
+}
+
+/** A media file could not be fetched (the page is retried like an upstream error). */
+export class DownloadError extends Error {
+	override name = 'DownloadError'
+}

@@ -1,0 +1,132 @@
+/**
+ * What each job kind collects and how: the target's upstream id and the list's size, one page
+ * from a cursor, and the key that identifies a record. Pages come from the client's list methods,
+ * so they follow the client's pagination rule; each asks for the largest page the upstream serves
+ * (or one upstream page where Instagram fixes the size), so one job page is one upstream request.
+ */
+import { requirePk, requireTag, requireUsername } from '../client/api/base'
+import type { InstagramClient } from '../client/client'
+import { IgArgumentError } from '../client/errors'
+import type { PageData } from '../client/types'
+import type { JobKind } from './types'
+
+/** The resolved target of a job. */
+export interface ResolvedTarget {
+	/** Upstream id the list is fetched by (user pk, media pk, hashtag name). */
+	id: string
+	/** The list's size when the upstream says. */
+	total: number | null
+}
+
+/** How one kind collects. */
+export interface KindSource {
+	/** Checks and normalises what the user typed (throws IgArgumentError with a usable message). */
+	normalizeTarget(target: string): string
+	resolve(ig: InstagramClient, target: string, signal: AbortSignal): Promise<ResolvedTarget>
+	page(
+		ig: InstagramClient,
+		id: string,
+		cursor: string | null,
+		signal: AbortSignal
+	): Promise<PageData<unknown>>
+	/** The record's identity: a record with the same key is the same record. */
+	key(record: unknown): string
+}
+
+const keyOf = (record: unknown): string => String((record as { pk?: unknown }).pk ?? '')
+
+/** Largest follower/following page the client asks for, and the largest user-feed page. */
+const FRIENDSHIP_PAGE = 200
+const FEED_PAGE = 33
+
+/** A media pk from a pk or a post/reel URL. */
+function normalizeMedia(target: string): string {
+	const text = target.trim()
+	if (/^https?:\/\//i.test(text)) {
+		if (!/\/(p|reel|reels|tv)\/[A-Za-z0-9_-]+/.test(text))
+			throw new IgArgumentError(`Not a post or reel URL: "${text}"`)
+		return text
+	}
+	return requirePk('media', text)
+}
+
+async function resolveMedia(ig: InstagramClient, target: string, signal: AbortSignal) {
+	return /^https?:\/\//i.test(target)
+		? ig.media.getByUrl(target, { signal })
+		: ig.media.getInfo(target, { signal })
+}
+
+const userSource = (
+	fetch: (
+		ig: InstagramClient,
+		pk: string,
+		cursor: string | null,
+		signal: AbortSignal
+	) => Promise<PageData<unknown>>,
+	totalOf: (user: { follower_count: number; following_count: number; media_count: number }) => number
+): KindSource => ({
+	normalizeTarget: requireUsername,
+	async resolve(ig, target, signal) {
+		const user = await ig.users.getByUsername(target, { signal })
+		return { id: user.pk, total: totalOf(user) }
+	},
+	page: fetch,
+	key: keyOf
+})
+
+const posts = userSource(
+	(ig, pk, cursor, signal) => ig.feed.getUserFeed(pk, { count: FEED_PAGE, cursor, signal }),
+	(user) => user.media_count
+)
+
+/** Every kind's source. */
+export const KIND_SOURCES: Record<JobKind, KindSource> = {
+	followers: userSource(
+		(ig, pk, cursor, signal) => ig.friendships.getFollowers(pk, { count: FRIENDSHIP_PAGE, cursor, signal }),
+		(user) => user.follower_count
+	),
+	following: userSource(
+		(ig, pk, cursor, signal) => ig.friendships.getFollowing(pk, { count: FRIENDSHIP_PAGE, cursor, signal }),
+		(user) => user.following_count
+	),
+	posts,
+	media: posts,
+	tag: {
+		normalizeTarget: (target) => requireTag(target).toLowerCase(),
+		async resolve(ig, target, signal) {
+			const info = await ig.hashtags.getInfo(target, { signal })
+			return { id: info.name || target, total: info.media_count ?? null }
+		},
+		page: (ig, tag, cursor, signal) => ig.feed.getTagFeed(tag, { cursor, signal }),
+		key: keyOf
+	},
+	comments: {
+		normalizeTarget: normalizeMedia,
+		async resolve(ig, target, signal) {
+			const media = await resolveMedia(ig, target, signal)
+			return { id: media.pk, total: null }
+		},
+		page: (ig, pk, cursor, signal) => ig.media.getComments(pk, { cursor, signal }),
+		key: keyOf
+	},
+	likers: {
+		normalizeTarget: normalizeMedia,
+		async resolve(ig, target, signal) {
+			const media = await resolveMedia(ig, target, signal)
+			return { id: media.pk, total: null }
+		},
+		page: (ig, pk, cursor, signal) => ig.media.getLikers(pk, { cursor, signal }),
+		key: keyOf
+	}
+}
+
+/** What TARGET means for each kind (help texts and error messages). */
+export const TARGET_HINTS: Record<JobKind, string> = {
+	followers: 'a username',
+	following: 'a username',
+	posts: 'a username',
+	media: 'a username',
+	tag: 'a hashtag',
+	comments: 'a media pk or post URL',
+	likers: 'a media pk or post URL'
+}

@@ -1,0 +1,237 @@
+/**
+ * Runs the jobs of one owner (the playground, or another feature) inside a long-lived process: a
+ * queue with at most `maxRunning` jobs at once, pause/resume/cancel/delete, progress events for
+ * subscribers (the playground's server-sent events), and recovery: `resumeInterrupted()` picks up
+ * the jobs that were queued or running when the previous process stopped, from their checkpoints.
+ *
+ *   const manager = new JobManager({ jobs: new JobStore(openStore(path)), ig })
+ *   manager.resumeInterrupted()
+ *   const job = manager.start({ kind: 'followers', target: 'mega.travel' })
+ *   const unsubscribe = manager.subscribe(job.id, (event) => ...)
+ *   await manager.settled(job.id)   // resolves when it is done, failed, paused or cancelled
+ *   await manager.stop()            // on shutdown: running jobs stay `running` and resume next start
+ */
+import type { InstagramClient } from '../client/client'
+import { type RunOptions, runJob } from './run'
+import { JobStore } from './store'
+import type { Job, JobEvent, JobSpec } from './types'
+
+/** Settings of a manager. */
+export interface JobManagerOptions extends Omit<RunOptions, 'ig' | 'signal' | 'onEvent'> {
+	jobs: JobStore
+	ig: InstagramClient
+	/** The `owner` of the jobs it creates and resumes (default `playground`). */
+	owner?: string
+	/** Jobs running at once (default 2); the others wait as `queued`. */
+	maxRunning?: number
+	/** Receives log lines about unexpected failures (default console.error). */
+	log?: (line: string) => void
+}
+
+type StopReason = 'pause' | 'cancel' | 'delete' | 'shutdown'
+type Listener = (event: JobEvent) => void
+
+/** A job that cannot take the asked action in its current status. */
+export class JobStateError extends Error {
+	override name = 'JobStateError'
+}
+
+/** Queue, runs and events of one owner's jobs. */
+export class JobManager {
+	readonly jobs: JobStore
+	readonly owner: string
+	readonly #options: JobManagerOptions
+	readonly #maxRunning: number
+	readonly #queue: number[] = []
+	readonly #running = new Map<number, { controller: AbortController; done: Promise<void> }>()
+	readonly #listeners = new Map<number | 'all', Set<Listener>>()
+	readonly #settledWaiters = new Map<number, (() => void)[]>()
+	#stopped = false
+
+	constructor(options: JobManagerOptions) {
+		this.#options = options
+		this.jobs = options.jobs
+		this.owner = options.owner ?? 'playground'
+		this.#maxRunning = options.maxRunning ?? 2
+	}
+
+	/** Creates a job and queues it. */
+	start(spec: JobSpec): Job {
+		const job = this.jobs.create(spec, this.owner)
+		this.#enqueue(job.id)
+		return this.jobs.get(job.id) as Job
+	}
+
+	/** Queues this owner's jobs that a stopped process left queued, running or waiting. */
+	resumeInterrupted(): Job[] {
+		const jobs = this.jobs.interrupted(this.owner)
+		for (const job of jobs) {
+			this.jobs.setStatus(job.id, 'queued')
+			this.#enqueue(job.id)
+		}
+		return jobs
+	}
+
+	/** A job of this owner, or undefined. */
+	get(id: number): Job | undefined {
+		const job = this.jobs.get(id)
+		return job && job.owner === this.owner ? job : undefined
+	}
+
+	/** This owner's jobs, newest first. */
+	list(): Job[] {
+		return this.jobs.list(this.owner)
+	}
+
+	/** Pauses a queued, running or waiting job (it resumes from its checkpoint). */
+	async pause(id: number): Promise<Job> {
+		return this.#halt(id, 'pause', ['queued', 'running', 'waiting'])
+	}
+
+	/** Cancels an unfinished job; its records stay for export. */
+	async cancel(id: number): Promise<Job> {
+		return this.#halt(id, 'cancel', ['queued', 'running', 'waiting', 'paused'])
+	}
+
+	/** Queues a paused, failed or cancelled job again; it continues from its last stored page. */
+	resume(id: number): Job {
+		const job = this.#require(id)
+		if (!['paused', 'failed', 'cancelled'].includes(job.status))
+			throw new JobStateError(
+				`Job ${id} is ${job.status}; only a paused, failed or cancelled job can be resumed`
+			)
+		this.#emit({ type: 'status', job: this.jobs.setStatus(id, 'queued') })
+		this.#enqueue(id)
+		return this.jobs.get(id) as Job
+	}
+
+	/** Stops the job if it runs, then deletes it and its records. */
+	async delete(id: number): Promise<void> {
+		this.#require(id)
+		await this.#abort(id, 'delete')
+		this.#dequeue(id)
+		this.jobs.delete(id)
+		this.#notifySettled(id)
+	}
+
+	/** Subscribes to one job's events, or every job's with `'all'`. Returns the unsubscribe. */
+	subscribe(id: number | 'all', listener: Listener): () => void {
+		const set = this.#listeners.get(id) ?? new Set()
+		set.add(listener)
+		this.#listeners.set(id, set)
+		return () => {
+			set.delete(listener)
+			if (set.size === 0) this.#listeners.delete(id)
+		}
+	}
+
+	/** Resolves when the job is no longer queued, running or waiting (or is deleted). */
+	settled(id: number): Promise<Job | undefined> {
+		const job = this.jobs.get(id)
+		if (!job || !this.#active(job)) return Promise.resolve(job)
+		return new Promise((resolve) => {
+			const waiters = this.#settledWaiters.get(id) ?? []
+			waiters.push(() => resolve(this.jobs.get(id)))
+			this.#settledWaiters.set(id, waiters)
+		})
+	}
+
+	/** Stops every run, leaving their status as it is so the next process resumes them. */
+	async stop(): Promise<void> {
+		this.#stopped = true
+		this.#queue.length = 0
+		await Promise.all([...this.#running.keys()].map((id) => this.#abort(id, 'shutdown')))
+	}
+
+	#active(job: Job): boolean {
+		return job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
+	}
+
+	#require(id: number): Job {
+		const job = this.get(id)
+		if (!job) throw new JobStateError(`No job ${id}`)
+		return job
+	}
+
+	async #halt(id: number, reason: 'pause' | 'cancel', from: readonly string[]): Promise<Job> {
+		const job = this.#require(id)
+		if (!from.includes(job.status))
+			throw new JobStateError(
+				`Job ${id} is ${job.status}; it cannot be ${reason === 'pause' ? 'paused' : 'cancelled'}`
+			)
+		await this.#abort(id, reason)
+		this.#dequeue(id)
+		const status = reason === 'pause' ? 'paused' : 'cancelled'
+		const message = reason === 'pause' ? 'Paused: resume it to continue from where it stopped' : null
+		const updated = this.jobs.setStatus(id, status, message, null)
+		this.#emit({ type: 'status', job: updated })
+		this.#notifySettled(id)
+		this.#pump()
+		return updated
+	}
+
+	async #abort(id: number, reason: StopReason): Promise<void> {
+		const running = this.#running.get(id)
+		if (!running) return
+		running.controller.abort(new Error(`job ${reason}`))
+		await running.done
+	}
+
+	#enqueue(id: number): void {
+		if (!this.#queue.includes(id) && !this.#running.has(id)) this.#queue.push(id)
+		this.#pump()
+	}
+
+	#dequeue(id: number): void {
+		const index = this.#queue.indexOf(id)
+		if (index >= 0) this.#queue.splice(index, 1)
+	}
+
+	#pump(): void {
+		while (!this.#stopped && this.#running.size < this.#maxRunning && this.#queue.length > 0) {
+			const id = this.#queue.shift() as number
+			const controller = new AbortController()
+			const done = this.#run(id, controller).finally(() => {
+				this.#running.delete(id)
+				const job = this.jobs.get(id)
+				if (!job || !this.#active(job)) this.#notifySettled(id)
+				this.#pump()
+			})
+			this.#running.set(id, { controller, done })
+		}
+	}
+
+	async #run(id: number, controller: AbortController): Promise<void> {
+		try {
+			await runJob(this.jobs, id, {
+				...this.#options,
+				signal: controller.signal,
+				onEvent: (event) => this.#emit(event)
+			})
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error)
+			;(this.#options.log ?? console.error)(`job ${id}: ${message}`)
+			if (this.jobs.get(id) && !controller.signal.aborted)
+				this.#emit({ type: 'status', job: this.jobs.setStatus(id, 'failed', message, 'internal_error') })
+		}
+	}
+
+	#emit(event: JobEvent): void {
+		for (const key of [event.job.id, 'all'] as const)
+			for (const listener of this.#listeners.get(key) ?? []) {
+				try {
+					listener(event)
+				} catch {
+					// A subscriber's failure (a closed stream) must not stop the job.
+				}
+			}
+	}
+
+	#notifySettled(id: number): void {
+		const waiters = this.#settledWaiters.get(id)
+		this.#settledWaiters.delete(id)
+		for (const resolve of waiters ?? []) resolve()
+	}
+}
+
+export { JobStore }

@@ -1,0 +1,170 @@
+/**
+ * Runs one job to its end: resolves the target, then fetches page after page from the stored
+ * cursor, storing each page's records with the cursor after it in one transaction (`storePage`),
+ * so a job killed at any moment resumes from its last stored page with nothing lost or repeated.
+ *
+ * Upstream trouble never ends a job early: 429s, 5xx, malformed answers, time-outs and connection
+ * failures make it wait (status `waiting`, growing back-off, Instagram's Retry-After honoured) and
+ * try the same page again; a full client budget makes it wait for the next slot. Only
+ * `login_required` and `challenge_required` stop it, as `paused` with what to do; a target that does
+ * not exist or cannot be seen fails it. Aborting the signal stops it between two writes and leaves
+ * the status to the caller (pause, cancel, shutdown).
+ */
+import type { InstagramClient } from '../client/client'
+import { IgError } from '../client/errors'
+import { sleep } from '../client/rate-limit'
+import type { Media } from '../client/types'
+import { DownloadError, downloadFolder, downloadMediaFiles, sweepTemporaryFiles } from './downloads'
+import { KIND_SOURCES } from './kinds'
+import { JobStore, type KeyedRecord } from './store'
+import type { Job, JobEvent, JobStatus } from './types'
+
+/** What a run needs besides the store. */
+export interface RunOptions {
+	ig: InstagramClient
+	/** Aborting stops the run (the status stays as it was: the caller decides what it becomes). */
+	signal?: AbortSignal
+	/** Progress: status changes, one event per stored page, waits. */
+	onEvent?: (event: JobEvent) => void
+	/** Folder holding `downloads/` for the `media` kind (default `demo`). */
+	dataDir?: string
+	/** First back-off step in ms (doubling per failure, up to `maxBackoffMs`). Default 2000. */
+	backoffMs?: number
+	/** Longest back-off step in ms. Default 300000 (5 minutes). */
+	maxBackoffMs?: number
+	/** Consecutive failed attempts of one step before the job fails. Default 40. */
+	maxAttempts?: number
+	/** Fetches media files (tests). Default the global fetch. */
+	fetch?: typeof fetch
+}
+
+/** Another process runs the job already. */
+export class JobBusyError extends Error {
+	override name = 'JobBusyError'
+}
+
+/** Errors that stop the job until the user acts; the message says what to do. */
+const PAUSING: Record<string, string> = {
+	login_required:
+		'Instagram asks to log in again: renew SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file, then resume the job',
+	challenge_required:
+		'Instagram asks for a security check: open instagram.com in the browser of this session, complete it, then resume the job'
+}
+
+/** Errors after which the same request may succeed later. */
+function isTransient(error: unknown): boolean {
+	if (error instanceof DownloadError) return true
+	if (!(error instanceof IgError)) return false
+	return error.kind === 'rate_limited' || error.kind === 'upstream_error' || error.kind === 'upstream_timeout'
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error)
+}
+
+/** Runs job `id` until it is done, paused, failed, or the signal aborts. Resolves to the job. */
+export async function runJob(jobs: JobStore, id: number, options: RunOptions): Promise<Job> {
+	if (!jobs.claim(id)) throw new JobBusyError(`job ${id} is being run by another process`)
+	const signal = options.signal ?? new AbortController().signal
+	const emit = (event: JobEvent) => options.onEvent?.(event)
+	const started = performance.now()
+	let collectedAtStart = 0
+	const rate = (job: Job) => {
+		const seconds = (performance.now() - started) / 1000
+		return seconds > 0 ? Math.round(((job.collected - collectedAtStart) / seconds) * 10) / 10 : 0
+	}
+	const setStatus = (status: JobStatus, message: string | null = null, code: string | null = null) => {
+		const job = jobs.setStatus(id, status, message, code)
+		emit({ type: 'status', job })
+		return job
+	}
+	const backoffMs = options.backoffMs ?? 2000
+	const maxBackoffMs = options.maxBackoffMs ?? 300_000
+	const maxAttempts = options.maxAttempts ?? 40
+
+	/** Runs `step` until it succeeds, waiting between transient failures. */
+	async function patiently<Result>(step: () => Promise<Result>): Promise<Result> {
+		for (let attempt = 0; ; attempt++) {
+			try {
+				const result = await step()
+				if (jobs.get(id)?.status === 'waiting') setStatus('running')
+				return result
+			} catch (error) {
+				if (signal.aborted || !isTransient(error) || attempt + 1 >= maxAttempts) throw error
+				const retryAfter =
+					error instanceof IgError ? (error as { retryAfter?: number }).retryAfter : undefined
+				const step = Math.min(backoffMs * 2 ** attempt, maxBackoffMs) * (0.8 + 0.4 * Math.random())
+				const wait = Math.round(Math.max(step, (retryAfter ?? 0) * 1000))
+				const code = error instanceof IgError ? error.kind : 'upstream_error'
+				const job = setStatus(
+					'waiting',
+					`${describe(error)}; trying again in ${Math.ceil(wait / 1000)} s`,
+					code
+				)
+				emit({ type: 'wait', job, wait_ms: wait })
+				await sleep(wait, signal)
+			}
+		}
+	}
+
+	const limiter = options.ig.stats.limiter
+	const stopListening = limiter?.onWait((_category, waitMs) => {
+		const job = jobs.get(id)
+		if (job) emit({ type: 'wait', job, wait_ms: waitMs, rate: rate(job) })
+	})
+	try {
+		let job = setStatus('running')
+		collectedAtStart = job.collected
+		const source = KIND_SOURCES[job.kind]
+		let { targetId, cursor } = jobs.position(id)
+		if (targetId === null) {
+			const target = await patiently(() => source.resolve(options.ig, job.target, signal))
+			jobs.setTarget(id, target.id, target.total)
+			targetId = target.id
+		}
+		let folder: string | undefined
+		if (job.kind === 'media') {
+			folder = downloadFolder(options.dataDir ?? 'demo', job.target)
+			sweepTemporaryFiles(folder)
+		}
+		let emptyPages = 0
+		for (;;) {
+			job = jobs.get(id) as Job
+			const ended = job.pages > 0 && cursor === null
+			if (ended || (job.limit !== null && job.collected >= job.limit) || emptyPages >= 5) break
+			const page = await patiently(async () => {
+				const fetched = await source.page(options.ig, targetId as string, cursor, signal)
+				const room = job.limit === null ? fetched.items.length : job.limit - job.collected
+				const items = fetched.items.slice(0, Math.max(0, room))
+				const records: KeyedRecord[] = []
+				for (const item of items) {
+					const data = folder
+						? {
+								...(item as Media),
+								files: await downloadMediaFiles(item as Media, folder, signal, options.fetch)
+							}
+						: item
+					records.push({ key: source.key(item), data })
+				}
+				return { records, next: fetched.next_cursor === cursor ? null : fetched.next_cursor }
+			})
+			const added = jobs.storePage(id, page.records, page.next)
+			emptyPages = page.records.length === 0 ? emptyPages + 1 : 0
+			cursor = page.next
+			job = jobs.get(id) as Job
+			emit({ type: 'page', job, added, rate: rate(job) })
+		}
+		if (signal.aborted) return jobs.get(id) as Job
+		return setStatus('done')
+	} catch (error) {
+		if (signal.aborted) return jobs.get(id) as Job
+		const kind = error instanceof IgError ? error.kind : null
+		if (kind && PAUSING[kind]) return setStatus('paused', `${PAUSING[kind]} (${describe(error)})`, kind)
+		return setStatus('failed', describe(error), kind ?? 'internal_error')
+	} finally {
+		stopListening?.()
+		jobs.release(id)
+	}
+}
+
+export { JobStore }

@@ -1,0 +1,233 @@
+/**
+ * The jobs tables (see `schema.ts`) behind plain methods. The one rule that makes jobs exact lives
+ * in `storePage`: a page's records and the cursor after it are written in one transaction.
+ */
+import type { Store } from '../store/db'
+import { FINISHED_STATUSES, type Job, type JobKind, type JobSpec, type JobStatus } from './types'
+
+interface JobRow {
+	id: number
+	kind: string
+	target: string
+	item_limit: number | null
+	owner: string
+	status: string
+	target_id: string | null
+	cursor: string | null
+	collected: number
+	total: number | null
+	pages: number
+	error: string | null
+	error_code: string | null
+	runner_pid: number | null
+	created_at: string
+	updated_at: string
+}
+
+/** One record of a page: its unique key and the record itself. */
+export interface KeyedRecord {
+	key: string
+	data: unknown
+}
+
+/** Where a job resumes: the upstream id of its target and the cursor of its next page. */
+export interface JobPosition {
+	targetId: string | null
+	cursor: string | null
+}
+
+const toJob = (row: JobRow): Job => ({
+	id: row.id,
+	kind: row.kind as JobKind,
+	target: row.target,
+	limit: row.item_limit,
+	owner: row.owner,
+	status: row.status as JobStatus,
+	collected: row.collected,
+	total: row.total,
+	pages: row.pages,
+	error: row.error,
+	error_code: row.error_code,
+	created_at: row.created_at,
+	updated_at: row.updated_at
+})
+
+const now = () => new Date().toISOString()
+
+/** True when a process with this pid exists (it may belong to another user: EPERM). */
+function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		return (error as { code?: string }).code === 'EPERM'
+	}
+}
+
+/** Jobs and their records in a store. */
+export class JobStore {
+	constructor(readonly store: Store) {}
+
+	/** Creates a queued job. */
+	create(spec: JobSpec, owner = 'playground'): Job {
+		const time = now()
+		const row = this.store.db
+			.query<JobRow, Record<string, string | number | null>>(
+				`INSERT INTO jobs (kind, target, item_limit, owner, status, created_at, updated_at)
+				 VALUES (:kind, :target, :limit, :owner, 'queued', :time, :time) RETURNING *`
+			)
+			.get({ kind: spec.kind, target: spec.target, limit: spec.limit ?? null, owner, time })
+		return toJob(row as JobRow)
+	}
+
+	get(id: number): Job | undefined {
+		const row = this.#row(id)
+		return row ? toJob(row) : undefined
+	}
+
+	/** Jobs, newest first; only `owner`'s when given. */
+	list(owner?: string): Job[] {
+		const rows =
+			owner === undefined
+				? this.store.db.query<JobRow, []>('SELECT * FROM jobs ORDER BY id DESC').all()
+				: this.store.db
+						.query<JobRow, [string]>('SELECT * FROM jobs WHERE owner = ? ORDER BY id DESC')
+						.all(owner)
+		return rows.map(toJob)
+	}
+
+	/** The newest unfinished job of `owner` with this kind, target and limit (what a rerun continues). */
+	findUnfinished(spec: JobSpec, owner: string): Job | undefined {
+		const row = this.store.db
+			.query<JobRow, [string, string, string, number | null]>(
+				`SELECT * FROM jobs WHERE owner = ? AND kind = ? AND target = ? AND item_limit IS ?
+				 AND status NOT IN ('done', 'failed', 'cancelled') ORDER BY id DESC LIMIT 1`
+			)
+			.get(owner, spec.kind, spec.target, spec.limit ?? null)
+		return row ? toJob(row) : undefined
+	}
+
+	/** Jobs of `owner` that were queued or running when their process stopped (to resume at start-up). */
+	interrupted(owner: string): Job[] {
+		return this.store.db
+			.query<JobRow, [string]>(
+				`SELECT * FROM jobs WHERE owner = ? AND status IN ('queued', 'running', 'waiting') ORDER BY id`
+			)
+			.all(owner)
+			.filter(
+				(row) => row.runner_pid === null || row.runner_pid === process.pid || !processAlive(row.runner_pid)
+			)
+			.map(toJob)
+	}
+
+	/**
+	 * Marks this process as the job's runner. False when another live process runs it (two runners
+	 * would fetch the same pages; the records stay exact either way, the work would not).
+	 */
+	claim(id: number): boolean {
+		const row = this.#row(id)
+		if (!row) return false
+		if (row.runner_pid !== null && row.runner_pid !== process.pid && processAlive(row.runner_pid))
+			return false
+		this.store.db
+			.query('UPDATE jobs SET runner_pid = ? WHERE id = ? AND runner_pid IS ?')
+			.run(process.pid, id, row.runner_pid)
+		return this.#row(id)?.runner_pid === process.pid
+	}
+
+	/** Gives the job up (this process no longer runs it). */
+	release(id: number): void {
+		this.store.db
+			.query('UPDATE jobs SET runner_pid = NULL WHERE id = ? AND runner_pid = ?')
+			.run(id, process.pid)
+	}
+
+	/** Sets the status and its message (null clears it); returns the job. */
+	setStatus(
+		id: number,
+		status: JobStatus,
+		error: string | null = null,
+		errorCode: string | null = null
+	): Job {
+		this.store.db
+			.query('UPDATE jobs SET status = ?, error = ?, error_code = ?, updated_at = ? WHERE id = ?')
+			.run(status, error, errorCode, now(), id)
+		return this.get(id) as Job
+	}
+
+	/** Where the job resumes. */
+	position(id: number): JobPosition {
+		const row = this.#row(id)
+		return { targetId: row?.target_id ?? null, cursor: row?.cursor ?? null }
+	}
+
+	/** Records the target's upstream id and the list's size, once resolved. */
+	setTarget(id: number, targetId: string, total: number | null): void {
+		this.store.db
+			.query('UPDATE jobs SET target_id = ?, total = COALESCE(?, total), updated_at = ? WHERE id = ?')
+			.run(targetId, total, now(), id)
+	}
+
+	/**
+	 * Stores one page: its new records (keys already stored are skipped) and the cursor after it, in
+	 * one transaction. `cursor` null means the list ended. Returns how many records were new.
+	 */
+	storePage(id: number, records: readonly KeyedRecord[], cursor: string | null): number {
+		const insert = this.store.db.query(
+			'INSERT OR IGNORE INTO job_records (job_id, record_key, seq, data) VALUES (?, ?, ?, ?)'
+		)
+		return this.store.transaction(() => {
+			let collected = (this.#row(id) as JobRow).collected
+			const start = collected
+			for (const record of records) {
+				const { changes } = insert.run(id, record.key, collected + 1, JSON.stringify(record.data))
+				collected += changes
+			}
+			this.store.db
+				.query('UPDATE jobs SET cursor = ?, collected = ?, pages = pages + 1, updated_at = ? WHERE id = ?')
+				.run(cursor, collected, now(), id)
+			return collected - start
+		})
+	}
+
+	/** Forgets every record and the position (a fresh start of the same job). */
+	reset(id: number): void {
+		this.store.transaction(() => {
+			this.store.db.query('DELETE FROM job_records WHERE job_id = ?').run(id)
+			this.store.db
+				.query(
+					`UPDATE jobs SET cursor = NULL, target_id = NULL, total = NULL, collected = 0, pages = 0,
+					 error = NULL, error_code = NULL, status = 'queued', updated_at = ? WHERE id = ?`
+				)
+				.run(now(), id)
+		})
+	}
+
+	/** The records in arrival order, lazily (exports of any size), from `afterSeq` on. */
+	*records(id: number, afterSeq = 0): Generator<unknown> {
+		const statement = this.store.db.query<{ seq: number; data: string }, [number, number]>(
+			'SELECT seq, data FROM job_records WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT 1000'
+		)
+		let last = afterSeq
+		for (;;) {
+			const rows = statement.all(id, last)
+			for (const row of rows) yield JSON.parse(row.data)
+			if (rows.length < 1000) return
+			last = (rows[rows.length - 1] as { seq: number }).seq
+		}
+	}
+
+	/** Deletes the job and its records. False when there was none. */
+	delete(id: number): boolean {
+		return this.store.db.query('DELETE FROM jobs WHERE id = ?').run(id).changes > 0
+	}
+
+	/** True for done, failed and cancelled. */
+	static finished(job: Job): boolean {
+		return FINISHED_STATUSES.includes(job.status)
+	}
+
+	#row(id: number): JobRow | undefined {
+		return this.store.db.query<JobRow, [number]>('SELECT * FROM jobs WHERE id = ?').get(id) ?? undefined
+	}
+}

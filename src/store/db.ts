@@ -1,0 +1,105 @@
+/**
+ * The local store: one SQLite file (bun:sqlite, WAL) where long-running features keep their state
+ * (jobs and their records; watches and snapshots build on it too). Default file: demo/smkit.db.
+ *
+ *   const store = openStore('demo/smkit.db')      // creates the folder and file, applies migrations
+ *   store.db.query('SELECT count(*) AS n FROM jobs').get()
+ *   store.transaction(() => { ...several statements, all or nothing... })
+ *   store.close()
+ *
+ * Tables come from migrations listed in `./migrations.ts`. To add tables, append a migration
+ * `{ id: 'feature-1', sql: 'CREATE TABLE ...' }` to that list; never edit or reorder one that has
+ * landed (a changed table is a new migration: `feature-2` with ALTER TABLE ...). Each migration runs
+ * once per file, in list order, inside one transaction with its row in `schema_migrations`, so a
+ * crash mid-migration leaves the file as it was. Ids are names rather than numbers, so two features
+ * adding tables at the same time cannot collide. A file that has a migration this binary does not
+ * know (written by a newer smkit) is still opened; unknown tables are left alone.
+ *
+ * Durability: WAL with synchronous=NORMAL. A committed transaction survives a killed process; after
+ * power loss the newest commits may be missing, but each transaction is whole or absent, so state
+ * written in one transaction (a page of records and its cursor) stays consistent. busy_timeout lets
+ * a second process on the same file (a CLI beside a playground) wait for the writer instead of failing.
+ *
+ * Collecting a whole list on top of it: src/jobs/. `new JobStore(store)` holds jobs and records;
+ * `runJob(jobs, id, { ig })` runs one to its end from its checkpoint; `JobManager` queues, runs (two
+ * at once), pauses, resumes and reports progress events for a long-lived process, per `owner`:
+ *
+ *   const manager = new JobManager({ jobs: new JobStore(store), ig, owner: 'watch' })
+ *   const job = manager.start({ kind: 'followers', target: 'mega.travel' })
+ *   const finished = await manager.settled(job.id)       // done, failed, paused or cancelled
+ *   for (const user of manager.jobs.records(job.id)) ...  // every follower, once, in list order
+ */
+import { Database } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { MIGRATIONS, type Migration } from './migrations'
+
+/** Where the store lives unless `--db` says otherwise (relative to the working directory). */
+export const DEFAULT_DB_PATH = 'demo/smkit.db'
+
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 10_000
+
+/** An open store. */
+export interface Store {
+	/** The connection (strict mode: named parameters are written without their `$` prefix). */
+	readonly db: Database
+	/** The file path given to `openStore` (`:memory:` for an in-memory store). */
+	readonly path: string
+	/** Runs `work` in one transaction (nested calls become savepoints); returns its result. */
+	transaction<Result>(work: () => Result): Result
+	/** Closes the connection. Further use throws. */
+	close(): void
+}
+
+/** Opens (creating when missing) the store at `path` and brings its schema up to date. */
+export function openStore(
+	path: string = DEFAULT_DB_PATH,
+	migrations: readonly Migration[] = MIGRATIONS
+): Store {
+	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+	const db = new Database(path, { create: true, strict: true })
+	try {
+		db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+		db.exec('PRAGMA journal_mode = WAL')
+		db.exec('PRAGMA synchronous = NORMAL')
+		db.exec('PRAGMA foreign_keys = ON')
+		migrate(db, migrations)
+	} catch (error) {
+		db.close()
+		throw new Error(`cannot open the store ${path}: ${error instanceof Error ? error.message : error}`)
+	}
+	return {
+		db,
+		path,
+		transaction: <Result>(work: () => Result): Result => db.transaction(work)(),
+		close: () => db.close()
+	}
+}
+
+/** Applies the migrations `db` has not seen yet, each in its own transaction. */
+export function migrate(db: Database, migrations: readonly Migration[]): string[] {
+	db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)')
+	const seen = new Set(
+		db
+			.query<{ id: string }, []>('SELECT id FROM schema_migrations')
+			.all()
+			.map((row) => row.id)
+	)
+	const applied: string[] = []
+	for (const migration of migrations) {
+		if (seen.has(migration.id)) continue
+		// IMMEDIATE takes the write lock first, so two processes opening a new file cannot both apply it.
+		db.transaction(() => {
+			const done = db.query('SELECT 1 FROM schema_migrations WHERE id = ?').get(migration.id)
+			if (done) return
+			db.exec(migration.sql)
+			db.query('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)').run(
+				migration.id,
+				new Date().toISOString()
+			)
+			applied.push(migration.id)
+		}).immediate()
+	}
+	return applied
+}

@@ -1,0 +1,57 @@
+/**
+ * Every schema migration of the store, in the order they are applied (see `db.ts`). Append only:
+ * a landed migration is never edited, removed or moved. The store sits below the features that
+ * use it, so their tables are declared here rather than imported from them.
+ */
+
+/** One schema change: a unique name and the SQL that makes it (several statements allowed). */
+export interface Migration {
+	id: string
+	sql: string
+}
+
+/**
+ * `jobs-1`: the tables of the jobs engine (src/jobs/).
+ *
+ * - `jobs`: one row per collection. `cursor` is where the next page starts (null before the first);
+ *   `collected`, `pages` and `cursor` only change in the transaction that stores a page's records,
+ *   so after any crash they describe exactly the records present. `runner_pid` is the process
+ *   running the job (null when none), so two processes never run one job.
+ * - `job_records`: the collected records, keyed by (`job_id`, `record_key`): a record seen twice is
+ *   stored once. `seq` is arrival order (1, 2, ...), the order exports use.
+ */
+const JOBS_1: Migration = {
+	id: 'jobs-1',
+	sql: `
+CREATE TABLE jobs (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind TEXT NOT NULL,
+	target TEXT NOT NULL,
+	item_limit INTEGER,
+	owner TEXT NOT NULL DEFAULT 'playground',
+	status TEXT NOT NULL DEFAULT 'queued',
+	target_id TEXT,
+	cursor TEXT,
+	collected INTEGER NOT NULL DEFAULT 0,
+	total INTEGER,
+	pages INTEGER NOT NULL DEFAULT 0,
+	error TEXT,
+	error_code TEXT,
+	runner_pid INTEGER,
+	created_at TEXT NOT NULL,
+	updated_at TEXT NOT NULL
+);
+CREATE INDEX jobs_by_target ON jobs (owner, kind, target);
+CREATE TABLE job_records (
+	job_id INTEGER NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+	record_key TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	data TEXT NOT NULL,
+	PRIMARY KEY (job_id, record_key)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX job_records_by_seq ON job_records (job_id, seq);
+`
+}
+
+/** All migrations, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [JOBS_1]

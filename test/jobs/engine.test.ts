@@ -1,0 +1,178 @@
+/**
+ * The jobs engine against the simulator: a job collects exactly the list a plain walk of the client
+ * sees, a stopped job resumes from its checkpoint without losing or repeating a record, upstream
+ * faults make it wait rather than fail, and login or challenge errors pause it with a message.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runJob } from '../../src/jobs/run'
+import { JobStore } from '../../src/jobs/store'
+import type { JobEvent } from '../../src/jobs/types'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
+import { openStore, type Store } from '../../src/store/db'
+import { useSimulator } from '../client/simulator-setup'
+
+const simulator = useSimulator()
+let folder: string
+let store: Store
+let jobs: JobStore
+
+beforeEach(() => {
+	folder = mkdtempSync(join(tmpdir(), 'smkit-jobs-'))
+	store = openStore(join(folder, 'smkit.db'))
+	jobs = new JobStore(store)
+})
+afterEach(() => {
+	simulator.sim.faults.clear()
+	store.close()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+/** Every follower pk of luna.explorer by a plain walk of the client. */
+async function walkFollowers(): Promise<string[]> {
+	const pks: string[] = []
+	for await (const user of await simulator.client().friendships.getFollowers(DEMO_PRESETS.luna.pk))
+		pks.push(user.pk)
+	return pks
+}
+
+const storedPks = (id: number) => [...jobs.records(id)].map((record) => (record as { pk: string }).pk)
+
+describe('store', () => {
+	test('opening applies each migration once and keeps data across reopenings', () => {
+		const job = jobs.create({ kind: 'followers', target: 'luna.explorer' })
+		store.close()
+		store = openStore(join(folder, 'smkit.db'))
+		jobs = new JobStore(store)
+		expect(jobs.get(job.id)?.target).toBe('luna.explorer')
+		const applied = store.db.query<{ id: string }, []>('SELECT id FROM schema_migrations').all()
+		expect(applied.map((row) => row.id)).toEqual(['jobs-1'])
+		expect(store.db.query<{ journal_mode: string }, []>('PRAGMA journal_mode').get()?.journal_mode).toBe(
+			'wal'
+		)
+	})
+
+	test('a record key is stored once, and the page and its cursor are one transaction', () => {
+		const job = jobs.create({ kind: 'followers', target: 'x' })
+		expect(
+			jobs.storePage(
+				job.id,
+				[
+					{ key: '1', data: { pk: '1' } },
+					{ key: '2', data: { pk: '2' } }
+				],
+				'c1'
+			)
+		).toBe(2)
+		expect(
+			jobs.storePage(
+				job.id,
+				[
+					{ key: '2', data: { pk: '2' } },
+					{ key: '3', data: { pk: '3' } }
+				],
+				'c2'
+			)
+		).toBe(1)
+		expect(storedPks(job.id)).toEqual(['1', '2', '3'])
+		// A failure inside the page's transaction leaves neither records nor cursor behind.
+		const bad = { key: '4', data: 1n as unknown }
+		expect(() => jobs.storePage(job.id, [{ key: '5', data: { pk: '5' } }, bad], 'c3')).toThrow()
+		expect(jobs.get(job.id)).toMatchObject({ collected: 3, pages: 2 })
+		expect(jobs.position(job.id).cursor).toBe('c2')
+		expect(storedPks(job.id)).toEqual(['1', '2', '3'])
+	})
+})
+
+describe('runJob', () => {
+	test('collects exactly the followers a walk of the client sees, with an event per page', async () => {
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+		const events: JobEvent[] = []
+		const finished = await runJob(jobs, job.id, {
+			ig: simulator.client(),
+			onEvent: (event) => events.push(event)
+		})
+		const expected = await walkFollowers()
+		expect(finished.status).toBe('done')
+		expect(storedPks(job.id)).toEqual(expected)
+		expect(finished).toMatchObject({ collected: expected.length, total: expected.length })
+		expect(events.filter((event) => event.type === 'page').length).toBe(finished.pages)
+	})
+
+	test('a stopped job resumes from its checkpoint: nothing lost, nothing twice', async () => {
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+		const controller = new AbortController()
+		// Small pages so the stop lands mid-list.
+		const ig = simulator.client()
+		const stopped = await runJob(jobs, job.id, {
+			ig,
+			signal: controller.signal,
+			onEvent: (event) => {
+				if (event.type === 'page') controller.abort(new Error('stop'))
+			}
+		})
+		expect(stopped.status).toBe('running')
+		expect(stopped.pages).toBe(1)
+		const finished = await runJob(jobs, job.id, { ig })
+		expect(finished.status).toBe('done')
+		expect(storedPks(job.id)).toEqual(await walkFollowers())
+	})
+
+	test('a limit stops the job after that many records', async () => {
+		const job = jobs.create({ kind: 'posts', target: DEMO_PRESETS.luna.username, limit: 40 })
+		const finished = await runJob(jobs, job.id, { ig: simulator.client() })
+		expect(finished).toMatchObject({ status: 'done', collected: 40 })
+		const walk = await simulator.client().feed.getUserFeed(DEMO_PRESETS.luna.pk, { count: 40 })
+		expect([...jobs.records(job.id)].map((record) => (record as { pk: string }).pk)).toEqual(
+			walk.items.map((media) => media.pk)
+		)
+	})
+
+	test('30% of upstream calls failing (429, 5xx, malformed) still ends done with the exact list', async () => {
+		simulator.sim.faults.set([
+			// One of each for certain, then 30% at random.
+			{ kind: 'rate_limit', times: 1, retryAfter: 0, pathPattern: 'followers' },
+			{ kind: 'server_error', times: 1, status: 502, pathPattern: 'followers' },
+			{ kind: 'malformed', times: 1, pathPattern: 'followers' },
+			{ kind: 'rate_limit', probability: 0.1, retryAfter: 0, pathPattern: 'friendships|web_profile_info' },
+			{ kind: 'server_error', probability: 0.12, status: 503, pathPattern: 'friendships|web_profile_info' },
+			{ kind: 'malformed', probability: 0.12, pathPattern: 'friendships|web_profile_info' }
+		])
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+		const events: JobEvent[] = []
+		const finished = await runJob(jobs, job.id, {
+			ig: simulator.client({ maxRetries: 0 }),
+			backoffMs: 1,
+			maxBackoffMs: 5,
+			onEvent: (event) => events.push(event)
+		})
+		expect(finished.status).toBe('done')
+		expect(events.filter((event) => event.type === 'wait').length).toBeGreaterThanOrEqual(3)
+		simulator.sim.faults.clear()
+		expect(storedPks(job.id)).toEqual(await walkFollowers())
+	})
+
+	test('an expired session pauses the job with what to do; resuming continues', async () => {
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+		const ig = simulator.client()
+		simulator.sim.faults.set({ kind: 'login', pathPattern: 'friendships' })
+		const paused = await runJob(jobs, job.id, { ig })
+		expect(paused.status).toBe('paused')
+		expect(paused.error_code).toBe('login_required')
+		expect(paused.error).toContain('SESSION_ID')
+		simulator.sim.faults.set({ kind: 'challenge', pathPattern: 'friendships' })
+		expect((await runJob(jobs, job.id, { ig })).error_code).toBe('challenge_required')
+		simulator.sim.faults.clear()
+		const finished = await runJob(jobs, job.id, { ig })
+		expect(finished.status).toBe('done')
+		expect(storedPks(job.id)).toEqual(await walkFollowers())
+	})
+
+	test('a missing account fails the job with the upstream message', async () => {
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.missing.username })
+		const failed = await runJob(jobs, job.id, { ig: simulator.client() })
+		expect(failed).toMatchObject({ status: 'failed', error_code: 'not_found' })
+	})
+})

@@ -1,0 +1,103 @@
+/**
+ * The job manager: at most two jobs run at once, pause and resume continue from the checkpoint,
+ * cancel keeps the records, and jobs left running by a stopped manager resume in the next one.
+ */
+import { afterEach, beforeEach, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { JobManager } from '../../src/jobs/manager'
+import { JobStore } from '../../src/jobs/store'
+import type { JobStatus } from '../../src/jobs/types'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
+import { openStore, type Store } from '../../src/store/db'
+import { useSimulator } from '../client/simulator-setup'
+
+const simulator = useSimulator()
+let folder: string
+let store: Store
+let manager: JobManager
+
+beforeEach(() => {
+	folder = mkdtempSync(join(tmpdir(), 'smkit-manager-'))
+	store = openStore(join(folder, 'smkit.db'))
+	manager = new JobManager({ jobs: new JobStore(store), ig: simulator.client() })
+})
+afterEach(async () => {
+	simulator.sim.faults.clear()
+	await manager.stop()
+	store.close()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+const followerSpec = { kind: 'followers' as const, target: DEMO_PRESETS.luna.username }
+const pksOf = (id: number) => [...manager.jobs.records(id)].map((record) => (record as { pk: string }).pk)
+
+test('at most two jobs run at once; the third waits queued and runs after', async () => {
+	// Slow upstream answers keep the first two running while the third is checked.
+	simulator.sim.faults.set({ kind: 'latency', latencyMs: 30 })
+	const seen = new Set<JobStatus>()
+	let mostRunning = 0
+	manager.subscribe('all', () => {
+		const statuses = manager.list().map((job) => job.status)
+		for (const status of statuses) seen.add(status)
+		mostRunning = Math.max(mostRunning, statuses.filter((status) => status === 'running').length)
+	})
+	const started = [manager.start(followerSpec), manager.start(followerSpec), manager.start(followerSpec)]
+	expect(manager.get(started[2].id)?.status).toBe('queued')
+	const finished = await Promise.all(started.map((job) => manager.settled(job.id)))
+	expect(finished.map((job) => job?.status)).toEqual(['done', 'done', 'done'])
+	expect(mostRunning).toBe(2)
+	expect(pksOf(started[0].id)).toEqual(pksOf(started[2].id))
+})
+
+test('pause stops at a checkpoint; resume continues to the exact list', async () => {
+	simulator.sim.faults.set({ kind: 'latency', latencyMs: 40, pathPattern: 'followers' })
+	const job = manager.start(followerSpec)
+	await new Promise<void>((resolve) => {
+		const stop = manager.subscribe(job.id, (event) => {
+			if (event.type === 'page') {
+				stop()
+				resolve()
+			}
+		})
+	})
+	const paused = await manager.pause(job.id)
+	expect(paused.status).toBe('paused')
+	const partial = paused.collected
+	simulator.sim.faults.clear()
+	manager.resume(job.id)
+	const done = await manager.settled(job.id)
+	expect(done?.status).toBe('done')
+	expect(partial).toBeLessThan(done?.collected ?? 0)
+	const walk = await simulator.client().friendships.getFollowers(DEMO_PRESETS.luna.pk, { count: 1000 })
+	expect(pksOf(job.id)).toEqual(walk.items.map((user) => user.pk))
+})
+
+test('a manager that stops leaves its jobs to the next one, which resumes them', async () => {
+	simulator.sim.faults.set({ kind: 'latency', latencyMs: 40, pathPattern: 'followers' })
+	const job = manager.start(followerSpec)
+	const queued = manager.start({ ...followerSpec, limit: 10 })
+	await manager.stop()
+	expect(manager.jobs.get(job.id)?.status).toBe('running')
+	simulator.sim.faults.clear()
+	manager = new JobManager({ jobs: new JobStore(store), ig: simulator.client() })
+	expect(
+		manager
+			.resumeInterrupted()
+			.map((entry) => entry.id)
+			.sort()
+	).toEqual([job.id, queued.id].sort())
+	expect((await manager.settled(job.id))?.status).toBe('done')
+	expect((await manager.settled(queued.id))?.collected).toBe(10)
+})
+
+test('cancel keeps the records; delete removes the job', async () => {
+	simulator.sim.faults.set({ kind: 'latency', latencyMs: 40, pathPattern: 'followers' })
+	const job = manager.start(followerSpec)
+	const cancelled = await manager.cancel(job.id)
+	expect(cancelled.status).toBe('cancelled')
+	expect(() => manager.resume(9999)).toThrow('No job 9999')
+	await manager.delete(job.id)
+	expect(manager.get(job.id)).toBeUndefined()
+})
