@@ -4,13 +4,19 @@
  *
  *   const page = await ig.friendships.getFollowers(pk, { count: 120 })  // pages upstream to 120
  *   for await (const user of await ig.friendships.getFollowers(pk)) ...   // all followers, lazily
+ *
+ * The rule every list keeps: walking a list with any sequence of `count` values, each call passing
+ * the previous `next_cursor`, yields exactly the whole list in order, with no gap and no duplicate;
+ * `next_cursor` is null only at the end. When `count` ends inside an upstream page, `next_cursor`
+ * names that position (the upstream page's cursor plus how many of its items were returned), so the
+ * next call fetches the page again and continues after them. Callers treat cursors as opaque.
  */
 import { IgArgumentError } from './errors'
 import type { PageData } from './types'
 
 /** Trailing options of every list method. */
 export interface ListOptions {
-	/** Collect across upstream pages until this many items (or the end). Without it: one page. */
+	/** Collect across upstream pages until this many items (or the end). Without it: the rest of one upstream page. */
 	count?: number
 	/** Resume from a previous page's `next_cursor`. */
 	cursor?: string | null
@@ -21,11 +27,24 @@ export interface ListOptions {
 /** A page of items that also iterates (asynchronously) over all items of the following pages. */
 export type Page<Item> = PageData<Item> & AsyncIterable<Item>
 
-/** Fetches one upstream page; `limit` is how many items are still wanted (a page-size hint). */
+/**
+ * Fetches one upstream page starting at `cursor` (null: the first page); `limit` is a page-size hint
+ * (how many items of this page are wanted), undefined for the upstream default.
+ */
 export type PageFetcher<Item> = (cursor: string | null, limit: number | undefined) => Promise<PageData<Item>>
 
 /** Safety stop for cursors that never end (a misbehaving upstream must not loop forever). */
 const MAX_PAGES = 200
+/** Marks a cursor that points inside an upstream page (no Instagram cursor starts like this). */
+const INSIDE_PAGE = '~p1.'
+/** The largest in-page offset a cursor may carry. */
+const MAX_OFFSET = 100_000
+
+/** A position in a list: an upstream page's cursor and how many of that page's items come before it. */
+interface Position {
+	cursor: string | null
+	skip: number
+}
 
 /** Validates `count`: a positive integer, or undefined. */
 export function checkCount(count: number | undefined): void {
@@ -34,9 +53,34 @@ export function checkCount(count: number | undefined): void {
 		throw new IgArgumentError(`count must be a positive integer, got ${count}`)
 }
 
+/** The cursor of a position: the upstream cursor itself at a page start, else an in-page cursor. */
+function encodePosition(position: Position): string | null {
+	if (position.skip === 0) return position.cursor
+	const json = JSON.stringify({ c: position.cursor, o: position.skip })
+	return INSIDE_PAGE + Buffer.from(json).toString('base64url')
+}
+
+/** The position a cursor names; an upstream cursor is the start of its page. */
+function decodePosition(cursor: string | null | undefined): Position {
+	if (!cursor) return { cursor: null, skip: 0 }
+	if (!cursor.startsWith(INSIDE_PAGE)) return { cursor, skip: 0 }
+	const encoded = cursor.slice(INSIDE_PAGE.length)
+	let parsed: unknown
+	try {
+		if (/^[\w-]+$/.test(encoded)) parsed = JSON.parse(Buffer.from(encoded, 'base64url').toString())
+	} catch {
+		parsed = undefined
+	}
+	const { c, o } = (parsed ?? {}) as { c?: unknown; o?: unknown }
+	const validCursor = c === null || (typeof c === 'string' && c !== '')
+	if (!validCursor || !Number.isInteger(o) || (o as number) < 1 || (o as number) > MAX_OFFSET)
+		throw new IgArgumentError('cursor is not a next_cursor this list returned')
+	return { cursor: c as string | null, skip: o as number }
+}
+
 /**
- * Runs a list method: one page, or with `count` as many pages as needed. When `count` cuts a
- * page short, `next_cursor` still points after that whole page (Instagram cursors are opaque).
+ * Runs a list method from `options.cursor`: without `count` the rest of one upstream page, with
+ * `count` as many pages as needed for that many items. See the rule at the top of this file.
  */
 export async function paginate<Item>(
 	fetchPage: PageFetcher<Item>,
@@ -46,41 +90,45 @@ export async function paginate<Item>(
 	checkCount(count)
 	const items: Item[] = []
 	const seen = new Set<string>()
-	let cursor = options.cursor ?? null
-	for (let pages = 0; pages < MAX_PAGES; pages++) {
-		const page = await fetchPage(cursor, count === undefined ? undefined : count - items.length)
-		items.push(...page.items)
+	let position: Position | null = decodePosition(options.cursor)
+	if (position.cursor) seen.add(position.cursor)
+	for (let pages = 0; position && pages < MAX_PAGES; pages++) {
+		const wanted = count === undefined ? undefined : count - items.length
+		const page = await fetchPage(position.cursor, wanted === undefined ? undefined : position.skip + wanted)
+		// The page may come back shorter than when the cursor was made: skip into the following pages.
+		const rest = page.items.slice(position.skip)
+		const taken = wanted === undefined ? rest : rest.slice(0, wanted)
+		items.push(...taken)
+		if (taken.length < rest.length) {
+			position = { cursor: position.cursor, skip: position.skip + taken.length }
+			break
+		}
+		const skipped = Math.max(0, position.skip - page.items.length)
 		// A repeated cursor would fetch the same page again: treat it as the end.
-		cursor = page.next_cursor && !seen.has(page.next_cursor) ? page.next_cursor : null
-		if (cursor) seen.add(cursor)
-		if (count === undefined || items.length >= count || !cursor) break
+		const next = page.next_cursor && !seen.has(page.next_cursor) ? page.next_cursor : null
+		if (next) seen.add(next)
+		position = next ? { cursor: next, skip: skipped } : null
+		if (count === undefined ? skipped === 0 : items.length >= count) break
 	}
-	if (count === undefined || items.length <= count) return makePage(items, cursor, fetchPage)
-	// The iterator still yields the cut-off rest of the last page before fetching further pages.
-	return makePage(items.slice(0, count), cursor, fetchPage, items.slice(count))
+	return makePage(items, position && encodePosition(position), fetchPage)
 }
 
-/**
- * Wraps items and a cursor as a `Page` whose iterator yields `items`, then `pending` (fetched but
- * beyond `count`), then every item of the following pages.
- */
+/** Wraps items and a cursor as a `Page` whose iterator yields `items`, then every item after the cursor. */
 export function makePage<Item>(
 	items: Item[],
 	nextCursor: string | null,
-	fetchPage?: PageFetcher<Item>,
-	pending: Item[] = []
+	fetchPage?: PageFetcher<Item>
 ): Page<Item> {
 	const page = { items, next_cursor: nextCursor } as Page<Item>
 	Object.defineProperty(page, Symbol.asyncIterator, {
 		enumerable: false,
 		value: async function* iterate(): AsyncGenerator<Item> {
 			yield* items
-			yield* pending
 			const seen = new Set<string>()
 			let cursor = nextCursor
 			while (cursor && fetchPage && !seen.has(cursor)) {
 				seen.add(cursor)
-				const next = await fetchPage(cursor, undefined)
+				const next = await paginate(fetchPage, { cursor })
 				yield* next.items
 				cursor = next.next_cursor
 			}

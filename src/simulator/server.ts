@@ -15,10 +15,10 @@
  * | GET    | /api/v1/tags/search/?q=                               | S    | -                                           |
  * | GET    | /api/v1/tags/{tag}/info/                              | S    | -                                           |
  * | GET    | /api/v1/fbsearch/places/?query=                       | S    | -                                           |
- * | GET    | /api/v1/discover/topical_explore/                     | S    | max_id (next_max_id)                        |
+ * | GET    | /api/v1/discover/topical_explore/                     | S    | max_id (next_max_id; 24 per page)           |
  * | GET    | /api/v1/media/{pk}/info/                              | S    | -                                           |
  * | GET    | /api/v1/media/{pk}/likers/                            | S    | -                                           |
- * | GET    | /api/v1/media/{pk}/comments/                          | S    | min_id (next_min_id, a JSON text)           |
+ * | GET    | /api/v1/media/{pk}/comments/                          | S    | min_id (next_min_id, a JSON text; 15/page)  |
  * | POST   | /api/v1/media/{pk}/like/, /unlike/                    | S    | - (also /api/v1/web/likes/{pk}/like/, unlike)|
  * | POST   | /api/v1/media/{pk}/comment/ form comment_text         | S    | - (also /api/v1/web/comments/{pk}/add/)     |
  * | GET    | /api/v1/feed/user/{pk}/?count=                        | S    | max_id (next_max_id = last item's id)       |
@@ -34,13 +34,13 @@
  * | GET    | /api/v1/friendships/pending/                          | S    | -                                           |
  * | POST   | /api/v1/friendships/create/{pk}/, /destroy/{pk}/      | S    | - (also /api/v1/web/friendships/{pk}/follow/, unfollow/) |
  * | GET    | /api/v1/accounts/current_user/?edit=true              | S    | -                                           |
- * | GET    | /api/v1/users/blocked_list/                           | S    | -                                           |
- * | GET    | /api/v1/restrict_action/restricted_users/             | S    | -                                           |
+ * | GET    | /api/v1/users/blocked_list/                           | S    | max_id (next_max_id; 3 per page)            |
+ * | GET    | /api/v1/restrict_action/restricted_users/             | S    | max_id (next_max_id; 2 per page)            |
  * | GET    | /api/v1/session/login_activity/                       | S    | -                                           |
  * | GET    | /api/v1/accounts/privacy_and_security_info/           | S    | -                                           |
  * | GET    | /api/v1/accounts/account_information_settings/        | S    | -                                           |
- * | POST   | /api/v1/news/inbox/                                   | S    | -                                           |
- * | GET    | /api/v1/direct_v2/inbox/?limit=                       | S    | cursor (inbox.oldest_cursor)                |
+ * | POST   | /api/v1/news/inbox/                                   | S    | form continuation_token (11 per page)       |
+ * | GET    | /api/v1/direct_v2/inbox/?limit=                       | S    | cursor (inbox.oldest_cursor; limit <= 20)   |
  * | GET    | /api/v1/direct_v2/threads/{thread_id}/                | S    | -                                           |
  * | POST   | /api/v1/direct_v2/threads/broadcast/text/ form recipient_users='[["pk"]]' or thread_ids, text | S | - |
  * | GET    | /api/v1/web/fxcal/ig_sso_users/                       | A    | - (warm-up: x-ig-set-www-claim, server_revision) |
@@ -50,6 +50,7 @@
  * |        |   d5d763b1… liked (S); 2ce1d673… saved (S)                                                        |
  * | POST   | /graphql/query form doc_id, variables                 | S    | after (page_info.end_cursor)                |
  * |        |   9506655819362310 tag feed; 9863315953735856 liked; 26523442937261068 saved; 10015901848480474 media |
+ * |        |   connections serve at most: tag 9, liked 16, saved 3, public posts 50 per page                     |
  * | POST   | /api/graphql form doc_id, variables                   | A/S  | as above; only 10015901848480474 anonymous  |
  * | GET    | /{username}/                                          | A    | - (HTML profile page)                       |
  * | GET    | /p/{shortcode}/embed/captioned/ (and /embed/)         | A    | - (HTML embed)                              |

@@ -28,12 +28,77 @@ describe('paginate', () => {
 		expect(cursors).toEqual([null])
 	})
 
-	it('collects across pages up to count', async () => {
+	it('collects across pages up to count; a cut page resumes where count stopped', async () => {
 		const { fetchPage, cursors } = numbered()
 		const page = await paginate(fetchPage, { count: 7 })
 		expect(page.items).toEqual([0, 1, 2, 3, 4, 5, 6])
-		expect(page.next_cursor).toBe('9')
 		expect(cursors).toEqual([null, '3', '6'])
+		const rest = await paginate(fetchPage, { count: 7, cursor: page.next_cursor })
+		expect(rest.items).toEqual([7, 8, 9])
+		expect(rest.next_cursor).toBeNull()
+		// The upstream page the cut was in is fetched again from its own cursor.
+		expect(cursors.slice(3)).toEqual(['6', '9'])
+	})
+
+	it('ends a page on an upstream boundary with the upstream cursor itself', async () => {
+		const page = await paginate(numbered().fetchPage, { count: 6 })
+		expect(page.next_cursor).toBe('6')
+	})
+
+	it('walks to exactly the whole list with any sequence of counts', async () => {
+		const { fetchPage } = numbered(23, 4)
+		const expected = Array.from({ length: 23 }, (_, index) => index)
+		for (const counts of [[1], [2], [3], [4], [5], [23], [50], [3, 1, 4, 1, 5, 9, 2, 6], [7, 1], [4, 8, 1]]) {
+			const seen: number[] = []
+			let cursor: string | null = null
+			for (let step = 0; step < 100; step++) {
+				const count = counts[step % counts.length] as number
+				const page: { items: number[]; next_cursor: string | null } = await paginate(fetchPage, {
+					count,
+					cursor
+				})
+				if (page.next_cursor !== null) expect(page.items.length).toBe(count)
+				seen.push(...page.items)
+				cursor = page.next_cursor
+				if (cursor === null) break
+			}
+			expect({ counts, seen }).toEqual({ counts, seen: expected })
+		}
+	})
+
+	it('without count returns the rest of the upstream page the cursor points into', async () => {
+		const { fetchPage } = numbered()
+		const cut = await paginate(fetchPage, { count: 4 })
+		expect((await paginate(fetchPage, { cursor: cut.next_cursor })).items).toEqual([4, 5])
+	})
+
+	it('continues into the next page when the page a cursor points into comes back shorter', async () => {
+		// The first answer for a cursor is 5 items; later answers for the same cursor only 2.
+		const served = new Set<string>()
+		const fetchPage: PageFetcher<number> = async (cursor) => {
+			const start = cursor ? Number(cursor) : 0
+			const size = served.has(String(start)) ? 2 : 5
+			served.add(String(start))
+			const items = Array.from(
+				{ length: Math.max(0, Math.min(size, 12 - start)) },
+				(_, index) => start + index
+			)
+			return { items, next_cursor: start + items.length < 12 ? String(start + items.length) : null }
+		}
+		const first = await paginate(fetchPage, { count: 3 })
+		expect(first.items).toEqual([0, 1, 2])
+		const second = await paginate(fetchPage, { count: 3, cursor: first.next_cursor })
+		expect(second.items).toEqual([3, 4, 5])
+	})
+
+	it('rejects an in-page cursor that was tampered with', async () => {
+		const cut = await paginate(numbered().fetchPage, { count: 4 })
+		const cursor = cut.next_cursor as string
+		const broken = `${cursor.slice(0, 4)}${Buffer.from('{"c":"3","o":-2}').toString('base64url')}`
+		await expect(paginate(numbered().fetchPage, { cursor: broken })).rejects.toBeInstanceOf(IgArgumentError)
+		await expect(paginate(numbered().fetchPage, { cursor: `${cursor}!` })).rejects.toBeInstanceOf(
+			IgArgumentError
+		)
 	})
 
 	it('stops at the end when count is larger than the list', async () => {

@@ -90,7 +90,8 @@ describe('POST /graphql/query (doc_id)', () => {
 		}
 		const first = await docQuery(simulator, GRAPHQL_IDS.tagFeedDoc, variables)
 		const connection = first.body.data.xdt_api__v1__feed__tag__connection
-		expect(connection.edges).toHaveLength(20)
+		// The tag feed serves at most 9 posts per page, whatever `first` asks.
+		expect(connection.edges).toHaveLength(9)
 		expect(connection.edges[0].node.media.caption.text).toContain('#coffee')
 		expect(connection.page_info.has_next_page).toBe(true)
 		const second = await docQuery(simulator, GRAPHQL_IDS.tagFeedDoc, {

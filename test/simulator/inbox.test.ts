@@ -14,7 +14,9 @@ describe('POST /api/v1/news/inbox/', () => {
 		const { status, body } = await postJson(simulator, '/api/v1/news/inbox/')
 		expect(status).toBe(200)
 		expect(body.new_stories).toHaveLength(6)
-		expect(body.old_stories.length).toBeGreaterThan(30)
+		// Pages of 11 (new ones first): the rest of the first page is old ones.
+		expect(body.old_stories).toHaveLength(5)
+		expect(body.is_last_page).toBe(false)
 		const all = [...body.new_stories, ...body.old_stories]
 		const kinds = new Map(
 			all.map((story: { notif_name: string; story_type: number }) => [story.notif_name, story.story_type])
@@ -35,6 +37,26 @@ describe('POST /api/v1/news/inbox/', () => {
 		const like = all.find((story: { notif_name: string }) => story.notif_name === 'like')
 		expect(like.args.media[0].shortcode).toEqual(expect.any(String))
 		expect(body.partition.time_bucket.headers).toHaveLength(4)
+	})
+
+	it('pages with continuation_token until is_last_page, every notification once', async () => {
+		const pks: string[] = []
+		let token: string | undefined
+		for (let page = 0; page < 20; page++) {
+			const { body } = await postJson(
+				simulator,
+				'/api/v1/news/inbox/',
+				token ? { continuation_token: token } : {}
+			)
+			if (page > 0) expect(body.new_stories).toHaveLength(0)
+			expect(body.new_stories.length + body.old_stories.length).toBeLessThanOrEqual(11)
+			pks.push(...[...body.new_stories, ...body.old_stories].map((story: { pk: string }) => story.pk))
+			if (body.is_last_page) break
+			token = body.continuation_token
+		}
+		expect(pks).toEqual(simulator.state.data.viewer.notifications.map((notification) => notification.pk))
+		const bad = await postJson(simulator, '/api/v1/news/inbox/', { continuation_token: 'nonsense' })
+		expect(bad.status).toBe(400)
 	})
 })
 

@@ -1,6 +1,6 @@
 /** `ig.account`: the viewer's own account, settings, blocked/restricted users, sessions (upstream-facts 2.7). */
 import { normalizeUser, normalizeUserShort } from '../normalize/user'
-import { asArray, asObject, type Raw } from '../normalize/values'
+import { asArray, asObject, type Raw, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate } from '../pagination'
 import type { RawObject, User, UserShort } from '../types'
 import { ApiGroup, call, isFatal, notFound, type RequestOptions } from './base'
@@ -51,28 +51,36 @@ export class Account extends ApiGroup {
 		)
 	}
 
-	/** Users the viewer blocked: `GET /api/v1/users/blocked_list/` → `blocked_list[{user_id, username}]`. */
+	/**
+	 * Users the viewer blocked: `GET /api/v1/users/blocked_list/[?max_id=]` →
+	 * `blocked_list[{user_id, username}]`, paged by `next_max_id`.
+	 */
 	async getBlockedUsers(options: ListOptions = {}): Promise<Page<UserShort>> {
-		return paginate(async () => {
+		return paginate(async (cursor) => {
 			const body = await call(this.client, '/api/v1/users/blocked_list/', {
+				query: { max_id: cursor },
 				category: 'get_default',
 				signal: options.signal
 			})
 			return {
 				items: asArray(body.blocked_list).map((entry) => normalizeUserShort({ pk: entry.user_id, ...entry })),
-				next_cursor: null
+				next_cursor: text(body.next_max_id) || null
 			}
 		}, options)
 	}
 
-	/** Users the viewer restricted: `GET /api/v1/restrict_action/restricted_users/` → `users[]`. */
+	/** Users the viewer restricted: `GET /api/v1/restrict_action/restricted_users/[?max_id=]` → `users[]`, paged by `next_max_id`. */
 	async getRestrictedUsers(options: ListOptions = {}): Promise<Page<UserShort>> {
-		return paginate(async () => {
+		return paginate(async (cursor) => {
 			const body = await call(this.client, '/api/v1/restrict_action/restricted_users/', {
+				query: { max_id: cursor },
 				category: 'get_default',
 				signal: options.signal
 			})
-			return { items: asArray(body.users).map(normalizeUserShort), next_cursor: null }
+			return {
+				items: asArray(body.users).map(normalizeUserShort),
+				next_cursor: text(body.next_max_id) || null
+			}
 		}, options)
 	}
 

@@ -60,7 +60,7 @@ export class Media extends ApiGroup {
 		return this.getInfo(shortcodeToPk(shortcodeFromUrl(requireText('url', url, 2000))), options)
 	}
 
-	/** Users who liked the media: `GET /api/v1/media/{pk}/likers/` → `users[]` (one upstream page). */
+	/** Users who liked the media: `GET /api/v1/media/{pk}/likers/` → `users[]` (Instagram sends them in one piece). */
 	async getLikers(mediaPk: string, options: ListOptions = {}): Promise<Page<UserShort>> {
 		const pk = mediaPkFrom(requirePk('mediaPk', mediaPk))
 		return paginate(
@@ -72,11 +72,11 @@ export class Media extends ApiGroup {
 	/**
 	 * Comments, newest page first: `GET /api/v1/media/{pk}/comments/?can_support_threading=true&
 	 * permalink_enabled=false[&min_id=<cursor>]`. Adds `total_count` (the media's comment count) and
-	 * `has_more` (from the last upstream page).
+	 * `has_more` (true while `next_cursor` leads to more comments).
 	 */
 	async getComments(mediaPk: string, options: ListOptions = {}): Promise<CommentPage> {
 		const pk = mediaPkFrom(requirePk('mediaPk', mediaPk))
-		const totals = { total_count: 0, has_more: false }
+		let total = 0
 		const page = await paginate(async (cursor) => {
 			const body = await call(this.client, '/api/v1/media/{pk}/comments/', {
 				params: { pk },
@@ -84,15 +84,12 @@ export class Media extends ApiGroup {
 				category: 'get_default',
 				signal: options.signal
 			})
-			totals.total_count = count(body.comment_count)
-			totals.has_more = flag(body.has_more_comments) || flag(body.has_more_headload_comments)
+			total = count(body.comment_count)
+			const more = flag(body.has_more_comments) || flag(body.has_more_headload_comments)
 			const next = text(body.next_min_id)
-			return {
-				items: asArray(body.comments).map(normalizeComment),
-				next_cursor: totals.has_more && next ? next : null
-			}
+			return { items: asArray(body.comments).map(normalizeComment), next_cursor: more && next ? next : null }
 		}, options)
-		return withFields(page, totals)
+		return withFields(page, { total_count: total, has_more: page.next_cursor !== null })
 	}
 
 	/** Likes the media as the viewer: `POST /api/v1/web/likes/{pk}/like/` [post_like]. */

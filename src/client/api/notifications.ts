@@ -1,6 +1,8 @@
 /**
  * `ig.notifications`: the activity feed (upstream-facts 2.10). Every method reads
  * `POST /api/v1/news/inbox/` (a read despite the POST, so it is retried like a GET) [get_default].
+ * The inbox comes in pages: a page that is not the last carries a `continuation_token`, sent back
+ * in the form to get the next one.
  */
 import { normalizeNotification } from '../normalize/social'
 import { asArray, asObject, flag, numberOrNull, type Raw, textOrNull } from '../normalize/values'
@@ -14,7 +16,7 @@ const LIKE = { names: ['like', 'comment_like'], types: [60, 13] }
 
 /** Activity feed. */
 export class Notifications extends ApiGroup {
-	/** The whole activity inbox: counters, new and old notifications (args flattened). */
+	/** The first page of the activity inbox: counters, new and old notifications (args flattened). */
 	async getActivity(options: RequestOptions = {}): Promise<Activity> {
 		const body = await this.#inbox(options.signal)
 		return {
@@ -54,20 +56,22 @@ export class Notifications extends ApiGroup {
 	}
 
 	async #filtered(options: ListOptions, keep: (item: Notification) => boolean): Promise<Page<Notification>> {
-		return paginate(async () => {
-			const body = await this.#inbox(options.signal)
+		return paginate(async (cursor) => {
+			const body = await this.#inbox(options.signal, cursor)
 			const items = [
 				...asArray(body.new_stories).map((story) => normalizeNotification(story, 'new')),
 				...asArray(body.old_stories).map((story) => normalizeNotification(story, 'old'))
 			]
-			return { items: items.filter(keep), next_cursor: null }
+			const token = textOrNull(body.continuation_token)
+			return { items: items.filter(keep), next_cursor: !flag(body.is_last_page) && token ? token : null }
 		}, options)
 	}
 
-	async #inbox(signal?: AbortSignal): Promise<Raw> {
+	async #inbox(signal?: AbortSignal, continuationToken?: string | null): Promise<Raw> {
 		return call(this.client, '/api/v1/news/inbox/', {
 			method: 'POST',
 			idempotent: true,
+			form: continuationToken ? { continuation_token: continuationToken } : undefined,
 			category: 'get_default',
 			signal
 		})

@@ -47,12 +47,16 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 		)
 		.get(
 			'/likers/:media_pk',
-			async ({ params: { media_pk } }) =>
+			async ({ params: { media_pk }, query: { count, cursor } }) =>
 				okPage(
-					await ig.media.getLikers(media_pk),
-					(count) => `Likers of ${media_pk}: ${plural(count, 'user')}`
+					await ig.media.getLikers(media_pk, { count, cursor }),
+					(received) => `Likers of ${media_pk}: ${plural(received, 'user')}`
 				),
-			{ params: ByPk, ...documented('Media', 'Likers of a post', t.Array(UserShort), { paginated: true }) }
+			{
+				params: ByPk,
+				query: ListQuery,
+				...documented('Media', 'Likers of a post', t.Array(UserShort), { paginated: true })
+			}
 		)
 		.get(
 			'/comments/:media_pk',

@@ -3,7 +3,8 @@
  * account information, plus the session plumbing: the warm-up `GET /web/fxcal/ig_sso_users/` (answers
  * `x-ig-set-www-claim` and a `server_revision`) and the refresh `POST /web/accounts/one_tap_web_login/`.
  */
-import { fail, hasSession, ok, type Route } from '../http'
+import { decodeCursor, pageOf } from '../cursor'
+import { fail, hasSession, ok, type Reply, type Route, type RouteContext } from '../http'
 import { liveTime } from '../presets'
 import { userInfo, userShort } from '../views-user'
 
@@ -11,6 +12,24 @@ import { userInfo, userShort } from '../views-user'
 export const SERVER_REVISION = 1034642761
 /** The claim the warm-up hands out; clients send it back as `x-ig-www-claim`. */
 export const WWW_CLAIM = 'hmac.AR2smkitSimulatedInstagramWwwClaim0000000000000'
+
+/** Accounts per page of the blocked and restricted lists (fixed, whatever the client asks). */
+const BLOCKED_PAGE = 3
+const RESTRICTED_PAGE = 2
+
+/** One page of a viewer's list after `max_id`; `shape` builds the answer from the page. */
+function pagedList(
+	context: RouteContext,
+	pks: readonly string[],
+	kind: string,
+	size: number,
+	shape: (pks: string[], offset: number, nextMaxId: string | null) => Reply
+): Reply {
+	const offset = decodeCursor(kind, context.query.get('max_id'))
+	if (offset === null) return fail(400, 'Invalid max_id')
+	const { page, nextCursor } = pageOf(pks, kind, offset, size)
+	return shape(page, offset, nextCursor)
+}
 
 /** Account routes. */
 export const accountRoutes: readonly Route[] = [
@@ -39,32 +58,40 @@ export const accountRoutes: readonly Route[] = [
 		method: 'GET',
 		path: '/api/v1/users/blocked_list/',
 		access: 'session',
-		handle(context) {
-			const blocked = context.state.data.graph.blocked.flatMap((pk, index) => {
-				const user = context.state.user(pk)
-				if (!user) return []
-				const short = userShort(context, user)
-				return [
-					{
-						user_id: user.pk,
-						username: user.username,
-						full_name: user.fullName,
-						profile_pic_url: short.profile_pic_url,
-						block_at: context.state.data.viewer.account.dateJoined + index * 86400 * 40
-					}
-				]
+		handle: (context) =>
+			pagedList(context, context.state.data.graph.blocked, 'blocked', BLOCKED_PAGE, (pks, offset, next) => {
+				const blocked = pks.flatMap((pk, index) => {
+					const user = context.state.user(pk)
+					if (!user) return []
+					const short = userShort(context, user)
+					return [
+						{
+							user_id: user.pk,
+							username: user.username,
+							full_name: user.fullName,
+							profile_pic_url: short.profile_pic_url,
+							block_at: context.state.data.viewer.account.dateJoined + (offset + index) * 86400 * 40
+						}
+					]
+				})
+				return ok({ blocked_list: blocked, next_max_id: next, page_size: BLOCKED_PAGE })
 			})
-			return ok({ blocked_list: blocked, next_max_id: null, page_size: 20 })
-		}
 	},
 	{
 		method: 'GET',
 		path: '/api/v1/restrict_action/restricted_users/',
 		access: 'session',
-		handle(context) {
-			const users = context.state.data.graph.restricted.flatMap((pk) => context.state.user(pk) ?? [])
-			return ok({ users: users.map((user) => userShort(context, user)), next_max_id: null })
-		}
+		handle: (context) =>
+			pagedList(
+				context,
+				context.state.data.graph.restricted,
+				'restricted',
+				RESTRICTED_PAGE,
+				(pks, _, next) => {
+					const users = pks.flatMap((pk) => context.state.user(pk) ?? [])
+					return ok({ users: users.map((user) => userShort(context, user)), next_max_id: next })
+				}
+			)
 	},
 	{
 		method: 'GET',

@@ -10,6 +10,8 @@ import { liveTime } from '../presets'
 import { userShort } from '../views-user'
 
 const MAX_MESSAGE_LENGTH = 2000
+/** The most threads one inbox page serves, whatever `limit` asks. */
+const MAX_INBOX_PAGE = 20
 
 /** A message time (µs) moved forward like every data-set activity time (see liveTime). */
 function liveMicros(micros: number, now: number): number {
@@ -77,7 +79,7 @@ export const directRoutes: readonly Route[] = [
 		handle(context) {
 			const offset = decodeCursor('inbox', context.query.get('cursor'))
 			if (offset === null) return fail(400, 'Invalid cursor')
-			const limit = pageSize(context.query.get('limit'), 20, 50)
+			const limit = pageSize(context.query.get('limit'), MAX_INBOX_PAGE, MAX_INBOX_PAGE)
 			const messageLimit = pageSize(context.query.get('thread_message_limit'), 10, 50)
 			const { page, nextCursor } = pageOf(context.state.threads(), 'inbox', offset, limit)
 			const threads = page.map((thread) => threadView(context, thread, messageLimit))

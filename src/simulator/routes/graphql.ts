@@ -37,15 +37,22 @@ type Handler = (context: RouteContext, variables: Variables) => Reply
 
 const graphOk = (data: Record<string, unknown>): Reply => ok({ data, extensions: { is_final: true } })
 
-/** A page of a connection: `first` (or `data.count`) items after the `after` cursor. */
+/**
+ * The most items one page of each connection serves, whatever `first` asks: they differ, as on
+ * Instagram, so a client cannot assume one page size.
+ */
+const MAX_PAGE = { tag: 9, liked: 16, saved: 3, posts: 50 } as const
+
+/** A page of a connection: `first` (or `data.count`) items, at most `maxPage`, after the `after` cursor. */
 function connection<T>(
 	items: readonly T[],
 	kind: string,
 	variables: Variables,
+	maxPage: number,
 	toNode: (item: T) => unknown
 ): Reply | object {
 	const data = (variables.data ?? {}) as { count?: unknown }
-	const size = pageSize(String(variables.first ?? data.count ?? ''), 20, 50)
+	const size = pageSize(String(variables.first ?? data.count ?? ''), Math.min(20, maxPage), maxPage)
 	const offset = decodeCursor(kind, typeof variables.after === 'string' ? variables.after : null)
 	if (offset === null) return fail(400, 'Invalid after cursor')
 	const { page, nextCursor } = pageOf(items, kind, offset, size)
@@ -66,7 +73,7 @@ const wrap = (key: string, result: Reply | object): Reply =>
 const likedFeed: Handler = (context, variables) =>
 	wrap(
 		'xdt_api__v1__feed__liked__connection',
-		connection(context.state.likedMedia(), 'gliked', variables, (media: DemoMedia) => ({
+		connection(context.state.likedMedia(), 'gliked', variables, MAX_PAGE.liked, (media: DemoMedia) => ({
 			media: mediaItem(context, media)
 		}))
 	)
@@ -78,7 +85,7 @@ const savedCollections: Handler = (context, variables) => {
 	)
 	return wrap(
 		'xdt_api__v1__collections__list_graphql_connection',
-		connection(collections, 'gsaved', variables, (collection) => ({
+		connection(collections, 'gsaved', variables, MAX_PAGE.saved, (collection) => ({
 			collection_id: collection.id,
 			collection_name: collection.name,
 			collection_type: collection.type,
@@ -108,7 +115,9 @@ const tagFeed: Handler = (context, variables) => {
 	const items = context.state.data.mediaByTag.get(tag) ?? []
 	return wrap(
 		'xdt_api__v1__feed__tag__connection',
-		connection(items, `gtag-${tag}`, variables, (media) => ({ media: mediaItem(context, media) }))
+		connection(items, `gtag-${tag}`, variables, MAX_PAGE.tag, (media) => ({
+			media: mediaItem(context, media)
+		}))
 	)
 }
 
@@ -128,7 +137,7 @@ const publicPosts: Handler = (context, variables) => {
 	const posts = context.state.canView(context.viewerPk, user.pk)
 		? (context.state.data.mediaByOwner.get(user.pk) ?? [])
 		: []
-	const page = connection(posts, 'posts', variables, (media) => graphNode(context, media))
+	const page = connection(posts, 'posts', variables, MAX_PAGE.posts, (media) => graphNode(context, media))
 	if ('body' in page) return page as Reply
 	const total = context.state.data.mediaByOwner.get(user.pk)?.length ?? 0
 	return graphOk({ user: { edge_owner_to_timeline_media: { count: total, ...page } } })

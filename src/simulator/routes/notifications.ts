@@ -1,12 +1,18 @@
 /**
  * The activity feed: `POST /api/v1/news/inbox/` with `counts`, `new_stories`, `old_stories` and time-bucket
  * partitions. Story types as Instagram: 101 user_followed, 60 like, 13 comment_like, 12 comment.
+ * Notifications come newest first in pages of {@link INBOX_PAGE}: a page that is not the last has
+ * `is_last_page: false` and a `continuation_token`, which the next request sends in its form.
  */
+import { decodeCursor, pageOf } from '../cursor'
 import type { DemoNotification } from '../dataset-types'
-import { ok, type Route, type RouteContext } from '../http'
+import { fail, ok, type Route, type RouteContext } from '../http'
 import { liveTime } from '../presets'
 import { imageUrl } from '../views-media'
 import { profilePicUrl } from '../views-user'
+
+/** Notifications per inbox page (new and old together). */
+const INBOX_PAGE = 11
 
 const STORY_TYPES = { user_followed: 101, like: 60, comment_like: 13, comment: 12 } as const
 const TYPES = { user_followed: 3, like: 1, comment_like: 1, comment: 1 } as const
@@ -100,7 +106,13 @@ export const notificationsRoutes: readonly Route[] = [
 		handle(context) {
 			const all = context.state.data.viewer.notifications
 			const fresh = all.filter((notification) => notification.isNew)
-			const old = all.filter((notification) => !notification.isNew)
+			const token = context.form.get('continuation_token') ?? context.query.get('continuation_token')
+			const offset = decodeCursor('inbox-news', token)
+			if (offset === null) return fail(400, 'Invalid continuation_token')
+			// New notifications lead, then the old ones, as the app shows them.
+			const ordered = [...fresh, ...all.filter((notification) => !notification.isNew)]
+			const { page, nextCursor } = pageOf(ordered, 'inbox-news', offset, INBOX_PAGE)
+			const old = page.filter((notification) => !notification.isNew)
 			const newest = all[0]?.timestamp ?? context.now
 			const bucket = (days: number) =>
 				old.findIndex((notification) => notification.timestamp < newest - days * 86400)
@@ -108,10 +120,12 @@ export const notificationsRoutes: readonly Route[] = [
 			return ok({
 				counts: counts(fresh, context.state.data.graph.pendingRequests.length),
 				last_checked: liveTime(fresh.at(-1)?.timestamp ?? newest, context.now),
-				new_stories: fresh.map((notification) => storyOf(context, notification)),
+				new_stories: page
+					.filter((notification) => notification.isNew)
+					.map((notification) => storyOf(context, notification)),
 				old_stories: old.map((notification) => storyOf(context, notification)),
-				is_last_page: true,
-				continuation_token: 0,
+				is_last_page: nextCursor === null,
+				continuation_token: nextCursor ?? 0,
 				subscription: null,
 				partition: { time_bucket: { headers: ['Today', 'This week', 'This month', 'Earlier'], indices } }
 			})

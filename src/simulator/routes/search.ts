@@ -1,6 +1,7 @@
 /**
  * Search and explore: `/web/search/topsearch/` (context blended or user), `/tags/search/`,
- * `/fbsearch/places/`, `/discover/topical_explore/` (paged with max_id) and `/tags/{tag}/info/`.
+ * `/fbsearch/places/`, `/discover/topical_explore/` (paged with max_id; the most-liked posts of
+ * accounts the viewer does not follow, 10 pages of 24) and `/tags/{tag}/info/`.
  */
 import { decodeCursor, pageOf } from '../cursor'
 import type { DemoHashtag, DemoPlace } from '../dataset-types'
@@ -8,6 +9,10 @@ import { fail, ok, type Route, type RouteContext } from '../http'
 import { locationView, mediaItem } from '../views-media'
 import { userShort } from '../views-user'
 import { formatCount, searchable, searchUsers } from './common'
+
+/** Posts per explore page, and how many pages the explore grid has before it ends. */
+const EXPLORE_PAGE = 24
+const EXPLORE_PAGES = 10
 
 function matchingHashtags(context: RouteContext, query: string, limit: number): DemoHashtag[] {
 	const needle = searchable(query.trim().replace(/^#/, ''))
@@ -128,7 +133,8 @@ export const searchRoutes: readonly Route[] = [
 						state.canView(null, media.ownerPk)
 				)
 				.sort((left, right) => right.likerCount - left.likerCount || (right.pk > left.pk ? 1 : -1))
-			const { page, nextCursor } = pageOf(pool, 'explore', offset, 24)
+				.slice(0, EXPLORE_PAGE * EXPLORE_PAGES)
+			const { page, nextCursor } = pageOf(pool, 'explore', offset, EXPLORE_PAGE)
 			const sectionalItems = []
 			for (let index = 0; index < page.length; index += 3) {
 				sectionalItems.push({
