@@ -5,6 +5,7 @@
  * budgets (they would throttle the demo and test suites) and no human-like pauses.
  */
 import { type ClientOptions, InstagramClient } from './client/client'
+import { createClientFromEnv } from './client/env'
 import { DEMO_CREDENTIALS } from './simulator/credentials'
 import { DEMO_PRESETS } from './simulator/presets'
 import { startSimulator } from './simulator/server'
@@ -61,4 +62,23 @@ export function demoDescription(session: DemoSession): string {
 	return session.external
 		? `the simulated Instagram at ${session.upstream} (SMKIT_UPSTREAM_URL)`
 		: 'the built-in simulated Instagram (no account needed)'
+}
+
+/** The Instagram a server command talks to: demo mode's simulator, or the environment file's account. */
+export interface InstagramSource {
+	client: InstagramClient
+	/** Set in demo mode. */
+	demo?: DemoSession
+	/** Stops demo mode's simulator (nothing otherwise). */
+	stop(): Promise<void>
+}
+
+/** Opens demo mode (`env` may name a running simulator) or builds the client from the environment file. */
+export async function openInstagram(
+	options: { demo: boolean; envPath: string },
+	env: Record<string, string | undefined>
+): Promise<InstagramSource> {
+	if (!options.demo) return { client: createClientFromEnv(options.envPath), stop: async () => {} }
+	const demo = await openDemoSession(env)
+	return { client: demo.client, demo, stop: () => demo.stop() }
 }

@@ -2,54 +2,56 @@
  * `smkit ask` options: cac's untyped values turned into a typed object before anything runs
  * (STYLE.md 3.6). Bad values are a UsageError (exit code 2).
  */
+import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
+import { type ParsedOptions, parseOptions } from '../server/options'
+import { demoOption, permissionOption, providerOptions } from './options'
 import { maxParallelTasks } from './parallel'
-import { type PermissionLevel, parsePermissionLevel, permissionLevels } from './permissions'
+
+const switchOption = (flag: string, description: string) =>
+	Type.Boolean({ default: false, flag, description })
+
+/** The options of `smkit ask`, registered with cac and validated from these schemas. */
+export const askOptions = {
+	interactive: switchOption('-i, --interactive', 'Interactive chat mode'),
+	...providerOptions,
+	envPath: Type.String({
+		minLength: 1,
+		default: '.env',
+		flag: '--env <path>',
+		description: 'Environment file with credentials',
+		error: '--env must be a file path'
+	}),
+	permission: permissionOption,
+	fullAccess: switchOption('--full-access', 'Skip all permission checks'),
+	parallel: switchOption('--parallel', 'Run the question and extra arguments as parallel tasks'),
+	maxSteps: Type.Integer({
+		minimum: 1,
+		maximum: 100,
+		default: 15,
+		flag: '--max-steps <n>',
+		description: 'Maximum agent steps',
+		error: "--max-steps must be a whole number from 1 to 100 (got '{value}')."
+	}),
+	timeoutSeconds: Type.Number({
+		minimum: 1,
+		maximum: 3600,
+		default: 30,
+		flag: '--timeout <seconds>',
+		description: 'Code execution time-out in seconds',
+		error: "--timeout must be a number of seconds from 1 to 3600 (got '{value}')."
+	}),
+	quiet: switchOption('--quiet', 'Print only the answer'),
+	json: switchOption('--json', 'Print the ask response as JSON'),
+	demo: demoOption
+}
 
 /** Typed `smkit ask` options. */
-export interface AskCliOptions {
+export type AskCliOptions = Omit<ParsedOptions<typeof askOptions>, 'fullAccess'> & {
 	/** The one-shot question ('' when none). */
 	question: string
 	/** Tasks for `--parallel` (the question plus the remaining positional arguments). */
 	tasks: string[]
-	interactive: boolean
-	parallel: boolean
-	provider?: string
-	model: string
-	apiKey?: string
-	baseURL?: string
-	envPath: string
-	permission: PermissionLevel
-	maxSteps: number
-	timeoutSeconds: number
-	quiet: boolean
-	json: boolean
-	demo: boolean
-}
-
-function text(value: unknown): string | undefined {
-	if (value === undefined || value === null || value === false || value === true) return undefined
-	return String(value)
-}
-
-function integerOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
-	if (value === undefined || value === null) return fallback
-	const number = typeof value === 'number' ? value : Number(String(value).trim())
-	if (!Number.isInteger(number) || number < min || number > max) {
-		throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${String(value)}').`)
-	}
-	return number
-}
-
-function numberOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
-	if (value === undefined || value === null) return fallback
-	const number = typeof value === 'number' ? value : Number(String(value).trim())
-	if (!Number.isFinite(number) || number < min || number > max) {
-		throw new UsageError(
-			`--${name} must be a number of seconds from ${min} to ${max} (got '${String(value)}').`
-		)
-	}
-	return number
 }
 
 /** Positional words: cac gives a string (or array, for a variadic argument) plus anything after `--`. */
@@ -62,26 +64,12 @@ function positionals(question: unknown, raw: Record<string, unknown>): string[] 
 /** Parses cac's values for `ask [question]`. Throws UsageError for bad values or combinations. */
 export function parseAskOptions(question: unknown, raw: Record<string, unknown>): AskCliOptions {
 	const words = positionals(question, raw)
-	const requested = text(raw.permission) ?? 'ask_once'
-	const level = parsePermissionLevel(requested)
-	if (!level)
-		throw new UsageError(`--permission must be one of ${permissionLevels.join(', ')} (got '${requested}').`)
+	const { fullAccess, ...parsed } = parseOptions(askOptions, raw)
 	const options: AskCliOptions = {
+		...parsed,
 		question: words.join(' ').trim(),
 		tasks: words.map((word) => word.trim()).filter(Boolean),
-		interactive: raw.interactive === true || raw.i === true,
-		parallel: raw.parallel === true,
-		provider: text(raw.provider),
-		model: text(raw.model) ?? 'auto',
-		apiKey: text(raw.apiKey),
-		baseURL: text(raw.baseUrl),
-		envPath: text(raw.env) ?? '.env',
-		permission: raw.fullAccess === true ? 'full_access' : level,
-		maxSteps: integerOption('max-steps', raw.maxSteps, 15, 1, 100),
-		timeoutSeconds: numberOption('timeout', raw.timeout, 30, 1, 3600),
-		quiet: raw.quiet === true,
-		json: raw.json === true,
-		demo: raw.demo === true
+		permission: fullAccess ? 'full_access' : parsed.permission
 	}
 	if (options.parallel && options.interactive) throw new UsageError('--parallel and -i cannot be combined.')
 	if (options.parallel && options.tasks.length === 0) {

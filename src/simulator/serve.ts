@@ -2,29 +2,20 @@
  * `smkit simulator [--port 0] [--host 127.0.0.1]`: serves the simulated Instagram on its own until
  * SIGINT or SIGTERM, then stops cleanly. A development aid; demo mode starts it in-process instead.
  */
-import { UsageError } from '../cli-error'
+import { listenOptions, type ParsedOptions, parseOptions } from '../server/bootstrap'
 import { waitForStopSignal } from '../server/signals'
 import { startSimulator } from './server'
 
+/** The options of the `simulator` command: port (0 picks a free one) and host. */
+export const simulatorOptions = listenOptions(0)
+
 /** Validated options of the `simulator` command. */
-export interface SimulatorCommandOptions {
-	port: number
-	host: string
-}
+export type SimulatorCommandOptions = ParsedOptions<typeof simulatorOptions>
 
 /** Turns cac's raw options into {@link SimulatorCommandOptions}; a bad port is a usage error (exit 2). */
 export function parseSimulatorOptions(rawOptions: unknown): SimulatorCommandOptions {
-	const raw = (typeof rawOptions === 'object' && rawOptions !== null ? rawOptions : {}) as Record<
-		string,
-		unknown
-	>
-	const port = Number(raw.port ?? 0)
-	if (!Number.isInteger(port) || port < 0 || port > 65535) {
-		throw new UsageError(`--port must be a whole number from 0 to 65535, not '${String(raw.port)}'`)
-	}
-	const host = String(raw.host ?? '127.0.0.1').trim()
-	if (host === '') throw new UsageError('--host must not be empty')
-	return { port, host }
+	const raw = typeof rawOptions === 'object' && rawOptions !== null ? rawOptions : {}
+	return parseOptions(simulatorOptions, raw as Record<string, unknown>)
 }
 
 /** Starts the simulator, prints where it listens, and resolves once a signal has stopped it. */

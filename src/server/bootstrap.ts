@@ -1,0 +1,176 @@
+/**
+ * One way to start a server, shared by `smkit playground` and `smkit agent-web`: the options every
+ * server command has (port, host, environment file, token, CORS origin) as schemas, the access
+ * token (given, or generated when bound beyond loopback), listening, the first start-up lines and
+ * a clean stop on SIGINT/SIGTERM. Each command adds only its own options and start-up lines.
+ */
+import { Type } from '@sinclair/typebox'
+import { type ParsedOptions, parseOptions } from './options'
+import { isLoopbackHost, resolveAccessToken, type SecurityOptions } from './security'
+import { waitForStopSignal } from './signals'
+
+/** The options of every server command; `port` is the command's default port. */
+export function serverOptions(port: number) {
+	return {
+		port: Type.Integer({
+			minimum: 0,
+			maximum: 65535,
+			default: port,
+			flag: '--port <port>',
+			description: port === 0 ? 'Server port (0 picks a free one)' : 'Server port',
+			error: "--port must be an integer from 0 to 65535, got '{value}'"
+		}),
+		host: Type.String({
+			pattern: '^[^\\s/?#@]+$',
+			default: '127.0.0.1',
+			flag: '--host <host>',
+			description: 'Server host',
+			error: "--host is not a host name or address: '{value}'"
+		}),
+		envPath: Type.String({
+			minLength: 1,
+			default: '.env',
+			flag: '--env <path>',
+			description: 'Environment file with credentials',
+			error: '--env must be a file path'
+		}),
+		token: Type.Optional(
+			Type.String({
+				minLength: 8,
+				flag: '--token <token>',
+				description: 'Access token required when bound beyond loopback (or SMKIT_TOKEN)',
+				error: '--token must be at least 8 characters'
+			})
+		),
+		corsOrigin: Type.Optional(
+			Type.Transform(
+				Type.String({
+					flag: '--cors-origin <origin>',
+					description: 'Allow this browser origin to call the API',
+					error: '--cors-origin must be an origin like http://localhost:5173'
+				})
+			)
+				.Decode((value) => {
+					const origin = URL.canParse(value) ? new URL(value).origin : 'null'
+					if (origin === 'null') throw new Error('not an origin')
+					return origin
+				})
+				.Encode((origin) => origin)
+		)
+	}
+}
+
+/** Validated options of every server command. */
+export type ServerOptions = ParsedOptions<ReturnType<typeof serverOptions>>
+
+/** The simulator's command takes only the port and host. */
+export function listenOptions(port: number) {
+	const { port: portOption, host } = serverOptions(port)
+	return { port: portOption, host }
+}
+
+/** Parses a command's raw options against its schemas (see `parseOptions`). */
+export { type ParsedOptions, parseOptions }
+
+/** What `startServer` needs. */
+export interface StartServer {
+	/** The command, for the first line: `smkit playground: http://...`. */
+	name: string
+	options: Pick<ServerOptions, 'port' | 'host' | 'token' | 'corsOrigin'>
+	/** The environment (for `SMKIT_TOKEN`). */
+	env: Record<string, string | undefined>
+	/** Builds the app with the checks it must apply (the bound port is known once listening). */
+	build: (security: SecurityOptions) => { fetch: (request: Request) => Response | Promise<Response> }
+	/** Start-up lines (default console.log). */
+	print?: (line: string) => void
+	/** Stops what the server depends on (e.g. demo mode's simulator); also run when listening fails. */
+	onStop?: () => Promise<void>
+}
+
+/** A listening server. */
+export interface RunningServer {
+	/** Where it listens, e.g. `http://127.0.0.1:8877/`. */
+	url: string
+	/** The access token requests must carry, when one is required. */
+	token?: string
+	/** Stops the server, then what it depends on. */
+	stop(): Promise<void>
+}
+
+const wildcardHosts = new Set(['0.0.0.0', '::', '[::]'])
+
+/** The address a browser on this machine can open: a wildcard host shows as 127.0.0.1. */
+export function displayHost(host: string): string {
+	if (wildcardHosts.has(host)) return '127.0.0.1'
+	return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
+/**
+ * Listens with the settings both servers need: no idle time-out (a plain ask waits on the model,
+ * a client call on Instagram, and both end on their own deadlines; event streams send keep-alives)
+ * and Bun's own body cap (128 MiB) left above the app's limits, so the app answers an oversized
+ * body itself with a 413 envelope after reading at most its limit and one chunk. A port in use, or
+ * any other failure to listen, is an error naming the address.
+ */
+export function listen(
+	app: { fetch: (request: Request) => Response | Promise<Response> },
+	options: { host: string; port: number }
+): ReturnType<typeof Bun.serve> {
+	try {
+		return Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch, idleTimeout: 0 })
+	} catch (error) {
+		const inUse =
+			error instanceof Error &&
+			/in use|EADDRINUSE/i.test(`${error.message} ${(error as { code?: string }).code}`)
+		throw new Error(
+			`cannot listen on ${options.host}:${options.port}: ${inUse ? 'the port is in use' : String(error)}`
+		)
+	}
+}
+
+/**
+ * Resolves the access token, builds the app, listens and prints the first start-up lines: the URL,
+ * how the token is given (the token itself only when generated here) and a warning when bound
+ * beyond loopback. The command prints its own lines after these.
+ */
+export async function startServer(start: StartServer): Promise<RunningServer> {
+	const { options, print = console.log } = start
+	const access = resolveAccessToken(options.host, options.token ?? start.env.SMKIT_TOKEN)
+	let boundPort = options.port
+	let server: ReturnType<typeof Bun.serve>
+	try {
+		const app = start.build({
+			host: options.host,
+			port: () => boundPort,
+			token: access.token,
+			corsOrigin: options.corsOrigin
+		})
+		server = listen(app, options)
+	} catch (error) {
+		await start.onStop?.()
+		throw error
+	}
+	boundPort = server.port ?? options.port
+	const url = `http://${displayHost(options.host)}:${boundPort}/`
+	print(`smkit ${start.name}: ${url}`)
+	if (access.generated) print(`Access token (generated): open ${url}?token=${access.token}`)
+	else if (access.token) print('Access token required: the one given by --token or SMKIT_TOKEN')
+	if (!isLoopbackHost(options.host))
+		print(`Listening beyond loopback (${options.host}): requests need the token`)
+	return {
+		url,
+		token: access.token,
+		stop: async () => {
+			await server.stop(true)
+			await start.onStop?.()
+		}
+	}
+}
+
+/** Runs a started server until SIGINT or SIGTERM, stops it and exits 0. */
+export async function serveUntilStopped(running: RunningServer, what: string): Promise<never> {
+	await waitForStopSignal()
+	console.log(`Stopping ${what}`)
+	await running.stop()
+	process.exit(0)
+}

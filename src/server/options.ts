@@ -1,0 +1,91 @@
+/**
+ * Command-line options described by TypeBox schemas. Each option's schema carries its cac flag
+ * (`flag`), help text (`description`), default and the message shown for a bad value (`error`,
+ * where `{value}` stands for what was given), so one table both registers the flags and validates
+ * cac's untyped values. A bad value is a UsageError (exit code 2).
+ *
+ * A command's options: `{ ...serverOptions(8877), savedDir: Type.String({ flag: '--saved-dir <dir>', ... }) }`.
+ */
+import { type StaticDecode, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import { UsageError } from '../cli-error'
+
+/** What a command's option schemas say beyond validation. */
+interface FlagAnnotations {
+	flag?: string
+	description?: string
+	error?: string
+	default?: unknown
+}
+
+/** The values a set of option schemas parses to. */
+export type ParsedOptions<Properties extends TProperties> = StaticDecode<TObject<Properties>>
+
+/** A command as cac builds it (the part `addOptions` uses). */
+interface OptionTarget {
+	option(flag: string, description: string, config?: { default?: unknown }): unknown
+}
+
+const annotationsOf = (schema: TSchema): FlagAnnotations => schema as FlagAnnotations
+
+/** The key cac stores a flag's value under: `--cors-origin <origin>` is `corsOrigin`. */
+export function cacKeyOf(flag: string): string {
+	const long = /--([a-z0-9-]+)/i.exec(flag)?.[1] ?? flag.replace(/^-+/, '').split(/[\s,]/)[0]
+	return long.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
+}
+
+/** Registers every option that has a `flag` on a cac command, with its help text and default. */
+export function addOptions<Command extends OptionTarget>(command: Command, properties: TProperties): Command {
+	for (const schema of Object.values(properties)) {
+		const { flag, description = '', default: fallback } = annotationsOf(schema)
+		if (!flag) continue
+		// Switches default to off without saying so in the help.
+		command.option(flag, description, typeof fallback === 'boolean' ? undefined : { default: fallback })
+	}
+	return command
+}
+
+function messageOf(key: string, schema: TSchema, given: unknown): string {
+	const { flag, error } = annotationsOf(schema)
+	const name = flag ? (/--[a-z0-9-]+/i.exec(flag)?.[0] ?? flag) : key
+	return (error ?? `${name} has an invalid value: '{value}'`).replaceAll('{value}', String(given))
+}
+
+/**
+ * Validates cac's values (keyed as cac keys them, see `cacKeyOf`) against the schemas and returns
+ * them under the schemas' own keys, defaults filled in and transforms applied. Absent, null and
+ * empty values take the default; a string option given as a bare switch counts as absent.
+ */
+export function parseOptions<Properties extends TProperties>(
+	properties: Properties,
+	raw: Record<string, unknown> = {}
+): ParsedOptions<Properties> {
+	const result: Record<string, unknown> = {}
+	for (const [key, schema] of Object.entries(properties)) {
+		const { flag, default: fallback } = annotationsOf(schema)
+		const given = raw[flag ? cacKeyOf(flag) : key]
+		const absent =
+			given === undefined ||
+			given === null ||
+			given === '' ||
+			(typeof given === 'boolean' && schema.type === 'string')
+		let value = absent ? fallback : typeof given === 'string' ? given.trim() : given
+		if (value === undefined) {
+			if (Value.Check(Type.Object({ value: schema }), {})) {
+				result[key] = undefined
+				continue
+			}
+			throw new UsageError(messageOf(key, schema, ''))
+		}
+		// cac passes numbers for numeric words; TypeBox's own conversion would truncate 80.5 to 80.
+		if (schema.type === 'string' && typeof value !== 'string') value = String(value)
+		if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string')
+			value = value === '' ? Number.NaN : Number(value)
+		try {
+			result[key] = Value.Decode(schema, value)
+		} catch {
+			throw new UsageError(messageOf(key, schema, given))
+		}
+	}
+	return result as ParsedOptions<Properties>
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'bun:test'
+import { Type } from '@sinclair/typebox'
+import { cac } from 'cac'
+import { UsageError } from '../../src/cli-error'
+import { serverOptions } from '../../src/server/bootstrap'
+import { addOptions, cacKeyOf, parseOptions } from '../../src/server/options'
+
+const options = {
+	...serverOptions(8877),
+	savedDir: Type.String({ default: 'demo/saved', flag: '--saved-dir <dir>', description: 'Where saves go' }),
+	verbose: Type.Boolean({ default: false, flag: '-v, --verbose', description: 'Say more' }),
+	limit: Type.Optional(
+		Type.Number({ minimum: 1, flag: '--limit <n>', description: 'At most', error: "bad --limit '{value}'" })
+	)
+}
+
+function usageError(run: () => unknown): UsageError {
+	try {
+		run()
+	} catch (error) {
+		if (error instanceof UsageError) return error
+		throw error
+	}
+	throw new Error('no error thrown')
+}
+
+describe('command options from schemas', () => {
+	it('cac keys are the camel-cased long flag', () => {
+		expect(cacKeyOf('--cors-origin <origin>')).toBe('corsOrigin')
+		expect(cacKeyOf('-i, --interactive')).toBe('interactive')
+		expect(cacKeyOf('--port <port>')).toBe('port')
+	})
+
+	it('fills defaults and returns values under the schemas keys', () => {
+		expect(parseOptions(options, {})).toEqual({
+			port: 8877,
+			host: '127.0.0.1',
+			envPath: '.env',
+			token: undefined,
+			corsOrigin: undefined,
+			savedDir: 'demo/saved',
+			verbose: false,
+			limit: undefined
+		})
+		expect(
+			parseOptions(options, { env: 'x.env', saveDir: 'ignored', savedDir: 'out', verbose: true })
+		).toMatchObject({ envPath: 'x.env', savedDir: 'out', verbose: true })
+	})
+
+	it('converts numeric words, trims text and applies transforms', () => {
+		const parsed = parseOptions(options, {
+			port: '8123',
+			host: ' localhost ',
+			corsOrigin: 'http://localhost:5173/some/path',
+			limit: '2.5'
+		})
+		expect(parsed).toMatchObject({
+			port: 8123,
+			host: 'localhost',
+			corsOrigin: 'http://localhost:5173',
+			limit: 2.5
+		})
+	})
+
+	it.each([
+		[{ port: 80.5 }, "--port must be an integer from 0 to 65535, got '80.5'"],
+		[{ port: 'abc' }, "--port must be an integer from 0 to 65535, got 'abc'"],
+		[{ host: 'a/b' }, "--host is not a host name or address: 'a/b'"],
+		[{ token: 'short' }, '--token must be at least 8 characters'],
+		[{ corsOrigin: 'not a url' }, '--cors-origin must be an origin like http://localhost:5173'],
+		[{ limit: 0 }, "bad --limit '0'"]
+	])('a bad value is a usage error with the option message: %p', (raw, message) => {
+		const error = usageError(() => parseOptions(options, raw))
+		expect(error.exitCode).toBe(2)
+		expect(error.message).toBe(message)
+	})
+
+	it('an option without its own message names its flag', () => {
+		const schemas = { mode: Type.Union([Type.Literal('a'), Type.Literal('b')], { flag: '--mode <m>' }) }
+		expect(usageError(() => parseOptions(schemas, { mode: 'c' })).message).toBe(
+			"--mode has an invalid value: 'c'"
+		)
+		expect(usageError(() => parseOptions(schemas, {})).message).toBe("--mode has an invalid value: ''")
+	})
+
+	it('registers the same flags, help and defaults with cac', () => {
+		const cli = cac('smkit')
+		cli.help()
+		addOptions(cli.command('serve', 'Serve'), options).action(() => {})
+		const parsed = cli.parse(['node', 'smkit', 'serve', '--cors-origin', 'http://a.test', '-v'], {
+			run: false
+		})
+		expect(parsed.options).toMatchObject({
+			port: 8877,
+			host: '127.0.0.1',
+			corsOrigin: 'http://a.test',
+			verbose: true
+		})
+		expect(parseOptions(options, parsed.options)).toMatchObject({
+			corsOrigin: 'http://a.test',
+			verbose: true
+		})
+		const lines: string[] = []
+		const info = console.info
+		console.info = (line: string) => lines.push(line)
+		try {
+			cli.parse(['node', 'smkit', 'serve', '--help'], { run: false })
+		} finally {
+			console.info = info
+		}
+		const help = lines.join('\n')
+		expect(help).toContain('--port <port>')
+		expect(help).toContain('(default: 8877)')
+		expect(help).toContain('--saved-dir <dir>')
+		expect(help).not.toContain('(default: false)')
+	})
+})
