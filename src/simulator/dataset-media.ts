@@ -21,7 +21,7 @@ const FIXED_POST_COUNTS: Record<string, number> = {
 	[DEMO_PRESETS.xss.pk]: 9
 }
 
-const THREE_YEARS = 3 * 365 * 86400
+export const THREE_YEARS = 3 * 365 * 86400
 const SIZES: readonly [number, number][] = [
 	[1080, 1350],
 	[1080, 1080],
@@ -58,7 +58,7 @@ function postCounts(random: Random, users: readonly DemoUser[], graph: SocialGra
 	return counts
 }
 
-function captionFor(random: Random, users: readonly DemoUser[]): string {
+export function captionFor(random: Random, users: readonly DemoUser[]): string {
 	if (random.chance(0.07)) return ''
 	let caption = random.pick(CAPTION_OPENINGS) + random.pick(CAPTION_MIDDLES)
 	if (random.chance(0.22)) caption += ` with @${random.pick(users).username}`
@@ -70,7 +70,7 @@ function captionFor(random: Random, users: readonly DemoUser[]): string {
 	return caption
 }
 
-interface MediaDraft {
+export interface MediaDraft {
 	pk: bigint
 	owner: DemoUser
 	mediaType: 1 | 2 | 8
@@ -80,7 +80,7 @@ interface MediaDraft {
 	fixed: boolean
 }
 
-function buildMedia(
+export function buildMedia(
 	random: Random,
 	draft: MediaDraft,
 	users: readonly DemoUser[],

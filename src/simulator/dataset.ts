@@ -6,6 +6,7 @@
 import { generateComments, generateLikers } from './dataset-comments'
 import { generateGraph, type SocialGraph } from './dataset-graph'
 import { generateMedia } from './dataset-media'
+import { generateMegaAccount } from './dataset-mega'
 import { PLACES } from './dataset-places'
 import { generateHighlights, generateStories } from './dataset-stories'
 import type {
@@ -45,14 +46,30 @@ export class Dataset {
 	private readonly likersCache = new Map<string, string[]>()
 	private readonly commentsCache = new Map<string, DemoComment[]>()
 	private readonly userPks: readonly string[]
+	/** The accounts comments are written by (mega.travel's followers only follow). */
+	private readonly baseUsers: readonly DemoUser[]
 
 	constructor(readonly seed: number) {
-		this.users = generateUsers(seed)
-		this.userPks = this.users.map((user) => user.pk)
+		// mega.travel comes last from its own random streams, so the rest is the same without it.
+		const baseUsers = generateUsers(seed)
+		const graph = generateGraph(seed, baseUsers)
+		const baseMedia = generateMedia(seed, baseUsers, graph)
+		const mega = generateMegaAccount(seed, baseUsers, baseMedia)
+		graph.followers.set(mega.user.pk, mega.followers)
+		graph.following.set(mega.user.pk, mega.following)
+		const followedByMega = new Set(mega.following)
+		for (const follower of mega.followerAccounts) {
+			graph.followers.set(follower.pk, followedByMega.has(follower.pk) ? [mega.user.pk] : [])
+			graph.following.set(follower.pk, [mega.user.pk])
+		}
+		this.users = [...baseUsers, mega.user, ...mega.followerAccounts]
+		this.userPks = baseUsers.map((user) => user.pk)
 		this.userByPk = new Map(this.users.map((user) => [user.pk, user]))
 		this.userByUsername = new Map(this.users.map((user) => [user.username, user]))
-		this.graph = generateGraph(seed, this.users)
-		this.media = generateMedia(seed, this.users, this.graph)
+		this.graph = graph
+		this.media = [...baseMedia, ...mega.media].sort((left, right) =>
+			left.pk < right.pk ? 1 : left.pk > right.pk ? -1 : 0
+		)
 		this.mediaByPk = new Map(this.media.map((media) => [String(media.pk), media]))
 		this.mediaByCode = new Map(this.media.map((media) => [media.code, media]))
 		const byOwner = new Map<string, DemoMedia[]>()
@@ -71,9 +88,10 @@ export class Dataset {
 		this.hashtags = hashtags
 		this.places = PLACES
 		this.placeByPk = new Map(PLACES.map((place) => [place.pk, place]))
-		this.stories = generateStories(seed, this.users)
-		this.highlights = generateHighlights(seed, this.users, byOwner)
-		this.viewer = generateViewerData(seed, this.users, this.graph, this.media)
+		this.stories = generateStories(seed, baseUsers)
+		this.highlights = generateHighlights(seed, baseUsers, byOwner)
+		this.viewer = generateViewerData(seed, baseUsers, this.graph, baseMedia)
+		this.baseUsers = baseUsers
 	}
 
 	/** Accounts other than the viewer that liked a post, newest first (generated on first use). */
@@ -92,7 +110,7 @@ export class Dataset {
 		const key = String(media.pk)
 		let comments = this.commentsCache.get(key)
 		if (!comments) {
-			comments = generateComments(this.seed, media, this.users)
+			comments = generateComments(this.seed, media, this.baseUsers)
 			this.commentsCache.set(key, comments)
 		}
 		return comments

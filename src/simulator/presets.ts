@@ -85,6 +85,8 @@ export const DEMO_PRESETS = Object.freeze({
 	privateAccount: { pk: '1000000003', username: 'private.pat' },
 	/** Hostile HTML/script payloads in full_name, biography, external_url, captions and a comment. */
 	xss: { pk: '1000000004', username: 'xss.payload' },
+	/** Public, verified, large: 5,400 followers and 420 posts, for collections that take many pages. */
+	mega: { pk: '1000000005', username: 'mega.travel' },
 	/** luna.explorer's real posts: a photo, a reel and a carousel. */
 	media: Object.freeze([
 		{

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'bun:test'
 import { Dataset, getDataset } from '../../src/simulator/dataset'
+import { generateGraph } from '../../src/simulator/dataset-graph'
+import { generateMedia, MEDIA_COUNT } from '../../src/simulator/dataset-media'
+import { MEGA_FOLLOWER_COUNT, MEGA_POST_COUNT } from '../../src/simulator/dataset-mega'
+import { generateUsers, USER_COUNT } from '../../src/simulator/dataset-users'
 import { toJsonText } from '../../src/simulator/json'
-import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
+import { DEFAULT_SEED, DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import { decodeShortcode, encodeShortcode } from '../../src/simulator/shortcode'
 
 const dataset = getDataset()
@@ -43,12 +47,13 @@ describe('determinism', () => {
 
 describe('size and shape', () => {
 	it('has hundreds of users, thousands of posts and private and verified accounts', () => {
-		expect(dataset.users.length).toBe(400)
-		expect(dataset.media.length).toBe(3000)
+		const users = USER_COUNT + 1 + MEGA_FOLLOWER_COUNT
+		expect(dataset.users.length).toBe(users)
+		expect(dataset.media.length).toBe(MEDIA_COUNT + MEGA_POST_COUNT)
 		expect(dataset.users.filter((user) => user.isPrivate).length).toBeGreaterThan(20)
 		expect(dataset.users.filter((user) => user.isVerified).length).toBeGreaterThan(3)
-		expect(new Set(dataset.users.map((user) => user.username)).size).toBe(400)
-		expect(new Set(dataset.users.map((user) => user.pk)).size).toBe(400)
+		expect(new Set(dataset.users.map((user) => user.username)).size).toBe(users)
+		expect(new Set(dataset.users.map((user) => user.pk)).size).toBe(users)
 	})
 
 	it('mints 19-digit media pks beyond 2^53 whose codes are the shortcode encoding', () => {
@@ -60,7 +65,24 @@ describe('size and shape', () => {
 			expect(media.id).toBe(`${media.pk}_${media.ownerPk}`)
 			pks.add(media.pk)
 		}
-		expect(pks.size).toBe(3000)
+		expect(pks.size).toBe(MEDIA_COUNT + MEGA_POST_COUNT)
+	})
+
+	it('has mega.travel: public, 5,400 followers, 420 posts, the rest of the data as without it', () => {
+		const mega = dataset.userByUsername.get(DEMO_PRESETS.mega.username)
+		expect(mega).toMatchObject({ pk: DEMO_PRESETS.mega.pk, isPrivate: false })
+		const followers = dataset.graph.followers.get(DEMO_PRESETS.mega.pk) ?? []
+		expect(followers.length).toBe(MEGA_FOLLOWER_COUNT)
+		expect(new Set(followers).size).toBe(MEGA_FOLLOWER_COUNT)
+		expect(dataset.mediaByOwner.get(DEMO_PRESETS.mega.pk)?.length).toBe(MEGA_POST_COUNT)
+		for (const pk of followers.slice(0, 100))
+			expect(dataset.graph.following.get(pk)).toEqual([DEMO_PRESETS.mega.pk])
+		// The accounts and posts generated before it are unchanged by it.
+		const base = generateUsers(DEFAULT_SEED)
+		expect(toJsonText(dataset.users.slice(0, USER_COUNT))).toBe(toJsonText(base))
+		const baseMedia = generateMedia(DEFAULT_SEED, base, generateGraph(DEFAULT_SEED, base))
+		const megaPks = new Set(dataset.mediaByOwner.get(DEMO_PRESETS.mega.pk)?.map((media) => media.pk))
+		expect(toJsonText(dataset.media.filter((media) => !megaPks.has(media.pk)))).toBe(toJsonText(baseMedia))
 	})
 
 	it('puts the preset hashtags in many public captions', () => {
