@@ -95,7 +95,7 @@ export class Agent {
 		this.system = this.buildPrompt()
 	}
 
-	/** Provider and model in use (the model is `auto` until a local runner has been asked). */
+	/** Provider and model in use (the model is `auto` until the server has been asked). */
 	describe(): { provider: string; label: string; model: string } {
 		return { provider: this.provider.name, label: this.provider.label, model: this.provider.model }
 	}
@@ -171,7 +171,17 @@ export class Agent {
 
 		let model: ChatModel
 		try {
+			const asking = this.provider.model === 'auto'
 			model = await this.model(options.signal)
+			if (asking) {
+				// `--model auto` against a server: say which model it gave.
+				const chosen = this.provider.model
+				emitSafely(options.onEvent, {
+					type: 'status',
+					message: `Using ${chosen}, the first chat model the server lists (choose another with --model).`,
+					model: chosen
+				})
+			}
 		} catch (error) {
 			const reason = error instanceof AgentAbortError ? 'Cancelled' : (error as Error).message
 			return respond({ success: false, error: reason })

@@ -111,6 +111,7 @@ export class LiveView {
 		if (!this.enabled) return
 		switch (event.type) {
 			case 'status':
+				if (event.model) this.line(paint('dim', event.message))
 				this.spin('Thinking...')
 				break
 			case 'step':

@@ -36,6 +36,8 @@ export interface AskResponse {
 export interface StatusEvent {
 	type: 'status'
 	message: string
+	/** Set when this ask chose the model for `--model auto` (the server's first chat model). */
+	model?: string
 }
 
 /** A model call (step) is starting. */

@@ -177,9 +177,13 @@ export function createChatModel(config: ProviderConfig, options: ChatModelOption
 	}
 }
 
+/** Model ids that are not chat models (embeddings, speech, images, moderation, rerankers). */
+const notChat = /embed|whisper|tts|dall-e|moderation|transcri|speech|audio|image|rerank|babbage|davinci/i
+
 /**
- * Resolves `model: 'auto'` for local runners by asking the server (`GET /v1/models`) and taking
- * the first model it lists. Other configs are returned unchanged.
+ * Resolves `model: 'auto'` (a local runner, or a provider given another base URL) by asking the
+ * server (`GET /v1/models`) and taking the first chat model it lists. Other configs are returned
+ * unchanged.
  */
 export async function resolveModel(
 	config: ProviderConfig,
@@ -190,16 +194,16 @@ export async function resolveModel(
 	let first: string | undefined
 	try {
 		const page = await client.models.list({ signal: options.signal })
-		first = page.data.find((model) => typeof model?.id === 'string' && model.id)?.id
+		const ids = page.data
+			.map((model) => model?.id)
+			.filter((id): id is string => typeof id === 'string' && id !== '')
+		first = ids.find((id) => !notChat.test(id))
 	} catch (error) {
 		throw toProviderError(error, config, [config.apiKey], options.signal)
 	}
 	if (!first) {
-		throw new AgentProviderError(
-			config.label,
-			'not_found',
-			`the server lists no models (try: ollama pull llama3.2)`
-		)
+		const hint = config.local ? 'try: ollama pull llama3.2' : 'name one with --model'
+		throw new AgentProviderError(config.label, 'not_found', `the server lists no chat models (${hint})`)
 	}
 	return { ...config, model: first }
 }

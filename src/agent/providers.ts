@@ -23,7 +23,7 @@ export interface ProviderInfo {
 	label: string
 	/** OpenAI-compatible base URL (overridable with `--base-url`). */
 	baseURL: string
-	/** Model used for `--model auto`; for ollama only a fallback name in messages. */
+	/** Model used for `--model auto` at `baseURL`; for ollama only a fallback name in messages. */
 	defaultModel: string
 	/** Environment variable holding the key; absent for local runners that need none. */
 	keyVariable?: string
@@ -126,7 +126,10 @@ export interface ProviderConfig {
 	name: ProviderName
 	label: string
 	baseURL: string
-	/** Concrete model name, or `auto` for a local runner still to be asked (see `resolveModel`). */
+	/**
+	 * Concrete model name, or `auto` for a server still to be asked (a local runner, or any provider
+	 * given another base URL; see `resolveModel`).
+	 */
 	model: string
 	/** The key, or null when none is configured (the agent is then unavailable). */
 	apiKey: string | null
@@ -225,10 +228,13 @@ export function resolveProvider(request: ProviderRequest = {}): ProviderConfig {
 			: info.name === 'ollama'
 				? ollamaBaseURL(env.OLLAMA_HOST)
 				: undefined
-	const baseURL = nonEmpty(request.baseURL) ?? environmentURL ?? info.baseURL
+	const chosenURL = nonEmpty(request.baseURL) ?? environmentURL
+	const baseURL = chosenURL ?? info.baseURL
 	const requestedModel = nonEmpty(request.model)
 	const wantsDefault = !requestedModel || requestedModel.toLowerCase() === 'auto'
-	const model = wantsDefault ? (info.local ? 'auto' : info.defaultModel) : requestedModel
+	// Another server than the provider's own may not know its default model: ask it which it has.
+	const asksServer = info.local || (chosenURL !== undefined && chosenURL.replace(/\/+$/, '') !== info.baseURL)
+	const model = wantsDefault ? (asksServer ? 'auto' : info.defaultModel) : requestedModel
 	return {
 		name: info.name,
 		label: info.label,
@@ -251,7 +257,7 @@ export function missingKeyMessage(config: ProviderConfig): string {
 	)
 }
 
-/** Display name, e.g. `Gemini (gemini-2.5-flash)`. */
+/** Display name, e.g. `Gemini (gemini-2.5-flash)`, or `OpenAI (auto: the server's first chat model)`. */
 export function describeProvider(config: Pick<ProviderConfig, 'label' | 'model'>): string {
-	return `${config.label} (${config.model})`
+	return `${config.label} (${config.model === 'auto' ? "auto: the server's first chat model" : config.model})`
 }

@@ -8,6 +8,7 @@
 import { setupChat } from '../agent/chat/setup'
 import { demoOption, permissionOption, providerOptions } from '../agent/options'
 import type { PermissionLevel } from '../agent/permissions'
+import { describeProvider } from '../agent/providers'
 import { loadAgentEnv } from '../agent/setup'
 import { demoDescription, openInstagram } from '../demo'
 import {
@@ -89,7 +90,7 @@ export async function startAgentWebServer(
 		onStop: () => instagram.stop(),
 		build: (security) => createAgentWebApp({ chat, demo: options.demo, security })
 	})
-	print(chat.available ? `AI: ${chat.label} (${chat.model})` : `AI: not configured. ${chat.reason ?? ''}`)
+	print(chat.available ? `AI: ${describeProvider(chat)}` : `AI: not configured. ${chat.reason ?? ''}`)
 	print(`Permission: ${permissionLines[options.permission]}`)
 	print(
 		instagram.demo

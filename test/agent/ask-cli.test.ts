@@ -81,6 +81,17 @@ describe('smkit ask', () => {
 		expect(result.stdout).toMatch(/^Luna has \d{3,} followers\.\n$/)
 	})
 
+	test('--model auto with --base-url asks the server for its models, takes the first and says which', async () => {
+		llm.setScript([reply.text('Hello.')])
+		const before = llm.requests.length
+		const result = await smkit(['hi', '--demo'])
+		expect(result.code).toBe(0)
+		const sent = llm.requests.slice(before)
+		expect(sent.map((request) => request.path)).toEqual(['/v1/models', '/v1/chat/completions'])
+		expect(sent[1].body.model).toBe('fake-model')
+		expect(result.stderr).toContain('Using fake-model, the first chat model the server lists')
+	})
+
 	test('--json prints the ask response', async () => {
 		llm.setScript([reply.text('Hello.', 42)])
 		const result = await smkit(['hi', '--demo', '--json'])

@@ -91,4 +91,29 @@ describe('chat model over the openai SDK', () => {
 		expect(resolved.model).toBe('qwen3:8b')
 		expect(llm.requests.some((request) => request.path === '/v1/models')).toBe(true)
 	})
+
+	test('model auto with a base URL takes the first chat model, skipping embeddings and speech', async () => {
+		const server = await startFakeLlm({
+			models: ['text-embedding-3-small', 'whisper-1', 'tts-1', 'mistral-small', 'gpt-4o']
+		})
+		try {
+			const config = resolveProvider({ provider: 'openai', apiKey: secretKey, baseURL: server.url, env: {} })
+			expect(config.model).toBe('auto')
+			expect((await resolveModel(config)).model).toBe('mistral-small')
+		} finally {
+			await server.stop()
+		}
+	})
+
+	test('a server listing no chat model is an error that says to name one', async () => {
+		const server = await startFakeLlm({ models: ['nomic-embed-text'] })
+		try {
+			const config = resolveProvider({ provider: 'openai', apiKey: secretKey, baseURL: server.url, env: {} })
+			const error = await failure(resolveModel(config))
+			expect(error.message).toContain('lists no chat models')
+			expect(error.message).toContain('--model')
+		} finally {
+			await server.stop()
+		}
+	})
 })

@@ -64,6 +64,20 @@ describe('resolveProvider', () => {
 		expect(resolveProvider({ provider: 'groq', env }).baseURL).toBe('https://api.groq.com/openai/v1')
 	})
 
+	test('model auto with another base URL is left for the server to name; the provider own URL keeps the default', () => {
+		const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }
+		expect(resolveProvider({ provider: 'openai', env }).model).toBe('auto')
+		expect(resolveProvider({ provider: 'groq', baseURL: 'http://127.0.0.1:8/v1', env: {} }).model).toBe(
+			'auto'
+		)
+		expect(
+			resolveProvider({ provider: 'openai', baseURL: 'http://127.0.0.1:8/v1', model: 'm1', env: {} }).model
+		).toBe('m1')
+		expect(
+			resolveProvider({ provider: 'openai', baseURL: 'https://api.openai.com/v1/', env: {} }).model
+		).toBe('gpt-4.1-mini')
+	})
+
 	test('ollama needs no key, resolves auto later, and honours OLLAMA_HOST forms', () => {
 		const plain = resolveProvider({ provider: 'ollama', env: {} })
 		expect(plain.apiKey).toBe('ollama')

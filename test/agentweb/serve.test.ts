@@ -68,7 +68,7 @@ describe('startAgentWebServer', () => {
 		)
 		try {
 			expect(lines[0]).toMatch(/^smkit agent-web: http:\/\/127\.0\.0\.1:\d+\/$/)
-			expect(lines).toContain('AI: OpenAI (gpt-4.1-mini)')
+			expect(lines).toContain("AI: OpenAI (auto: the server's first chat model)")
 			expect(lines).toContain('Permission: full_access (actions run without asking)')
 			expect(lines).toContain('Demo data: the built-in simulated Instagram (no account needed)')
 			expect(lines.join('\n')).not.toContain(key)

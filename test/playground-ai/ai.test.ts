@@ -50,10 +50,15 @@ function playground(
 describe('provider choice and status', () => {
 	test('the first provider whose key is set is used; /api/status reports it', async () => {
 		const { ai, call } = playground('full_access')
-		expect(ai).toMatchObject({ available: true, provider: 'openai', model: 'gpt-4.1-mini' })
+		// OPENAI_BASE_URL names another server: the model is the first it lists, asked on the first ask.
+		expect(ai).toMatchObject({ available: true, provider: 'openai', model: 'auto' })
 		const status = await (await call('GET', '/api/status')).json()
-		expect(status.data).toMatchObject({ ai_available: true, ai_provider: 'openai', ai_model: 'gpt-4.1-mini' })
+		expect(status.data).toMatchObject({ ai_available: true, ai_provider: 'openai', ai_model: 'auto' })
 		expect(JSON.stringify(status)).not.toContain(testApiKey)
+		harness.llm.setScript([reply.text('Hi.')])
+		expect((await call('POST', '/api/ai/ask', { message: 'hi' })).status).toBe(200)
+		const after = await (await call('GET', '/api/status')).json()
+		expect(after.data.ai_model).toBe('fake-model')
 	})
 
 	test('a gemini key comes first when both are set', () => {
