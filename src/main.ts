@@ -9,6 +9,7 @@ import { runAsk } from './agent/ask'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
 import { exitCodeOf, formatCliError } from './cli-error'
+import { collectOptions, runCollect } from './jobs/collect'
 import { playgroundOptions, runPlayground } from './playground/serve'
 import { addOptions } from './server/options'
 import { runSimulator, simulatorOptions } from './simulator/serve'
@@ -30,6 +31,14 @@ addOptions(
 	cli.command('ask [...question]', 'Ask the agent: one-shot, -i interactive, or --parallel tasks'),
 	askOptions
 ).action(runAsk)
+
+addOptions(
+	cli.command(
+		'collect <kind> <target>',
+		'Collect a whole list into the store: followers, following, posts, tag, comments, likers or media'
+	),
+	collectOptions
+).action(runCollect)
 
 addOptions(
 	cli.command('simulator', 'Serve the simulated Instagram on its own (development aid)'),

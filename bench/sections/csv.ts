@@ -5,8 +5,8 @@
  * records are compact (short keys and values); some cells need quoting and a few formula escaping.
  */
 import Papa from 'papaparse'
-import { toCsv } from '../../src/playground/csv'
 import { MiB } from '../../src/server/body'
+import { toCsv } from '../../src/server/csv'
 import { median, timeRepeated } from '../lib/stats'
 
 /** Timings of the CSV section, milliseconds. */

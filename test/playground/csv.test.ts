@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import Papa from 'papaparse'
-import { csvResponse, exportFileName, recordsOf, toCsv } from '../../src/playground/csv'
+import { csvResponse, exportFileName, recordsOf, toCsv } from '../../src/server/csv'
 import { HttpError } from '../../src/server/envelope'
 
 /** Parses CSV text back into rows of cells (RFC 4180, as a spreadsheet would read it). */

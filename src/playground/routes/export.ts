@@ -3,8 +3,8 @@
  * download. The only playground endpoint whose success is not an envelope; failures still are.
  */
 import { Elysia, t } from 'elysia'
+import { csvResponse } from '../../server/csv'
 import { FailureEnvelope } from '../../server/envelope'
-import { csvResponse } from '../csv'
 
 const detail: Record<string, unknown> = {
 	tags: ['Export'],

@@ -6,7 +6,7 @@
  * quoting, comma, CRLF by papaparse; a leading `'` defuses cells spreadsheets would run as formulas.
  */
 import Papa from 'papaparse'
-import { HttpError } from '../server/envelope'
+import { HttpError } from './envelope'
 
 /** Cells starting like this are formulas to Excel/LibreOffice. Papaparse's own default regex ends
  * in `.*$` without the dotall flag, so it misses such a cell when it contains a line break. */
@@ -14,7 +14,7 @@ const formulaStart = /^[=+\-@\t\r]/
 
 type Row = Record<string, unknown>
 
-const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
+export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
 
 const isPlainObject = (value: unknown): value is Row =>
 	typeof value === 'object' && value !== null && !Array.isArray(value)

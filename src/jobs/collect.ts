@@ -1,0 +1,200 @@
+/**
+ * `smkit collect KIND TARGET`: collects one whole list into the store as a job, streaming records
+ * to `--out` (or standard output) as they arrive. Running the same command again continues the
+ * unfinished job from its last stored page (after Ctrl-C, a crash or `kill -9`); `--fresh` starts
+ * over. JSONL is rewritten from the store at the start of each run and then appended after each
+ * stored page, so the file always ends up holding exactly the stored records; CSV and JSON are
+ * written from the store at the end of the run. Progress goes to stderr; exit 130 after Ctrl-C.
+ */
+import { appendFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { Type } from '@sinclair/typebox'
+import { UsageError } from '../cli-error'
+import { loadEnvFile, mergeEnv } from '../client/env'
+import { IgError } from '../client/errors'
+import { openInstagram } from '../demo'
+import { type ParsedOptions, parseOptions } from '../server/options'
+import { DEFAULT_DB_PATH, openStore } from '../store/db'
+import { EXPORT_FORMATS, type ExportFormat, exportParts, jsonLines, writeExport } from './export'
+import { KIND_SOURCES, TARGET_HINTS } from './kinds'
+import { clock, number, ProgressReporter } from './progress'
+import { runJob } from './run'
+import { JobStore } from './store'
+import { JOB_KINDS, type Job, type JobKind } from './types'
+
+/** The options of `smkit collect`, registered with cac and validated from these schemas. */
+export const collectOptions = {
+	limit: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			flag: '--limit <n>',
+			description: 'Stop after this many records (default: the whole list)',
+			error: "--limit must be a whole number of at least 1, got '{value}'"
+		})
+	),
+	out: Type.Optional(
+		Type.String({
+			pattern: '^[^\\u0000]+$',
+			flag: '--out <file>',
+			description: 'Write the records to this file (default: standard output)',
+			error: '--out must be a file path'
+		})
+	),
+	format: Type.Union(
+		EXPORT_FORMATS.map((format) => Type.Literal(format)),
+		{
+			default: 'jsonl',
+			flag: '--format <format>',
+			description: 'jsonl (streamed as records arrive), csv or json (written at the end)',
+			error: "--format must be jsonl, csv or json, got '{value}'"
+		}
+	),
+	dbPath: Type.String({
+		pattern: '^[^\\u0000]+$',
+		default: DEFAULT_DB_PATH,
+		flag: '--db <path>',
+		description: 'The SQLite file jobs are kept in',
+		error: '--db must be a file path'
+	}),
+	envPath: Type.String({
+		minLength: 1,
+		default: '.env',
+		flag: '--env <path>',
+		description: 'Environment file with credentials',
+		error: '--env must be a file path'
+	}),
+	demo: Type.Boolean({ default: false, flag: '--demo', description: 'Use the built-in simulated Instagram' }),
+	fresh: Type.Boolean({
+		default: false,
+		flag: '--fresh',
+		description: 'Start over instead of continuing an unfinished run'
+	})
+}
+
+/** Validated options of `smkit collect`. */
+export type CollectOptions = ParsedOptions<typeof collectOptions>
+
+/** Checks KIND and TARGET; the target comes back normalised (`@Luna` → `luna`). */
+export function parseCollectArguments(kind: unknown, target: unknown): { kind: JobKind; target: string } {
+	if (!JOB_KINDS.includes(kind as JobKind))
+		throw new UsageError(`KIND must be one of ${JOB_KINDS.join(', ')}, got '${String(kind ?? '')}'`)
+	const source = KIND_SOURCES[kind as JobKind]
+	try {
+		return { kind: kind as JobKind, target: source.normalizeTarget(String(target ?? '')) }
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error)
+		throw new UsageError(`TARGET of ${kind} must be ${TARGET_HINTS[kind as JobKind]}: ${reason}`)
+	}
+}
+
+/** Where records go: a file or standard output. */
+class RecordSink {
+	#written = 0
+
+	constructor(
+		private readonly jobs: JobStore,
+		private readonly id: number,
+		private readonly format: ExportFormat,
+		private readonly path: string | undefined
+	) {}
+
+	/** JSONL: writes what the store holds already (the file is rebuilt, so a crash leaves no gap). */
+	begin(): void {
+		if (this.format !== 'jsonl') return
+		const job = this.jobs.get(this.id) as Job
+		if (this.path) writeExport(this.jobs, this.id, 'jsonl', this.path)
+		else this.#stdout(jsonLines(this.jobs.records(this.id)))
+		this.#written = job.collected
+	}
+
+	/** JSONL: appends the records stored since the last call. */
+	append(): void {
+		if (this.format !== 'jsonl') return
+		const job = this.jobs.get(this.id) as Job
+		if (job.collected === this.#written) return
+		const text = jsonLines(this.jobs.records(this.id, this.#written))
+		if (this.path) appendFileSync(this.path, text)
+		else this.#stdout(text)
+		this.#written = job.collected
+	}
+
+	/** CSV and JSON: the whole file from the store. */
+	end(): void {
+		if (this.format === 'jsonl') return
+		if (this.path) writeExport(this.jobs, this.id, this.format, this.path)
+		else for (const part of exportParts(this.jobs, this.id, this.format)) this.#stdout(part)
+	}
+
+	#stdout(part: string | Uint8Array): void {
+		process.stdout.write(part)
+	}
+}
+
+/** `smkit collect KIND TARGET [options]`. Sets the exit code: 0 done, 1 failed or paused, 130 interrupted. */
+export async function runCollect(
+	kindArgument: unknown,
+	targetArgument: unknown,
+	raw: Record<string, unknown> = {}
+) {
+	const options = parseOptions(collectOptions, raw)
+	const { kind, target } = parseCollectArguments(kindArgument, targetArgument)
+	const log = (line: string) => process.stderr.write(`${line}\n`)
+	const store = openStore(options.dbPath)
+	const env = mergeEnv(loadEnvFile(options.envPath))
+	const instagram = await openInstagram(options, env)
+	const controller = new AbortController()
+	const interrupt = () => controller.abort(new Error('interrupted'))
+	process.once('SIGINT', interrupt)
+	process.once('SIGTERM', interrupt)
+	try {
+		const jobs = new JobStore(store)
+		const spec = { kind, target, limit: options.limit ?? null }
+		let job = jobs.findUnfinished(spec, 'cli')
+		if (job && options.fresh) {
+			jobs.reset(job.id)
+			log(`Starting over: job ${job.id}`)
+		} else if (job) {
+			log(`Continuing job ${job.id}: ${number(job.collected)} records in ${number(job.pages)} pages so far`)
+		} else job = jobs.create(spec, 'cli')
+		const sink = new RecordSink(jobs, job.id, options.format, options.out)
+		sink.begin()
+		const collectedBefore = jobs.get(job.id)?.collected ?? 0
+		const reporter = new ProgressReporter(process.stderr, `${kind} ${target}`)
+		const started = performance.now()
+		let finished = await runJob(jobs, job.id, {
+			ig: instagram.client,
+			signal: controller.signal,
+			dataDir: dirname(options.dbPath),
+			onEvent: (event) => {
+				if (event.type === 'page') sink.append()
+				reporter.event(event)
+			}
+		})
+		reporter.finish()
+		if (controller.signal.aborted && !JobStore.finished(finished) && finished.status !== 'paused')
+			finished = jobs.setStatus(job.id, 'paused', 'Interrupted: run the same command again to continue')
+		sink.end()
+		const seconds = (performance.now() - started) / 1000
+		const added = finished.collected - collectedBefore
+		log(
+			`${finished.status}: ${number(finished.collected)} records, ${number(finished.pages)} pages, ${seconds < 60 ? `${seconds.toFixed(1)} s` : clock(seconds)}` +
+				` (job ${finished.id}${collectedBefore > 0 ? `, +${number(added)} this run` : ''})${options.out ? ` -> ${options.out}` : ''}`
+		)
+		if (finished.status === 'done') return
+		if (controller.signal.aborted) {
+			log('Interrupted: run the same command again to continue where it stopped.')
+			process.exitCode = 130
+			return
+		}
+		log(finished.error ?? `The job ended ${finished.status}.`)
+		process.exitCode = 1
+	} catch (error) {
+		if (error instanceof IgError && error.kind === 'bad_request') throw new UsageError(error.message)
+		throw error
+	} finally {
+		process.off('SIGINT', interrupt)
+		process.off('SIGTERM', interrupt)
+		await instagram.stop()
+		store.close()
+	}
+}

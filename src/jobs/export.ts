@@ -1,0 +1,47 @@
+/**
+ * A job's records as a file: JSONL (one record per line), JSON (an array) or CSV (the export's
+ * rules: union header, dotted columns, formulas defused, UTF-8 with BOM), always in arrival order
+ * and read from the store, so a file written after a crash holds exactly the stored records.
+ */
+import { renameSync, writeFileSync } from 'node:fs'
+import { toCsv, UTF8_BOM } from '../server/csv'
+import type { JobStore } from './store'
+
+export const EXPORT_FORMATS = ['jsonl', 'csv', 'json'] as const
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+
+/** Content types of the formats. */
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+	jsonl: 'application/x-ndjson; charset=utf-8',
+	json: 'application/json; charset=utf-8',
+	csv: 'text/csv; charset=utf-8'
+}
+
+/** Records as JSONL text: one JSON object per line, each line ended. */
+export function jsonLines(records: Iterable<unknown>): string {
+	let text = ''
+	for (const record of records) text += `${JSON.stringify(record)}\n`
+	return text
+}
+
+/** The job's records (from `afterSeq` on, for JSONL) in `format`, as the parts of a file. */
+export function exportParts(jobs: JobStore, id: number, format: ExportFormat): (string | Uint8Array)[] {
+	if (format === 'jsonl') return [jsonLines(jobs.records(id))]
+	const records = [...jobs.records(id)] as Record<string, unknown>[]
+	if (format === 'json') {
+		const lines = records.map((record) => JSON.stringify(record))
+		return [lines.length === 0 ? '[]\n' : `[\n${lines.join(',\n')}\n]\n`]
+	}
+	return records.length === 0 ? [UTF8_BOM] : [UTF8_BOM, toCsv(records)]
+}
+
+/** Writes the job's records to `path` in `format`, replacing the file in one step (temporary file, rename). */
+export function writeExport(jobs: JobStore, id: number, format: ExportFormat, path: string): void {
+	const temporary = `${path}.tmp-${process.pid}`
+	const parts = exportParts(jobs, id, format)
+	writeFileSync(
+		temporary,
+		Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)))
+	)
+	renameSync(temporary, path)
+}

@@ -1,0 +1,98 @@
+/**
+ * Progress of `smkit collect` on stderr. On a terminal: one line redrawn in place with a bar,
+ * collected/total, rate, time left and any wait (a budget slot, a back-off after 429/5xx).
+ * Without a terminal: one plain line per stored page and per wait, for logs.
+ */
+import type { Job, JobEvent } from './types'
+
+/** Where progress goes: stderr or a test double. */
+export interface ProgressOutput {
+	write(text: string): unknown
+	isTTY?: boolean
+	columns?: number
+}
+
+/** `5400` → `5,400`; rates above 100 without decimals. */
+export const number = (value: number) =>
+	(value >= 100 ? Math.round(value) : value).toLocaleString('en-US', { maximumFractionDigits: 1 })
+
+/** `75` → `1:15`, `3725` → `1:02:05`. */
+export function clock(seconds: number): string {
+	const whole = Math.max(0, Math.round(seconds))
+	const hours = Math.floor(whole / 3600)
+	const minutes = Math.floor((whole % 3600) / 60)
+	const rest = String(whole % 60).padStart(2, '0')
+	return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`
+}
+
+/** How many records the job will have at the end, when known. */
+function expectedTotal(job: Job): number | null {
+	if (job.total === null) return job.limit
+	return job.limit === null ? job.total : Math.min(job.total, job.limit)
+}
+
+/** Reports a job's events as they come. */
+export class ProgressReporter {
+	#rate = 0
+	#waitUntil = 0
+	#waitReason = ''
+	#lastDraw = 0
+	#drawn = false
+
+	constructor(
+		private readonly output: ProgressOutput,
+		private readonly label: string
+	) {}
+
+	/** One event of the job. */
+	event(event: JobEvent): void {
+		if (event.rate !== undefined) this.#rate = event.rate
+		if (event.type === 'wait') {
+			this.#waitUntil = Date.now() + (event.wait_ms ?? 0)
+			this.#waitReason = event.job.status === 'waiting' ? 'back-off after an upstream error' : 'budget slot'
+			if (!this.output.isTTY)
+				this.output.write(
+					`waiting ${Math.ceil((event.wait_ms ?? 0) / 1000)} s: ${event.job.error ?? 'for the next slot of the request budget'}\n`
+				)
+		}
+		if (event.type === 'page') {
+			this.#waitUntil = 0
+			if (!this.output.isTTY) {
+				const total = expectedTotal(event.job)
+				this.output.write(
+					`page ${event.job.pages}: ${number(event.job.collected)}${total === null ? '' : ` of ${number(total)}`} collected (+${event.added ?? 0}), ${number(this.#rate)}/s\n`
+				)
+			}
+		}
+		if (this.output.isTTY) this.#draw(event.job, event.type !== 'page')
+	}
+
+	/** Clears the progress line (before the summary). */
+	finish(): void {
+		if (this.output.isTTY && this.#drawn) this.output.write('\r\x1b[2K')
+		this.#drawn = false
+	}
+
+	#draw(job: Job, force: boolean): void {
+		const now = Date.now()
+		if (!force && now - this.#lastDraw < 100) return
+		this.#lastDraw = now
+		const total = expectedTotal(job)
+		const parts = [this.label]
+		if (total !== null && total > 0) {
+			const share = Math.min(1, job.collected / total)
+			const width = 20
+			const filled = Math.round(share * width)
+			parts.push(`[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`)
+			parts.push(`${number(job.collected)}/${number(total)}`, `${Math.floor(share * 100)}%`)
+		} else parts.push(number(job.collected))
+		parts.push(`${number(this.#rate)}/s`)
+		if (total !== null && this.#rate > 0 && job.collected < total)
+			parts.push(`ETA ${clock((total - job.collected) / this.#rate)}`)
+		if (this.#waitUntil > now)
+			parts.push(`waiting ${Math.ceil((this.#waitUntil - now) / 1000)} s (${this.#waitReason})`)
+		const columns = this.output.columns && this.output.columns > 20 ? this.output.columns : 100
+		this.output.write(`\r\x1b[2K${parts.join('  ').slice(0, columns - 1)}`)
+		this.#drawn = true
+	}
+}

@@ -1,0 +1,164 @@
+/**
+ * `smkit collect` on the compiled binary, as a user runs it: killed with SIGKILL at random moments
+ * and run again until it finishes, it ends with exactly the account's followers, each once, in the
+ * file and in the store; Ctrl-C exits 130 and the next run continues; --fresh starts over; CSV and
+ * JSON come from the store; bad arguments exit 2.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDemoClient } from '../../src/demo'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { openStore } from '../../src/store/db'
+import { compiledBinary } from '../support/binary'
+
+let binary: string
+let simulator: Simulator
+let folder: string
+let expected: string[]
+
+beforeAll(async () => {
+	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
+	folder = mkdtempSync(join(tmpdir(), 'smkit-collect-'))
+	// The reference: the whole follower list walked in pages of 1000.
+	const client = createDemoClient(simulator.url)
+	expected = []
+	let cursor: string | null = null
+	do {
+		const page = await client.friendships.getFollowers(DEMO_PRESETS.mega.pk, { count: 1000, cursor })
+		expected.push(...page.items.map((user) => user.pk))
+		cursor = page.next_cursor
+	} while (cursor)
+})
+afterAll(async () => {
+	await simulator.stop()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+/** Starts the binary's collect with `args` against the test's simulator. */
+function collect(args: string[]) {
+	return Bun.spawn([binary, 'collect', ...args, '--demo'], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url, NO_COLOR: '1' },
+		stdout: 'pipe',
+		stderr: 'pipe'
+	})
+}
+
+/** Reads a stream to its end in the background; `until` resolves once `text` appears `times` times (or it ends). */
+function watch(stream: ReadableStream<Uint8Array>) {
+	let seen = ''
+	const waiters: { test: () => boolean; resolve: () => void }[] = []
+	const done = (async () => {
+		const decoder = new TextDecoder()
+		const reader = stream.getReader()
+		for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+			seen += decoder.decode(chunk.value, { stream: true })
+			for (const waiter of waiters.filter((entry) => entry.test())) waiter.resolve()
+		}
+		for (const waiter of waiters) waiter.resolve()
+	})()
+	return {
+		until: (text: string, times = 1) => {
+			const test = () => seen.split(text).length > times
+			return new Promise<void>((resolve) => (test() ? resolve() : waiters.push({ test, resolve })))
+		},
+		text: async () => {
+			await done
+			return seen
+		}
+	}
+}
+
+const pksOfFile = (path: string) =>
+	readFileSync(path, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => (JSON.parse(line) as { pk: string }).pk)
+
+test('killed with SIGKILL again and again, the rerun ends with exactly the followers, each once', async () => {
+	expect(expected.length).toBe(5400)
+	// Slow pages, so kills land while pages are fetched, stored and appended.
+	simulator.faults.set({ kind: 'latency', latencyMs: 15, pathPattern: 'followers' })
+	const args = ['followers', 'mega.travel', '--out', 'followers.jsonl', '--db', 'kill.db']
+	// Each run is killed at a random moment after a random page, until six kills have landed; the
+	// run after them goes to the end.
+	let kills = 0
+	let finished = ''
+	for (let round = 0; round < 20 && !finished; round++) {
+		const child = collect(args)
+		const errors = watch(child.stderr)
+		void new Response(child.stdout).text()
+		if (kills < 6) {
+			await errors.until('\npage ', Math.floor(Math.random() * 6))
+			await Bun.sleep(Math.random() * 15)
+			child.kill('SIGKILL')
+		}
+		const code = await child.exited
+		if (code === 0) finished = await errors.text()
+		else {
+			expect(code).not.toBe(1)
+			kills++
+		}
+	}
+	expect(kills).toBeGreaterThanOrEqual(6)
+	expect(finished).toMatch(/done: 5,400 records, \d+ pages, [\d.]+ s \(job 1, \+[\d,]+ this run\)/)
+	const pks = pksOfFile(join(folder, 'followers.jsonl'))
+	expect(pks).toEqual(expected)
+	expect(new Set(pks).size).toBe(pks.length)
+	const store = openStore(join(folder, 'kill.db'))
+	const count = store.db.query<{ n: number }, []>('SELECT count(*) AS n FROM job_records').get()
+	store.close()
+	expect(count?.n).toBe(5400)
+}, 120_000)
+
+test('Ctrl-C exits 130 and the same command continues; --fresh starts over', async () => {
+	simulator.faults.set({ kind: 'latency', latencyMs: 20, pathPattern: 'followers' })
+	const args = ['followers', 'mega.travel', '--out', 'interrupted.jsonl', '--db', 'sigint.db']
+	const child = collect(args)
+	const errors = watch(child.stderr)
+	await errors.until('page 3:')
+	child.kill('SIGINT')
+	expect(await child.exited).toBe(130)
+	const stopped = await errors.text()
+	expect(stopped).toContain('paused:')
+	expect(stopped).toContain('run the same command again')
+	simulator.faults.clear()
+	const rerun = collect(args)
+	const [code, text] = await Promise.all([rerun.exited, new Response(rerun.stderr).text()])
+	expect(code).toBe(0)
+	expect(text).toMatch(/Continuing job \d+: [1-9][\d,]* records/)
+	expect(pksOfFile(join(folder, 'interrupted.jsonl'))).toEqual(expected)
+	const fresh = collect([...args, '--fresh', '--limit', '250'])
+	const [freshCode, freshText] = await Promise.all([fresh.exited, new Response(fresh.stderr).text()])
+	expect(freshCode).toBe(0)
+	expect(freshText).toContain('done: 250 records')
+	expect(pksOfFile(join(folder, 'interrupted.jsonl'))).toEqual(expected.slice(0, 250))
+}, 60_000)
+
+test('CSV and JSON to standard output come from the store; bad arguments exit 2', async () => {
+	const csv = collect(['followers', 'luna.explorer', '--format', 'csv', '--db', 'formats.db'])
+	const [code, text] = await Promise.all([csv.exited, new Response(csv.stdout).text()])
+	expect(code).toBe(0)
+	const lines = text
+		.replace(/^\uFEFF/, '')
+		.trim()
+		.split('\r\n')
+	expect(lines[0]).toBe('pk,username,full_name,is_private,is_verified,profile_pic_url')
+	expect(lines.length).toBe(1 + 263)
+	const json = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '5', '--db', 'formats.db'])
+	const records = JSON.parse(await new Response(json.stdout).text()) as { pk: string }[]
+	expect(records.length).toBe(5)
+	for (const [args, message] of [
+		[['friends', 'luna.explorer'], 'KIND must be one of'],
+		[['followers', 'not a user!'], 'TARGET of followers must be a username'],
+		[['followers', 'luna.explorer', '--format', 'xml'], '--format must be jsonl, csv or json']
+	] as const) {
+		const bad = collect([...args])
+		const [badCode, badText] = await Promise.all([bad.exited, new Response(bad.stderr).text()])
+		expect(badCode).toBe(2)
+		expect(badText).toContain(message)
+	}
+}, 60_000)
