@@ -20,7 +20,7 @@ function rerun(path: string): void {
 	const match = matchRequest(path)
 	if (!match || !shell) return
 	const panel = shell.open(match.panel.id, match.action.id) as DataPanel | null
-	panel?.runWith(match.action.id, match.values)
+	panel?.runWith(match.action.id, match.values, match.extra)
 }
 
 const entries: PanelEntry[] = [

@@ -4,6 +4,8 @@
  * app's `onAfterHandle`/`onError` hooks, never from handlers (the original's counters stayed at 0).
  */
 
+import { ResultChains } from './result-chain'
+
 /** One request-history entry (DESIGN 4 "System endpoints"). */
 export interface HistoryEntry {
 	id: number
@@ -50,6 +52,8 @@ export class PlaygroundActivity {
 	totalRequests = 0
 	totalErrors = 0
 	lastResult: LastResult | undefined
+	/** Joins "Load more" pages into the result they continue (see result-chain.ts). */
+	readonly chains = new ResultChains()
 	private readonly history: HistoryEntry[] = []
 	private readonly startedAt = new WeakMap<Request, { clock: number; time: Date }>()
 	private nextId = 1

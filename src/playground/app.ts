@@ -15,6 +15,7 @@ import { type SecurityOptions, securityGuard } from '../server/security'
 import { PlaygroundActivity } from './activity'
 import { methodsFor, outcomeOf } from './app-support'
 import { fail, toFailure } from './envelope'
+import { LOAD_MORE_HEADER } from './result-chain'
 import { accountRoutes } from './routes/account'
 import { aiFallbackRoutes } from './routes/ai-fallback'
 import { directRoutes } from './routes/direct'
@@ -129,7 +130,13 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 			const url = new URL(request.url)
 			const entry = activity.finish(request, outcome)
 			if (entry && outcome.success && outcome.isData && isDataPath(url.pathname)) {
-				activity.lastResult = { request: `${entry.method} ${entry.path}`, envelope: responseValue }
+				const loadMore = request.headers.has(LOAD_MORE_HEADER)
+				activity.lastResult = activity.chains.add(
+					url,
+					`${entry.method} ${entry.path}`,
+					responseValue,
+					loadMore
+				)
 			}
 		})
 		.use(jsonBody(bodyLimits))

@@ -2,7 +2,7 @@
  * What a result's toolbar buttons do: save on the server (with an in-page name dialog), export to
  * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON.
  */
-import { apiDownload, apiGet, apiRequest, lastRequest } from '../lib/api'
+import { apiDownload, apiGet, apiRequest, type DataRequest, lastRequest } from '../lib/api'
 import { h } from '../lib/dom'
 import { formatBytes } from '../lib/format'
 import { promptForName } from './dialogs'
@@ -21,9 +21,12 @@ export function suggestName(path: string): string {
 
 /**
  * Saves a result. The server stores its last successful data response, so when this page has
- * made another request since `path` was fetched, `path` is fetched again first.
+ * made another request since `request` was fetched, it is fetched again first. After "Load more"
+ * `request` is the last page, fetched as "Load more": the server joins it to the pages before it,
+ * so the file holds every record on screen.
  */
-export async function saveResult(path: string): Promise<void> {
+export async function saveResult(request: DataRequest): Promise<void> {
+	const { path, loadMore } = request
 	const name = await promptForName({
 		title: 'Save result',
 		label: 'Name',
@@ -33,8 +36,9 @@ export async function saveResult(path: string): Promise<void> {
 		pattern: '[A-Za-z0-9_\\-]{1,100}(\\.json)?'
 	})
 	if (name === null) return
-	if (lastRequest() !== path) {
-		const refreshed = await apiGet(path)
+	const last = lastRequest()
+	if (last?.path !== path || last.loadMore !== loadMore) {
+		const refreshed = await apiGet(path, { loadMore })
 		if (!refreshed.ok) {
 			showToast(`Could not refresh the result before saving: ${refreshed.error} (${refreshed.code})`, 'error')
 			return

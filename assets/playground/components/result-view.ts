@@ -37,6 +37,7 @@ export interface ResultView {
 interface Shown {
 	data: unknown
 	path: string | null
+	/** The last "Load more" page (null until one is loaded). */
 	lastFetched: string | null
 	nextCursor: string | null
 	caption: string
@@ -154,13 +155,17 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		}
 		const actions = h('div', { className: 'result-actions' })
 		if (options.save && current.path) {
-			const path = current.lastFetched ?? current.path
+			// After "Load more" the last page, asked for as "Load more" again if needed: the server
+			// then saves every page on screen.
+			const request = current.lastFetched
+				? { path: current.lastFetched, loadMore: true }
+				: { path: current.path, loadMore: false }
 			actions.append(
 				h('button', {
 					className: 'button',
 					text: 'Save',
 					attrs: { type: 'button' },
-					on: { click: () => void saveResult(path) }
+					on: { click: () => void saveResult(request) }
 				})
 			)
 		}
@@ -250,7 +255,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		shown = {
 			data: result.envelope.data,
 			path,
-			lastFetched: path,
+			lastFetched: null,
 			nextCursor: result.envelope.next_cursor ?? null,
 			caption: `GET ${path}`
 		}
@@ -266,7 +271,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		const ticket = ++runCounter
 		const pagePath = withCursor(current.path!, current.nextCursor!)
 		setBusy(true, 'Loading more…')
-		const result = await apiGet(pagePath)
+		const result = await apiGet(pagePath, { loadMore: true })
 		if (ticket !== runCounter) return
 		setBusy(false)
 		if (!result.ok || !result.envelope) {

@@ -34,10 +34,22 @@ export interface ApiResult<T = unknown> {
 // The API groups whose successful answers the server keeps as "the last data response" (POST /api/save).
 const DATA_PATH =
 	/^\/api\/(users|media|feed|search|stories|friendships|account|public|hashtags|notifications|direct)(\/|\?|$)/
-let lastSuccessfulRequest: string | null = null
+/**
+ * Header of a "Load more" request: the server then joins the page to the list it continues, so
+ * `POST /api/save` writes every record loaded so far (src/playground/result-chain.ts).
+ */
+const LOAD_MORE_HEADER = 'X-Smkit-Load-More'
 
-/** Path of the last successful data request this page made (what `POST /api/save` would store). */
-export function lastRequest(): string | null {
+/** A GET as the server tells requests apart for `POST /api/save`: its path, and whether it was "Load more". */
+export interface DataRequest {
+	path: string
+	loadMore: boolean
+}
+
+let lastSuccessfulRequest: DataRequest | null = null
+
+/** The last successful data request this page made (what `POST /api/save` would store). */
+export function lastRequest(): DataRequest | null {
 	return lastSuccessfulRequest
 }
 
@@ -71,8 +83,13 @@ export function buildPath(
 
 /** The same path with `cursor` set (for "Load more"). */
 export function withCursor(path: string, cursor: string): string {
+	return withQuery(path, { cursor })
+}
+
+/** The same path with the given query values set (replacing values of the same name). */
+export function withQuery(path: string, values: Record<string, string>): string {
 	const url = new URL(path, window.location.origin)
-	url.searchParams.set('cursor', cursor)
+	for (const [name, value] of Object.entries(values)) url.searchParams.set(name, value)
 	return url.pathname + url.search
 }
 
@@ -80,15 +97,20 @@ export function withCursor(path: string, cursor: string): string {
 export async function apiRequest<T = unknown>(
 	method: string,
 	path: string,
-	body?: unknown
+	body?: unknown,
+	options: { loadMore?: boolean } = {}
 ): Promise<ApiResult<T>> {
 	const started = performance.now()
 	const base = { method, path }
+	const loadMore = options.loadMore === true
 	let response: Response
 	try {
 		response = await fetch(path, {
 			method,
-			headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			headers: headers({
+				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+				...(loadMore ? { [LOAD_MORE_HEADER]: '1' } : {})
+			}),
 			body: body === undefined ? undefined : JSON.stringify(body),
 			credentials: 'same-origin',
 			cache: 'no-store'
@@ -115,7 +137,7 @@ export async function apiRequest<T = unknown>(
 	}
 	const envelope = parsed as Record<string, unknown> | undefined
 	if (response.ok && envelope && envelope.success === true) {
-		if (method === 'GET' && DATA_PATH.test(path)) lastSuccessfulRequest = path
+		if (method === 'GET' && DATA_PATH.test(path)) lastSuccessfulRequest = { path, loadMore }
 		return {
 			...base,
 			ok: true,
@@ -133,9 +155,12 @@ export async function apiRequest<T = unknown>(
 	return { ...base, ok: false, status: response.status, error, code, durationMs, sizeBytes }
 }
 
-/** GET shorthand. */
-export function apiGet<T = unknown>(path: string): Promise<ApiResult<T>> {
-	return apiRequest<T>('GET', path)
+/** GET shorthand; `loadMore` marks the next page of the list on screen ("Load more"). */
+export function apiGet<T = unknown>(
+	path: string,
+	options: { loadMore?: boolean } = {}
+): Promise<ApiResult<T>> {
+	return apiRequest<T>('GET', path, undefined, options)
 }
 
 /** A file the server sent as a download. */

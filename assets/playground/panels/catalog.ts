@@ -17,6 +17,8 @@ export interface MatchedRequest {
 	panel: DataPanelSpec
 	action: ActionSpec
 	values: Record<string, string>
+	/** Query values the form has no field for, such as the `cursor` of a later page. */
+	extra: Record<string, string>
 }
 
 /** Finds the panel action a GET path (with query) belongs to, or null. */
@@ -46,11 +48,13 @@ export function matchRequest(pathWithQuery: string): MatchedRequest | null {
 					values[name] = match[index + 1]
 				}
 			})
-			for (const field of action.fields) {
-				if (field.in === 'query' && url.searchParams.has(field.name))
-					values[field.name] = url.searchParams.get(field.name) ?? ''
+			const extra: Record<string, string> = {}
+			for (const [name, value] of url.searchParams) {
+				const field = action.fields.find((candidate) => candidate.in === 'query' && candidate.name === name)
+				if (field) values[name] = value
+				else if (name !== 'token') extra[name] = value
 			}
-			return { panel, action, values }
+			return { panel, action, values, extra }
 		}
 	}
 	return null

@@ -4,7 +4,7 @@
  * shared result view. `#users/search` opens a tab directly.
  */
 import { createResultView } from '../components/result-view'
-import { buildPath } from '../lib/api'
+import { buildPath, withQuery } from '../lib/api'
 import { h } from '../lib/dom'
 import type { Panel } from '../lib/panel'
 import { onStatus } from '../lib/state'
@@ -12,7 +12,8 @@ import type { ActionSpec, DataPanelSpec, FieldSpec } from './catalog'
 
 /** A data panel that can also be driven from outside (History's re-run). */
 export interface DataPanel extends Panel {
-	runWith(actionId: string, values: Record<string, string>): void
+	/** Fills the form with `values` and runs it; `extra` adds query values the form has no field for (a cursor). */
+	runWith(actionId: string, values: Record<string, string>, extra?: Record<string, string>): void
 }
 
 interface ActionForm {
@@ -201,7 +202,7 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 			if (subroute && subroute !== active?.action.id) select(subroute)
 			else if (active) history.replaceState(null, '', `#${spec.id}/${active.action.id}`)
 		},
-		runWith(actionId, values) {
+		runWith(actionId, values, extra = {}) {
 			const entry = select(actionId)
 			for (const [name, value] of Object.entries(values)) {
 				const input = entry.inputs.get(name)
@@ -210,7 +211,15 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 					input.dispatchEvent(new Event('input'))
 				}
 			}
-			entry.form.requestSubmit()
+			if (Object.keys(extra).length === 0) {
+				entry.form.requestSubmit()
+				return
+			}
+			// The same request as the history row, cursor included: the page it showed, not the first.
+			if (!entry.form.reportValidity()) return
+			const path = withQuery(requestPath(entry), extra)
+			entry.preview.textContent = `GET ${path}`
+			void result.run(path)
 		}
 	}
 }

@@ -1,0 +1,115 @@
+/**
+ * Paged results in Chromium against a demo playground: Save after "Load more" writes every record on
+ * screen (also when other panels made requests in between), and History's Re-run of a later page
+ * runs it with its cursor, showing that page rather than the first.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import {
+	BROWSER_TIMEOUT,
+	closeDemoBrowser,
+	type DemoPlayground,
+	expectCleanPage,
+	type ForeignRequests,
+	openDemoBrowser,
+	openPanel,
+	type PageWatch,
+	runAction
+} from '../support/browser'
+
+let playground: DemoPlayground
+let browser: Browser
+let page: Page
+let foreign: ForeignRequests
+let watch: PageWatch
+
+beforeAll(async () => {
+	;({ playground, browser, page, foreign, watch } = await openDemoBrowser())
+}, BROWSER_TIMEOUT)
+
+afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
+
+/** The `pk` column of the result table, top to bottom. */
+async function shownPks(): Promise<string[]> {
+	const headers = await page.locator('main .result .data-table thead th').allTextContents()
+	const column = headers.findIndex((header) => header.trim() === 'pk') + 1
+	expect(column).toBeGreaterThan(0)
+	return page.locator(`main .result .data-table tbody tr td:nth-child(${column})`).allTextContents()
+}
+
+/** Saves the result on screen under `name` and returns the saved file's content. */
+async function saveAs(name: string): Promise<{ request: string; result: { data: { pk: string }[] } }> {
+	await page.locator('main .result-actions button', { hasText: 'Save' }).click()
+	await page.locator('dialog.dialog[open] input[name="name"]').fill(name)
+	await page.locator('dialog.dialog[open] button[type=submit]').click()
+	await page.locator('.toast', { hasText: name }).waitFor()
+	return JSON.parse(await readFile(join(playground.savedDir, `${name}.json`), 'utf8'))
+}
+
+let loaded: string[] = []
+
+describe('paged results', () => {
+	test(
+		'Save after Load more saves every record on screen, not only the last page',
+		async () => {
+			await openPanel(page, playground, 'feed/user')
+			await runAction(page, 'user')
+			for (const total of [24, 36, 48]) {
+				await page.locator('main .load-more button').click()
+				await page.locator('main .result-count', { hasText: `${total} items` }).waitFor()
+			}
+			loaded = await shownPks()
+			expect(loaded).toHaveLength(48)
+			expect(new Set(loaded).size).toBe(48)
+
+			const file = await saveAs('ui-feed-48')
+			expect(file.request).toBe('GET /api/feed/user/1000000002?count=12')
+			expect(file.result.data.map((record) => record.pk)).toEqual(loaded)
+
+			// Another panel's request comes in between: Save still writes the 48 records on screen.
+			await openPanel(page, playground, 'hashtags/info')
+			await runAction(page, 'info')
+			await page.locator('.nav-link', { hasText: 'Feed' }).click()
+			await page.locator('main .result-count', { hasText: '48 items' }).waitFor()
+			const again = await saveAs('ui-feed-48-again')
+			expect(again.result.data.map((record) => record.pk)).toEqual(loaded)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		"History's Re-run of a later page keeps the row's cursor",
+		async () => {
+			await openPanel(page, playground, 'history')
+			// The third page of the feed: the request of the second "Load more".
+			const rows = page.locator('main .history-table tbody tr', { hasText: '/api/feed/user/1000000002?' })
+			await rows.first().waitFor()
+			const paths = await rows.locator('.history-path').allTextContents()
+			const pagePaths = paths.filter((path) => path.includes('cursor='))
+			expect(pagePaths.length).toBeGreaterThanOrEqual(3)
+			const third = pagePaths.at(-2) as string
+			await page
+				.locator('main .history-table tbody tr', { hasText: third })
+				.first()
+				.locator('button', { hasText: 'Re-run' })
+				.click()
+			await expect(page.locator('main .panel-title').textContent()).resolves.toBe('Feed')
+			await page.locator('main .result[aria-busy="false"] .result-caption', { hasText: 'cursor=' }).waitFor()
+			expect(await page.locator('main .result-caption').textContent()).toBe(`GET ${third}`)
+			expect(await shownPks()).toEqual(loaded.slice(24, 36))
+			// "Load more" goes on from there.
+			await page.locator('main .load-more button').click()
+			await page.locator('main .result-count', { hasText: '24 items' }).waitFor()
+			expect(await shownPks()).toEqual(loaded.slice(24, 48))
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+test(
+	'no request left 127.0.0.1 and no script error happened',
+	() => expectCleanPage({ foreign, watch }),
+	BROWSER_TIMEOUT
+)
