@@ -65,6 +65,40 @@ export interface ClientOptions {
 }
 
 /** Credentials are usable only when the three required values are non-empty. */
+/**
+ * The group with each method's failure counted in `stats` as an error its caller got. Calls a
+ * group makes to itself (`this.getByUsername` inside `parseBio`) and the look-ups and fallbacks
+ * it handles never pass through here, so a failure the client got past is not counted.
+ */
+function countFailures<Group extends object>(group: Group, stats: ClientStats): Group {
+	// Keyed by the method itself, so a method replaced on the group (a test double) is wrapped anew.
+	const wrapped = new WeakMap<object, unknown>()
+	return new Proxy(group, {
+		get(target, property) {
+			const value: unknown = Reflect.get(target, property, target)
+			if (typeof value !== 'function' || property === 'constructor') return value
+			if (!wrapped.has(value)) {
+				const method = value as (...args: unknown[]) => unknown
+				const counting = (...args: unknown[]) => {
+					const settled = method.apply(target, args)
+					if (!(settled instanceof Promise)) return settled
+					return settled.catch((error: unknown) => {
+						stats.recordFailure(error)
+						throw error
+					})
+				}
+				// Same name and parameter count as the method (the registry reads them).
+				Object.defineProperties(counting, {
+					name: { value: method.name },
+					length: { value: method.length }
+				})
+				wrapped.set(value, counting)
+			}
+			return wrapped.get(value)
+		}
+	})
+}
+
 function completeCredentials(credentials: Credentials | undefined): Credentials | undefined {
 	if (!credentials?.sessionId || !credentials.csrfToken || !credentials.dsUserId) return undefined
 	return credentials
@@ -111,17 +145,18 @@ export class InstagramClient {
 			},
 			credentials
 		)
-		this.users = new Users(this)
-		this.media = new Media(this)
-		this.feed = new Feed(this)
-		this.search = new Search(this)
-		this.stories = new Stories(this)
-		this.friendships = new Friendships(this)
-		this.account = new Account(this)
-		this.public = new Public(this)
-		this.hashtags = new Hashtags(this)
-		this.notifications = new Notifications(this)
-		this.direct = new Direct(this)
+		const counted = <Group extends object>(group: Group) => countFailures(group, this.stats)
+		this.users = counted(new Users(this))
+		this.media = counted(new Media(this))
+		this.feed = counted(new Feed(this))
+		this.search = counted(new Search(this))
+		this.stories = counted(new Stories(this))
+		this.friendships = counted(new Friendships(this))
+		this.account = counted(new Account(this))
+		this.public = counted(new Public(this))
+		this.hashtags = counted(new Hashtags(this))
+		this.notifications = counted(new Notifications(this))
+		this.direct = counted(new Direct(this))
 	}
 
 	/** True when credentials are present (not a check that Instagram still accepts them). */

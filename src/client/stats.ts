@@ -3,7 +3,7 @@
  * counters were never fed). Endpoints are counted by path template (`/api/v1/media/{pk}/info/`), so
  * the table does not grow with every id.
  */
-import type { IgErrorKind } from './errors'
+import { IgArgumentError, IgError, type IgErrorKind } from './errors'
 import type { BudgetState, RateLimiter } from './rate-limit'
 
 /** Counters of one upstream endpoint. */
@@ -19,7 +19,11 @@ export interface StatsSnapshot {
 	since: string
 	/** Upstream HTTP requests sent (each retry attempt counts). */
 	requests: number
-	/** Requests that ended in an error (HTTP error, bad body, network failure, timeout). */
+	/**
+	 * Calls whose caller got an Instagram error. A failed request the client got past by itself (the
+	 * first request's warm-up, a look-up before a fallback, an attempt a retry fixed) is not one;
+	 * `endpoints` counts those per endpoint.
+	 */
 	errors: number
 	/** Attempts repeated after a retryable error. */
 	retries: number
@@ -30,18 +34,34 @@ export interface StatsSnapshot {
 	latency_ms: { avg: number; p95: number }
 	/** Requests sent in the last 60 seconds. */
 	requests_per_minute: number
+	/** `errors` by kind. */
 	errors_by_kind: Partial<Record<IgErrorKind, number>>
-	/** Keyed by `METHOD /path/{template}/`. */
+	/** The last 60 minutes since counting started, one entry per minute, oldest first (zeros included). */
+	per_minute: MinuteStats[]
+	/** Keyed by `METHOD /path/{template}/`; `errors` there counts failed requests. */
 	endpoints: Record<string, EndpointStats>
 	/** Remaining budget per rate-limit category; `null` when limiting is disabled. */
 	rate_limits: Record<string, BudgetState> | null
 }
 
+/** One minute of the per-minute history. */
+export interface MinuteStats {
+	/** ISO 8601 start of the minute. */
+	minute: string
+	/** Upstream requests sent in that minute. */
+	requests: number
+	/** Calls that failed in that minute (as `errors`). */
+	errors: number
+}
+
 const LATENCY_SAMPLES = 1000
+/** Minutes of per-minute history kept. */
+export const MINUTES_KEPT = 60
+const MINUTE_MS = 60_000
 
 /** Live counters of one client; `snapshot()` returns a plain JSON-safe copy. */
 export class ClientStats {
-	readonly #since = new Date()
+	readonly #since: Date
 	#requests = 0
 	#errors = 0
 	#retries = 0
@@ -51,8 +71,38 @@ export class ClientStats {
 	readonly #recent: number[] = []
 	readonly #errorsByKind: Partial<Record<IgErrorKind, number>> = {}
 	readonly #endpoints = new Map<string, { requests: number; errors: number; totalMs: number }>()
+	/** Per-minute counts keyed by minute number (epoch ms / 60000), at most MINUTES_KEPT of them. */
+	readonly #minutes = new Map<number, { requests: number; errors: number }>()
 
-	constructor(readonly limiter?: RateLimiter) {}
+	constructor(
+		readonly limiter?: RateLimiter,
+		/** The clock (tests move it). */
+		private readonly now: () => number = Date.now
+	) {
+		this.#since = new Date(this.now())
+	}
+
+	#minute(time: number): { requests: number; errors: number } {
+		const key = Math.floor(time / MINUTE_MS)
+		let bucket = this.#minutes.get(key)
+		if (!bucket) {
+			bucket = { requests: 0, errors: 0 }
+			this.#minutes.set(key, bucket)
+			for (const old of this.#minutes.keys()) if (old <= key - MINUTES_KEPT) this.#minutes.delete(old)
+		}
+		return bucket
+	}
+
+	/**
+	 * Records a call that ended in `error` for its caller (see `errors`). Argument errors and
+	 * cancellations are not Instagram errors and are not counted.
+	 */
+	recordFailure(error: unknown): void {
+		if (!(error instanceof IgError) || error instanceof IgArgumentError) return
+		this.#errors++
+		this.#errorsByKind[error.kind] = (this.#errorsByKind[error.kind] ?? 0) + 1
+		this.#minute(this.now()).errors++
+	}
 
 	/** Records one finished upstream request (success or failure). */
 	recordRequest(
@@ -64,17 +114,15 @@ export class ClientStats {
 		this.#requests++
 		this.#latencies.push(durationMs)
 		if (this.#latencies.length > LATENCY_SAMPLES) this.#latencies.shift()
-		const now = Date.now()
+		const now = this.now()
 		this.#recent.push(now)
 		this.#pruneRecent(now)
+		this.#minute(now).requests++
 		const entry = this.#endpoints.get(endpoint) ?? { requests: 0, errors: 0, totalMs: 0 }
 		entry.requests++
 		entry.totalMs += durationMs
-		if (errorKind) {
-			this.#errors++
-			entry.errors++
-			this.#errorsByKind[errorKind] = (this.#errorsByKind[errorKind] ?? 0) + 1
-		}
+		// The request failed; whether its caller saw an error is `recordFailure`'s business.
+		if (errorKind) entry.errors++
 		if (upstreamRateLimit) this.#rateLimitHits++
 		this.#endpoints.set(endpoint, entry)
 	}
@@ -96,7 +144,8 @@ export class ClientStats {
 		const p95 = sorted.length
 			? (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0)
 			: 0
-		this.#pruneRecent(Date.now())
+		const now = this.now()
+		this.#pruneRecent(now)
 		const endpoints: Record<string, EndpointStats> = {}
 		for (const [endpoint, entry] of this.#endpoints)
 			endpoints[endpoint] = {
@@ -114,9 +163,26 @@ export class ClientStats {
 			latency_ms: { avg: round(average), p95: round(p95) },
 			requests_per_minute: this.#recent.length,
 			errors_by_kind: { ...this.#errorsByKind },
+			per_minute: this.#perMinute(now),
 			endpoints,
 			rate_limits: this.limiter?.enabled ? this.limiter.remaining() : null
 		}
+	}
+
+	/** The minutes from the later of "counting started" and "an hour ago" to now. */
+	#perMinute(now: number): MinuteStats[] {
+		const last = Math.floor(now / MINUTE_MS)
+		const first = Math.max(last - MINUTES_KEPT + 1, Math.floor(this.#since.getTime() / MINUTE_MS))
+		const minutes: MinuteStats[] = []
+		for (let key = first; key <= last; key++) {
+			const bucket = this.#minutes.get(key)
+			minutes.push({
+				minute: new Date(key * MINUTE_MS).toISOString(),
+				requests: bucket?.requests ?? 0,
+				errors: bucket?.errors ?? 0
+			})
+		}
+		return minutes
 	}
 
 	#pruneRecent(now: number): void {

@@ -162,7 +162,7 @@ describe('dashboard', () => {
 				'Demo datayes'
 			)
 			expect(await page.locator('main .chart-figure figcaption').allTextContents()).toEqual([
-				'Requests per minute',
+				'Instagram requests per minute',
 				'Average latency per endpoint',
 				'Rate-limit budget left'
 			])
@@ -183,8 +183,8 @@ describe('dashboard', () => {
 					.locator('[role=meter]')
 					.count()
 			).toBeGreaterThan(3)
-			// Readings accumulate while the panel is open.
-			await page.locator('main svg.chart rect.chart-bar:nth-of-type(2)').waitFor()
+			// The server's per-minute counts are there from the first look.
+			expect(await page.locator('main svg.chart rect.chart-bar').count()).toBeGreaterThan(0)
 		},
 		BROWSER_TIMEOUT
 	)

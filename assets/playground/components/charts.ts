@@ -1,15 +1,23 @@
 /**
- * Small hand-drawn charts for the dashboard: an SVG bar chart over time (requests per minute) and
- * horizontal bars (latency per endpoint, rate-limit budget left). Colours come from CSS variables,
- * so both themes work; every chart has a text label for assistive technology.
+ * Small hand-drawn charts for the dashboard: an SVG bar chart over time (requests per minute, the
+ * failed part in the error colour) and horizontal bars (latency per endpoint, rate-limit budget
+ * left). Colours come from CSS variables, so both themes work; every chart has a text label for
+ * assistive technology.
  */
 import { h, svg } from '../lib/dom'
 import { formatCount } from '../lib/format'
 
 /** One bar. */
 export interface ChartPoint {
+	/** Short text under the axis, e.g. `19:41`. */
 	label: string
 	value: number
+	/** The part of `value` drawn in the error colour (stacked at the bottom of the bar). */
+	errors?: number
+	/** The bar's tooltip name (default `label`). */
+	title?: string
+	/** Minutes since the epoch, for bars over time: labels then fall on round times (:00, :15...). */
+	minute?: number
 }
 
 /** Options for `barChart`. */
@@ -20,7 +28,57 @@ export interface BarChartOptions {
 	emptyText?: string
 }
 
-/** An SVG bar chart scaled to its largest value, first and last labels under the axis. */
+/** One label under the axis: its text, where its middle is, and the box it takes. */
+export interface AxisLabel {
+	text: string
+	x: number
+	anchor: 'start' | 'middle' | 'end'
+	left: number
+	right: number
+}
+
+/** Width of a label in viewBox units: the labels are 10 units high, digits about 6 wide. */
+const labelWidth = (text: string) => text.length * 6.2
+const LABEL_GAP = 10
+
+/**
+ * Which bars get a label under the axis, and where: the latest bar always, then every so many bars
+ * (on round minutes when the points have them), skipping any label that would come closer than
+ * LABEL_GAP to the one kept after it, and keeping the outermost ones inside the chart. Labels
+ * therefore never overlap.
+ */
+export function axisLabels(points: readonly ChartPoint[], step: number, width: number): AxisLabel[] {
+	const widest = Math.max(0, ...points.map((point) => labelWidth(point.label)))
+	const nice = [1, 2, 3, 5, 10, 15, 20, 30, 60]
+	const every = nice.find((count) => count * step >= widest + LABEL_GAP) ?? points.length
+	const last = points.length - 1
+	const labelled = (point: ChartPoint, index: number) =>
+		index === last || (point.minute !== undefined ? point.minute % every === 0 : (last - index) % every === 0)
+	const labels: AxisLabel[] = []
+	for (let index = last; index >= 0; index--) {
+		if (!labelled(points[index], index)) continue
+		const text = points[index].label
+		const size = labelWidth(text)
+		const middle = index * step + step / 2
+		let label: AxisLabel = {
+			text,
+			x: middle,
+			anchor: 'middle',
+			left: middle - size / 2,
+			right: middle + size / 2
+		}
+		// One unit of margin at either end: text measures a little wider than its advance.
+		if (label.right > width - 1)
+			label = { text, x: width - 1, anchor: 'end', left: width - 1 - size, right: width - 1 }
+		if (label.left < 1) label = { text, x: 1, anchor: 'start', left: 1, right: 1 + size }
+		const next = labels.at(-1)
+		if (next && label.right + LABEL_GAP > next.left) continue
+		labels.push(label)
+	}
+	return labels.reverse()
+}
+
+/** An SVG bar chart scaled to its largest value, with time labels that never overlap. */
 export function barChart(points: ChartPoint[], options: BarChartOptions): HTMLElement {
 	const width = 320
 	const height = options.height ?? 120
@@ -28,7 +86,7 @@ export function barChart(points: ChartPoint[], options: BarChartOptions): HTMLEl
 	const bottom = 18
 	const plot = height - top - bottom
 	const max = Math.max(1, ...points.map((point) => point.value))
-	const step = points.length > 0 ? width / Math.max(points.length, 12) : width
+	const step = width / Math.max(points.length, 12)
 	const barWidth = Math.max(2, step * 0.7)
 	const unit = options.unit ? ` ${options.unit}` : ''
 	const last = points.at(-1)
@@ -45,24 +103,49 @@ export function barChart(points: ChartPoint[], options: BarChartOptions): HTMLEl
 	points.forEach((point, index) => {
 		const x = index * step + (step - barWidth) / 2
 		const barHeight = (Math.max(0, point.value) / max) * plot
-		const bar = svg('rect', {
-			x,
-			y: top + plot - barHeight,
-			width: barWidth,
-			height: Math.max(barHeight, 1),
-			rx: 1.5,
-			class: 'chart-bar'
-		})
-		bar.append(svg('title', {}, `${point.label}: ${formatCount(point.value)}${unit}`))
-		chart.append(bar)
-	})
-	if (points.length > 0) {
-		chart.append(svg('text', { x: 2, y: height - 4, class: 'chart-label' }, points[0].label))
-		if (last && points.length > 1) {
-			const x = Math.min(width - 2, (points.length - 1) * step + step)
-			chart.append(svg('text', { x, y: height - 4, class: 'chart-label', 'text-anchor': 'end' }, last.label))
+		const errorHeight = (Math.min(Math.max(0, point.errors ?? 0), Math.max(0, point.value)) / max) * plot
+		const group = svg('g', { class: 'chart-column' })
+		const errors = point.errors ? `, ${formatCount(point.errors)} failed` : ''
+		group.append(
+			svg('title', {}, `${point.title ?? point.label}: ${formatCount(point.value)}${unit}${errors}`)
+		)
+		if (point.value > 0) {
+			group.append(
+				svg('rect', {
+					x,
+					y: top + plot - barHeight,
+					width: barWidth,
+					height: Math.max(barHeight, 1),
+					rx: 1.5,
+					class: 'chart-bar'
+				})
+			)
 		}
-	} else {
+		if (errorHeight > 0) {
+			group.append(
+				svg('rect', {
+					x,
+					y: top + plot - errorHeight,
+					width: barWidth,
+					height: Math.max(errorHeight, 1),
+					class: 'chart-bar chart-bar-error'
+				})
+			)
+		}
+		// A transparent full-height target, so the tooltip works on empty minutes too.
+		group.append(svg('rect', { x: index * step, y: top, width: step, height: plot, class: 'chart-hit' }))
+		chart.append(group)
+	})
+	for (const label of axisLabels(points, step, width)) {
+		chart.append(
+			svg(
+				'text',
+				{ x: label.x, y: height - 4, class: 'chart-label chart-axis-label', 'text-anchor': label.anchor },
+				label.text
+			)
+		)
+	}
+	if (points.length === 0) {
 		chart.append(
 			svg(
 				'text',

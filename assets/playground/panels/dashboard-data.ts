@@ -1,7 +1,7 @@
 /**
  * `/api/dashboard` data as the Dashboard reads it (the client's `stats.snapshot()` plus the
- * playground's counters), and the samples behind the requests-per-minute chart: the server reports
- * the current rate only, so the page keeps the last readings itself while it is open.
+ * playground's counters), and the points of the requests-per-minute chart: the server keeps the
+ * last 60 minutes, so the chart is complete from the first look.
  */
 import type { ChartPoint } from '../components/charts'
 
@@ -31,6 +31,8 @@ export interface ClientFigures {
 	latency_ms?: { avg?: number; p95?: number }
 	requests_per_minute?: number
 	errors_by_kind?: Record<string, number>
+	/** The last 60 minutes, oldest first. */
+	per_minute?: { minute?: string; requests?: number; errors?: number }[]
 	endpoints?: Record<string, EndpointFigures>
 	rate_limits?: Record<string, BudgetFigures> | null
 }
@@ -46,32 +48,21 @@ export interface DashboardData {
 	}
 }
 
-interface Sample {
-	time: number
-	requestsPerMinute: number
-}
-
-const MAX_SAMPLES = 40
-const samples: Sample[] = []
-
-/** Adds a reading of the current request rate (one per refresh). */
-export function recordSample(data: DashboardData, time = Date.now()): void {
-	const rate = data.client?.requests_per_minute
-	if (typeof rate !== 'number') return
-	samples.push({ time, requestsPerMinute: rate })
-	if (samples.length > MAX_SAMPLES) samples.splice(0, samples.length - MAX_SAMPLES)
-}
-
-/** The readings so far, oldest first, as chart points labelled with the time of day. */
-export function rateSeries(): ChartPoint[] {
-	return samples.map((sample) => ({
-		label: new Date(sample.time).toLocaleTimeString([], {
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit'
-		}),
-		value: sample.requestsPerMinute
-	}))
+/** Per-minute figures as the chart shows them: local time of day under the axis, date and time on hover. */
+export function rateSeries(client: ClientFigures | undefined): ChartPoint[] {
+	return (client?.per_minute ?? []).flatMap((entry) => {
+		const start = new Date(entry.minute ?? '')
+		if (Number.isNaN(start.getTime())) return []
+		return [
+			{
+				label: start.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+				title: start.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }),
+				value: entry.requests ?? 0,
+				errors: entry.errors ?? 0,
+				minute: Math.floor(start.getTime() / 60_000)
+			}
+		]
+	})
 }
 
 /** Endpoints sorted by request count, most used first. */

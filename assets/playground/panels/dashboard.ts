@@ -1,6 +1,6 @@
 /**
- * Dashboard: `/api/status` and `/api/dashboard` as cards, three small charts (requests per minute
- * as sampled while open, average latency per upstream endpoint, rate-limit budget left) and the
+ * Dashboard: `/api/status` and `/api/dashboard` as cards, three small charts (upstream requests per
+ * minute over the last hour, average latency per upstream endpoint, rate-limit budget left) and the
  * per-endpoint table, refreshed every three seconds while the panel is open.
  */
 import { barChart, horizontalBars } from '../components/charts'
@@ -11,7 +11,7 @@ import { h, replaceChildren } from '../lib/dom'
 import { formatClock, formatCount, formatDuration, formatUptime } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { type ServerStatus, setStatus } from '../lib/state'
-import { type DashboardData, endpointRows, rateSeries, recordSample } from './dashboard-data'
+import { type DashboardData, endpointRows, rateSeries } from './dashboard-data'
 
 const POLL_MS = 3000
 
@@ -96,7 +96,10 @@ function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDeta
 		h(
 			'div',
 			{ className: 'chart-grid' },
-			barChart(rateSeries(), { title: 'Requests per minute', emptyText: 'waiting for the first reading' }),
+			barChart(rateSeries(client), {
+				title: 'Instagram requests per minute',
+				emptyText: 'No upstream requests yet.'
+			}),
 			horizontalBars(
 				endpoints.slice(0, 8).map((row) => ({
 					label: row.endpoint,
@@ -140,7 +143,6 @@ export function createDashboardPanel(): Panel {
 		const status = statusResult.ok && statusResult.envelope ? statusResult.envelope.data : null
 		if (status) setStatus(status)
 		const data = dashboardResult.envelope.data ?? {}
-		recordSample(data)
 		const raw = h(
 			'details',
 			{ className: 'raw-details', on: { toggle: () => (rawOpen = raw.open) } },

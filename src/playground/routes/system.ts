@@ -40,7 +40,8 @@ export const HistoryEntrySchema = t.Object({
 /** `/api/dashboard` data: the client's own statistics and the playground's counters. */
 export const DashboardData = t.Object({
 	client: t.Record(t.String(), t.Unknown(), {
-		description: 'ig.stats.snapshot(): upstream requests, latency...'
+		description:
+			'ig.stats.snapshot(): upstream requests, latency, errors the callers got, per_minute (the last 60 minutes)...'
 	}),
 	playground: t.Object({
 		uptime_seconds: t.Integer(),
