@@ -1,23 +1,63 @@
 /**
- * CSV export (DESIGN 4 "CSV export"). The original took its header from the first row only, wrote
- * Python reprs and let `=cmd|...` cells through (reference/upstream-facts.md section 4). Here:
- * header = union of keys in first-seen order; nested objects flattened one level with dotted keys
- * (`user.username`); arrays and anything deeper as JSON text; null and missing cells empty; RFC 4180
- * quoting, comma, CRLF by papaparse; a leading `'` defuses cells spreadsheets would run as formulas.
+ * CSV export. Header = union of keys in first-seen order; nested objects flattened one level with
+ * dotted keys (`user.username`); arrays and anything deeper as JSON text; null and missing cells
+ * empty; RFC 4180 quoting, comma, CRLF; a leading `'` defuses cells spreadsheets would run as
+ * formulas.
+ *
+ * Bounded work: at most 1,000 columns, and for an export request 10,000,000 cells (rows x
+ * columns), each refused with a 400 naming the cap before any output, because records with
+ * distinct keys grow the output with rows x columns. Rows are kept as arrays indexed through a Map of column names, so field names
+ * such as `__proto__` or `constructor` are plain data. The response is streamed in chunks pulled
+ * by the client, so the event loop keeps serving other requests while a large export is written.
  */
-import Papa from 'papaparse'
 import { HttpError } from './envelope'
 
-/** Cells starting like this are formulas to Excel/LibreOffice. Papaparse's own default regex ends
- * in `.*$` without the dotall flag, so it misses such a cell when it contains a line break. */
-const formulaStart = /^[=+\-@\t\r]/
+/** Most columns an export may have. */
+export const MAX_COLUMNS = 1000
+/** Most cells (rows x columns) an export may have. */
+export const MAX_CELLS = 10_000_000
+/** Hard stop for the streamed output, in bytes (the caps above keep the endpoint well below it). */
+export const MAX_OUTPUT_BYTES = 128 * 1024 * 1024
+
+/** Records flattened per slice before yielding to the event loop. */
+const RECORDS_PER_SLICE = 2000
+/** Characters of CSV text per streamed chunk. */
+const CHUNK_CHARACTERS = 64 * 1024
 
 type Row = Record<string, unknown>
 
+/** A table ready to write: the header and one array of cells per record, in header order. */
+export interface CsvTable {
+	header: string[]
+	rows: unknown[][]
+}
+
 export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
+
+/**
+ * Cells a spreadsheet would run as a formula: `=`, `+`, `-`, `@` (or their full-width forms),
+ * possibly behind whitespace, line breaks or semicolons (a `;`-separated reading starts a new cell
+ * there), and cells starting with a tab or carriage return.
+ */
+const formulaStart = /^[\s;]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/
+/** Cells that must be quoted: separators, quotes, line breaks, edge whitespace, and `;`. */
+const needsQuotes = /[",;\r\n]|^\s|\s$/
 
 const isPlainObject = (value: unknown): value is Row =>
 	typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** Formats a string as a CSV cell: quoted when needed, formulas prefixed with `'`. */
+function stringCell(text: string): string {
+	if (formulaStart.test(text)) return `"'${text.replaceAll('"', '""')}"`
+	if (needsQuotes.test(text)) return `"${text.replaceAll('"', '""')}"`
+	return text
+}
+
+/** One cell's text: empty for null and missing, strings escaped, numbers and booleans as text. */
+function cellText(value: unknown): string {
+	if (value === null || value === undefined) return ''
+	return typeof value === 'string' ? stringCell(value) : String(value)
+}
 
 /**
  * JSON text of a nested cell. A value nested thousands of levels deep overflows the stack of
@@ -35,53 +75,68 @@ function jsonCell(value: object, column: string): string {
 	}
 }
 
-/** A nested value as one cell: arrays and deeper objects become JSON text. */
-const asCell = (value: unknown, column: string): unknown =>
-	value !== null && typeof value === 'object' ? jsonCell(value, column) : value
+/** Builds rows column by column, growing the header as new names appear (capped). */
+class TableBuilder {
+	readonly header: string[] = []
+	readonly rows: unknown[][] = []
+	private readonly columns = new Map<string, number>()
+
+	/** The index of a column, added to the header when first seen. */
+	private columnIndex(name: string): number {
+		let index = this.columns.get(name)
+		if (index === undefined) {
+			if (this.header.length >= MAX_COLUMNS) {
+				throw new HttpError(
+					'bad_request',
+					`Invalid data: the records have more than ${MAX_COLUMNS.toLocaleString('en-US')} columns; export fewer distinct fields`
+				)
+			}
+			index = this.header.length
+			this.columns.set(name, index)
+			this.header.push(name)
+		}
+		return index
+	}
+
+	/** Flattens one record one level deep into a row of cells. */
+	add(record: Row): void {
+		const cells: unknown[] = []
+		for (const key of Object.keys(record)) {
+			const value = record[key]
+			if (value === null || typeof value !== 'object') {
+				cells[this.columnIndex(key)] = value
+			} else if (Array.isArray(value) || Object.keys(value).length === 0) {
+				cells[this.columnIndex(key)] = jsonCell(value, key)
+			} else {
+				for (const childKey of Object.keys(value)) {
+					const column = `${key}.${childKey}`
+					const child = (value as Row)[childKey]
+					cells[this.columnIndex(column)] =
+						child !== null && typeof child === 'object' ? jsonCell(child, column) : child
+				}
+			}
+		}
+		this.rows.push(cells)
+	}
+
+	/** The finished table, or a 400 when it has no columns. */
+	finish(): CsvTable {
+		if (this.header.length === 0)
+			throw new HttpError('bad_request', 'Invalid data: the records have no fields')
+		return { header: this.header, rows: this.rows }
+	}
+}
 
 /**
- * Flattens one record one level deep, adding new column names to `header` as they are first seen.
- * Records without nested values are returned as they are, so the common flat case copies nothing.
+ * A 400 when a table has more than `MAX_CELLS` cells: the rows x columns an export request may
+ * produce (a collection job's records are the user's own and are not capped).
  */
-function flattenRecord(record: Row, header: string[], seen: Set<string>): Row {
-	let flat: Row | undefined
-	for (const key in record) {
-		const value = record[key]
-		if (value === null || typeof value !== 'object') {
-			if (!seen.has(key)) {
-				seen.add(key)
-				header.push(key)
-			}
-			if (flat) flat[key] = value
-			continue
-		}
-		// First nested value: from here on this record needs its own flat copy.
-		if (!flat) {
-			// No prototype: a `__proto__` column is data here, and `{}` would swallow it through its setter.
-			flat = Object.create(null) as Row
-			for (const earlier in record) {
-				if (earlier === key) break
-				flat[earlier] = record[earlier]
-			}
-		}
-		if (Array.isArray(value) || Object.keys(value).length === 0) {
-			if (!seen.has(key)) {
-				seen.add(key)
-				header.push(key)
-			}
-			flat[key] = jsonCell(value, key)
-			continue
-		}
-		for (const childKey in value as Row) {
-			const column = `${key}.${childKey}`
-			if (!seen.has(column)) {
-				seen.add(column)
-				header.push(column)
-			}
-			flat[column] = asCell((value as Row)[childKey], column)
-		}
-	}
-	return flat ?? record
+export function checkCellCount({ header, rows }: CsvTable): void {
+	if (rows.length * header.length <= MAX_CELLS) return
+	throw new HttpError(
+		'bad_request',
+		`Invalid data: ${rows.length} records x ${header.length} columns is more than ${MAX_CELLS.toLocaleString('en-US')} cells; export fewer records or fields`
+	)
 }
 
 /** The records of an export request: `{ data: { data: [...] } }` or `{ data: [...] }`; else a 400. */
@@ -103,17 +158,43 @@ export function recordsOf(body: unknown): Row[] {
 	return records as Row[]
 }
 
+/** Flattens records into a table in one go (see `toCsvTableAsync` for the yielding form). */
+export function toCsvTable(records: readonly Row[]): CsvTable {
+	const builder = new TableBuilder()
+	for (const record of records) builder.add(record)
+	return builder.finish()
+}
+
+/** Flattens records into a table, yielding to the event loop between slices. */
+export async function toCsvTableAsync(records: readonly Row[]): Promise<CsvTable> {
+	const builder = new TableBuilder()
+	for (let start = 0; start < records.length; start += RECORDS_PER_SLICE) {
+		if (start > 0) await new Promise((resolve) => setImmediate(resolve))
+		const end = Math.min(records.length, start + RECORDS_PER_SLICE)
+		for (let index = start; index < end; index++) builder.add(records[index])
+	}
+	return builder.finish()
+}
+
+/** The CSV text of a table in chunks of about `CHUNK_CHARACTERS`: header line, then CRLF-separated rows. */
+export function* csvChunks({ header, rows }: CsvTable): Generator<string> {
+	const width = header.length
+	let chunk = header.map(stringCell).join(',')
+	for (const cells of rows) {
+		let line = cellText(cells[0])
+		for (let column = 1; column < width; column++) line += `,${cellText(cells[column])}`
+		chunk += `\r\n${line}`
+		if (chunk.length >= CHUNK_CHARACTERS) {
+			yield chunk
+			chunk = ''
+		}
+	}
+	if (chunk !== '') yield chunk
+}
+
 /** Renders records as CSV text (no BOM): header line, then one CRLF-separated line per record. */
 export function toCsv(records: readonly Row[]): string {
-	const header: string[] = []
-	const seen = new Set<string>()
-	const rows = records.map((record) => flattenRecord(record, header, seen))
-	if (header.length === 0) throw new HttpError('bad_request', 'Invalid data: the records have no fields')
-	// Papaparse writes a record without own keys as an empty line; give it an explicit empty first cell.
-	for (let index = 0; index < rows.length; index++) {
-		if (Object.keys(rows[index]).length === 0) rows[index] = { [header[0]]: null }
-	}
-	return Papa.unparse({ fields: header, data: rows }, { newline: '\r\n', escapeFormulae: formulaStart })
+	return [...csvChunks(toCsvTable(records))].join('')
 }
 
 /** `export-YYYYMMDD-HHMMSS.csv` for a moment in local time. */
@@ -123,12 +204,40 @@ export function exportFileName(date = new Date()): string {
 	return `export-${day}-${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}.csv`
 }
 
-/** The download response: UTF-8 with BOM (so spreadsheet programs detect the encoding). */
-export function csvResponse(body: unknown, date = new Date()): Response {
-	const csv = toCsv(recordsOf(body))
-	// The BOM as bytes beside the text: prefixing "\uFEFF" would turn an all-ASCII CSV into a
-	// two-byte string and make encoding it several times slower (same bytes either way).
-	return new Response(new Blob([UTF8_BOM, csv]), {
+/** A byte stream of the table, BOM first, one chunk per pull; errors past `MAX_OUTPUT_BYTES`. */
+function csvStream(table: CsvTable): ReadableStream<Uint8Array> {
+	const chunks = csvChunks(table)
+	const encoder = new TextEncoder()
+	let sent = 0
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			controller.enqueue(UTF8_BOM)
+		},
+		pull(controller) {
+			const next = chunks.next()
+			if (next.done) {
+				controller.close()
+				return
+			}
+			const bytes = encoder.encode(next.value)
+			sent += bytes.byteLength
+			if (sent > MAX_OUTPUT_BYTES) {
+				controller.error(new Error('CSV export over the output cap'))
+				return
+			}
+			controller.enqueue(bytes)
+		}
+	})
+}
+
+/**
+ * The download response: UTF-8 with BOM (so spreadsheet programs detect the encoding), streamed.
+ * Every 400 (shape, caps, nesting) is raised before the response starts.
+ */
+export async function csvResponse(body: unknown, date = new Date()): Promise<Response> {
+	const table = await toCsvTableAsync(recordsOf(body))
+	checkCellCount(table)
+	return new Response(csvStream(table), {
 		headers: {
 			'content-type': 'text/csv; charset=utf-8',
 			'content-disposition': `attachment; filename="${exportFileName(date)}"`

@@ -55,7 +55,10 @@ beforeAll(async () => {
 		writeFileSync(join(folder, name), planted)
 	}
 	writeFileSync(join(folder, 'bunfig.toml'), 'preload = ["./planted.ts"]\n')
-	writeFileSync(join(folder, 'planted.ts'), `require('node:fs').writeFileSync('ran.txt', 'planted code ran')\n`)
+	writeFileSync(
+		join(folder, 'planted.ts'),
+		`require('node:fs').writeFileSync('ran.txt', 'planted code ran')\n`
+	)
 }, 120_000)
 
 afterAll(() => {

@@ -3,6 +3,8 @@ import Papa from 'papaparse'
 import { csvResponse, exportFileName, recordsOf, toCsv } from '../../src/server/csv'
 import { HttpError } from '../../src/server/envelope'
 
+type Row = Record<string, unknown>
+
 /** Parses CSV text back into rows of cells (RFC 4180, as a spreadsheet would read it). */
 const parse = (csv: string) => Papa.parse<string[]>(csv, { newline: '\r\n' }).data
 
@@ -61,6 +63,64 @@ describe('toCsv', () => {
 		expect(toCsv([{ '=evil': 1 }]).split('\r\n')[0]).toBe(`"'=evil"`)
 	})
 
+	it('also defuses formulas behind whitespace, full-width signs and semicolons', () => {
+		const prefixed = [
+			' =1+1',
+			'\n=cmd',
+			'\u00a0+1',
+			'\u3000-1',
+			' \t@SUM(A1)',
+			'＝1+1',
+			'＋1',
+			'－1',
+			'＠SUM(A1)',
+			';=1+1',
+			' ;+1'
+		]
+		const cells = parse(toCsv(prefixed.map((value) => ({ value }))))
+			.slice(1)
+			.map((row) => row[0])
+		expect(cells).toEqual(prefixed.map((value) => `'${value}`))
+		// A semicolon further in starts a new cell for spreadsheets reading `;`-separated files: quoted,
+		// the cell stays one cell for them too, and keeps its text.
+		const line = toCsv([{ value: 'a;=cmd|"/c calc"!A1' }]).split('\r\n')[1]
+		expect(line).toBe('"a;=cmd|""/c calc""!A1"')
+		// Ordinary text is left alone.
+		expect(toCsv([{ value: 'a - b = c' }, { value: 'x@y.z' }])).toBe('value\r\na - b = c\r\nx@y.z')
+	})
+
+	it('keeps fields named like Object.prototype members as plain columns', () => {
+		const records = JSON.parse(
+			'[{"a":1},{"constructor":"c","toString":"t","valueOf":"v","hasOwnProperty":"h","__proto__":"p"}]'
+		)
+		expect(parse(toCsv(records))).toEqual([
+			['a', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'],
+			['1', '', '', '', '', ''],
+			['', 'c', 't', 'v', 'h', 'p']
+		])
+	})
+
+	it('refuses more than 1,000 columns with a 400 naming the cap', () => {
+		const wide = [Object.fromEntries(Array.from({ length: 1001 }, (_, index) => [`k${index}`, index]))]
+		expect(() => toCsv(wide)).toThrow(/1,000 columns/)
+		const atCap = [Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`k${index}`, index]))]
+		expect(parse(toCsv(atCap))[0]).toHaveLength(1000)
+	})
+
+	it('refuses an export of more than 10,000,000 cells (rows x columns) with a 400 naming the cap', async () => {
+		const rows: Row[] = Array.from({ length: 10_001 }, () => ({}))
+		rows[0] = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`k${index}`, 1]))
+		let thrown: unknown
+		try {
+			await csvResponse({ data: rows })
+		} catch (error) {
+			thrown = error
+		}
+		expect(thrown).toBeInstanceOf(HttpError)
+		expect((thrown as HttpError).httpStatus).toBe(400)
+		expect((thrown as HttpError).message).toContain('10,000,000 cells')
+	})
+
 	it('writes a record without fields as a row of empty cells', () => {
 		expect(parse(toCsv([{ a: 1, b: 2 }, {}, { a: 3 }]))).toEqual([
 			['a', 'b'],
@@ -100,7 +160,7 @@ describe('recordsOf', () => {
 
 describe('csvResponse', () => {
 	it('is UTF-8 CSV with a BOM, as an attachment named after the time', async () => {
-		const response = csvResponse({ data: [{ a: 'é' }] }, new Date(2025, 0, 2, 3, 4, 5))
+		const response = await csvResponse({ data: [{ a: 'é' }] }, new Date(2025, 0, 2, 3, 4, 5))
 		expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
 		expect(response.headers.get('content-disposition')).toBe(
 			'attachment; filename="export-20250102-030405.csv"'

@@ -34,3 +34,13 @@ describe('CSV export of hostile records', () => {
 		expect(text).toBe('__proto__,a\r\nkeep me,2')
 	})
 })
+
+describe('CSV export with fields named like Object.prototype members', () => {
+	test('a record without them has empty cells there, not [object Object] or function text', async () => {
+		const { status, text } = await exportCsv(
+			'{"data":[{"a":1},{"constructor":"c","toString":"t","__proto__":"p","hasOwnProperty":"h"}]}'
+		)
+		expect(status).toBe(200)
+		expect(text).toBe('a,constructor,toString,__proto__,hasOwnProperty\r\n1,,,,\r\n,c,t,p,h')
+	})
+})
