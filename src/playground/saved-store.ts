@@ -226,10 +226,14 @@ export class SavedStore {
 		return target
 	}
 
-	/** Reads a regular file without following symbolic links (O_NOFOLLOW closes the check-then-open race). */
+	/**
+	 * Reads a regular file without following symbolic links (O_NOFOLLOW closes the check-then-open
+	 * race). O_NONBLOCK keeps a FIFO planted under a saved name from blocking the open (and a thread)
+	 * until a writer appears; the entry is then refused unless it is a regular file.
+	 */
 	private async readRegularFile(fileName: string): Promise<{ text: string; size: number; modified: Date }> {
 		const target = await this.containedPath(fileName)
-		const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW)
+		const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
 		try {
 			const stats = await handle.stat()
 			if (!stats.isFile()) throw new HttpError('not_found', `Saved file not found: ${fileName}`)
