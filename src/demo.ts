@@ -48,7 +48,8 @@ export async function openDemoSession(
 		const upstream = external.replace(/\/+$/, '')
 		return { client: createDemoClient(upstream), upstream, external: true, stop: async () => {} }
 	}
-	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+	// Its control routes demand a token only this process knows: no web page can inject faults.
+	const simulator = await startSimulator({ port: 0, host: '127.0.0.1', controlToken: true })
 	return {
 		client: createDemoClient(simulator.url),
 		upstream: simulator.url,

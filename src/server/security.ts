@@ -45,33 +45,56 @@ export function resolveAccessToken(host: string, token?: string): { token?: stri
 }
 
 /** Splits a Host header into lower-case name and port (brackets kept for IPv6). */
-function parseHostHeader(value: string): { name: string; port?: number } | undefined {
+export function parseHostHeader(value: string): { name: string; port?: number } | undefined {
 	const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(value.trim())
 	if (!match) return undefined
 	return { name: match[1].toLowerCase(), port: match[2] === undefined ? undefined : Number(match[2]) }
 }
 
 /** Compares secrets in constant time (hashing first evens out the lengths). */
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
 	const digest = (value: string) => createHash('sha256').update(value).digest()
 	return timingSafeEqual(digest(given), digest(expected))
 }
 
 /** The token a request carries, from `Authorization: Bearer` or the `token` query parameter. */
-function presentedToken(request: Request, url: URL): string | undefined {
+export function presentedToken(request: Request, url: URL): string | undefined {
 	const authorization = request.headers.get('authorization')
 	const bearer = authorization ? /^Bearer\s+(.+)$/i.exec(authorization.trim())?.[1] : undefined
 	return bearer ?? url.searchParams.get('token') ?? undefined
 }
 
 /** Whether a request carries a body (declared length, chunked, or a body stream without length). */
-function hasBody(request: Request): boolean {
+export function hasBody(request: Request): boolean {
 	const length = request.headers.get('content-length')
 	if (length !== null) return Number(length) > 0
 	return request.headers.has('transfer-encoding') || request.body !== null
 }
 
-const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** Methods that change state: they need our own origin and a JSON body. */
+export const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * A check that a request's Host header names a server bound to `boundHost` (or a loopback name)
+ * with the expected port (DNS rebinding). A port of undefined or 0 (not known yet) matches any.
+ */
+export function hostCheck(
+	boundHost: string,
+	port: number | undefined | (() => number | undefined)
+): (request: Request, url: URL) => boolean {
+	const bound = boundHost.toLowerCase()
+	const boundName = bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound
+	const anyHostName = wildcardHosts.has(bound)
+	return (request, url) => {
+		const host = parseHostHeader(request.headers.get('host') ?? url.host)
+		if (!host) return false
+		// Bound to every interface, any name may reach us; the mandatory token guards that case.
+		if (!anyHostName && host.name !== boundName && !isLoopbackHost(host.name)) return false
+		const expected = typeof port === 'function' ? port() : port
+		if (expected === undefined || expected === 0) return true
+		return (host.port ?? (url.protocol === 'https:' ? 443 : 80)) === expected
+	}
+}
 
 /**
  * Elysia plugin applying the DESIGN 7 checks to every request of the app that uses it. Throws at
@@ -82,20 +105,8 @@ export function securityGuard(options: SecurityOptions = {}) {
 	if (!isLoopbackHost(boundHost) && !options.token) {
 		throw new Error(`An access token is required when binding to ${boundHost} (use --token or SMKIT_TOKEN)`)
 	}
-	const boundName = boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost
-	const anyHostName = wildcardHosts.has(boundHost)
 	const publicPaths = new Set(options.publicPaths ?? [])
-	const expectedPort = () => (typeof options.port === 'function' ? options.port() : options.port)
-
-	const hostAllowed = (request: Request, url: URL): boolean => {
-		const host = parseHostHeader(request.headers.get('host') ?? url.host)
-		if (!host) return false
-		// Bound to every interface, any name may reach us; the mandatory token guards that case.
-		if (!anyHostName && host.name !== boundName && !isLoopbackHost(host.name)) return false
-		const port = expectedPort()
-		if (port === undefined || port === 0) return true
-		return (host.port ?? (url.protocol === 'https:' ? 443 : 80)) === port
-	}
+	const hostAllowed = hostCheck(boundHost, options.port)
 
 	const corsHeaders = (origin: string): Record<string, string> => ({
 		'access-control-allow-origin': origin,

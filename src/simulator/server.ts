@@ -54,9 +54,11 @@
  * | POST   | /api/graphql form doc_id, variables                   | A/S  | as above; only 10015901848480474 anonymous  |
  * | GET    | /{username}/                                          | A    | - (HTML profile page)                       |
  * | GET    | /p/{shortcode}/embed/captioned/ (and /embed/)         | A    | - (HTML embed)                              |
- * | *      | /__sim/faults, /__sim/requests, /__sim/health, /__sim/img/… | - | simulator control, never faulted      |
+ * | *      | /__sim/faults, /__sim/requests, /__sim/health, /__sim/img/… | - | simulator control, never faulted; see control-guard.ts |
  */
+import { randomBytes } from 'node:crypto'
 import { handleControl } from './control'
+import { controlGuard } from './control-guard'
 import { DEMO_CREDENTIALS, type DemoCredentials } from './credentials'
 import { type FaultController, type FaultKind, Faults } from './faults'
 import { hasSession } from './http'
@@ -73,6 +75,12 @@ export interface SimulatorOptions {
 	host?: string
 	/** Data set seed (default {@link DEFAULT_SEED}); the same seed gives the same data. */
 	seed?: number
+	/**
+	 * `true`: the control routes (`/__sim/`, but health checks and media) demand a random token,
+	 * exposed as `controlToken` (demo mode's in-process simulator). Default: open on loopback,
+	 * guarded only against other origins (a standalone simulator is a tool for tests).
+	 */
+	controlToken?: boolean
 }
 
 /** A running simulated Instagram. */
@@ -91,6 +99,8 @@ export interface Simulator {
 	readonly credentials: DemoCredentials
 	/** Upstream requests it answered (also over HTTP at `/__sim/requests`). */
 	readonly requests: RequestLog
+	/** The token its control routes demand (`Authorization: Bearer`), when started with one. */
+	readonly controlToken?: string
 }
 
 /** Starts a simulated Instagram on loopback. The data set of a seed is built once per process, on first use. */
@@ -105,14 +115,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const waiters: Waiters = new Set()
 	let origin = ''
 	let stopping: Promise<void> | undefined
+	const host = options.host ?? '127.0.0.1'
+	const controlToken = options.controlToken ? randomBytes(32).toString('base64url') : undefined
+	let boundPort: number | undefined
+	const guardControl = controlGuard({ host, port: () => boundPort, token: controlToken })
 	const server = Bun.serve({
 		port: options.port ?? 0,
-		hostname: options.host ?? '127.0.0.1',
+		hostname: host,
 		// Long latency faults must not be cut by the idle timer; hangs switch it off per request.
 		idleTimeout: 120,
 		async fetch(request, bunServer) {
 			const url = new URL(request.url)
-			if (url.pathname.startsWith('/__sim/')) return handleControl(request, url, faults, requests)
+			if (url.pathname.startsWith('/__sim/')) {
+				return guardControl(request, url) ?? handleControl(request, url, faults, requests)
+			}
 			let faultKind: FaultKind | null = null
 			let malformed = false
 			let response: Response | null = null
@@ -144,6 +160,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		}
 	})
 	origin = new URL(String(server.url)).origin
+	boundPort = server.port
 	return {
 		url: origin,
 		port: server.port ?? 0,
@@ -154,6 +171,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		},
 		credentials: DEMO_CREDENTIALS,
 		requests,
+		controlToken,
 		stop() {
 			// Idempotent: a second call waits for the same shutdown.
 			stopping ??= (async () => {

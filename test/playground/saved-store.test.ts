@@ -46,7 +46,13 @@ describe('SavedStore', () => {
 
 		/** The outcome of `work`, or 'hung' when it takes longer than 3 seconds. */
 		const withinSeconds = (work: Promise<unknown>) =>
-			Promise.race([work.then((value) => ({ value }), (error) => ({ error })), Bun.sleep(3000).then(() => 'hung')])
+			Promise.race([
+				work.then(
+					(value) => ({ value }),
+					(error) => ({ error })
+				),
+				Bun.sleep(3000).then(() => 'hung')
+			])
 		try {
 			const listed = await withinSeconds(store.list())
 			expect(listed).toEqual({ value: [expect.objectContaining({ name: 'real' })] })

@@ -111,7 +111,11 @@ describe('rule matching', () => {
 		expect(set.status).toBe(200)
 		expect((await (await fetch(`${simulator.url}/__sim/faults`)).json()).rules).toHaveLength(1)
 		expect((await sessionGet(simulator, PROFILE)).status).toBe(403)
-		const invalid = await fetch(`${simulator.url}/__sim/faults`, { method: 'POST', body: '{"kind":"nope"}' })
+		const invalid = await fetch(`${simulator.url}/__sim/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{"kind":"nope"}'
+		})
 		expect(invalid.status).toBe(400)
 		simulator.faults.set({ kind: 'login' })
 		await fetch(`${simulator.url}/__sim/faults`, { method: 'DELETE' })
