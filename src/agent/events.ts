@@ -32,6 +32,11 @@ export interface AskResponse {
 	error: string | null
 }
 
+/** The response of an ask that failed before (or without) running: `error` says why. */
+export function failedAsk(error: string): AskResponse {
+	return { success: false, answer: '', code: '', files: [], steps: 0, tokens: 0, duration: 0, error }
+}
+
 /** The ask started. */
 export interface StatusEvent {
 	type: 'status'

@@ -4,7 +4,7 @@
  * back in input order.
  */
 import type { Agent } from './agent'
-import type { AgentEvent, AskResponse } from './events'
+import { type AgentEvent, type AskResponse, failedAsk } from './events'
 
 /** Most tasks one parallel request may carry. */
 export const maxParallelTasks = 10
@@ -91,16 +91,7 @@ export async function runParallel(
 				results[index] = toTaskResult(task, response)
 			} catch (error) {
 				const message = error instanceof Error ? error.message : String(error)
-				results[index] = {
-					task,
-					success: false,
-					answer: '',
-					code: '',
-					steps: 0,
-					tokens: 0,
-					duration: 0,
-					error: message
-				}
+				results[index] = toTaskResult(task, failedAsk(message))
 			}
 			try {
 				options.onTaskDone?.(index, results[index])

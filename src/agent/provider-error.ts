@@ -13,6 +13,7 @@ import {
 	PermissionDeniedError,
 	RateLimitError
 } from 'openai'
+import { redactSecrets } from '../server/redact'
 
 /** What kind of provider failure this was. */
 export type ProviderErrorKind =
@@ -48,16 +49,6 @@ export class AgentAbortError extends Error {
 	constructor() {
 		super('Cancelled')
 	}
-}
-
-/** Removes the key (and anything key-shaped) from provider text before it reaches a message. */
-export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
-	let result = text
-	for (const secret of secrets) {
-		if (secret && secret.length >= 4) result = result.split(secret).join('[redacted]')
-	}
-	// Providers echo partial keys ("Incorrect API key provided: sk-ab***yz"); drop key-like runs too.
-	return result.replace(/\b(sk|gsk|xai|AIza)[-_A-Za-z0-9*.]{6,}/g, '[redacted]')
 }
 
 function upstreamDetail(error: APIError, secrets: readonly (string | null | undefined)[]): string {

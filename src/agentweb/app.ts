@@ -9,8 +9,8 @@ import { type ChatSetup, type ChatSetupOptions, setupChat } from '../agent/chat/
 import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
-import { jsonBody, MiB, unwrapParseError } from '../server/body'
-import { HttpError } from '../server/envelope'
+import { jsonBody, MiB } from '../server/body'
+import { type Failure, toFailure } from '../server/errors'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { chatRoutes } from './routes/chat'
 import { chatUiPaths, chatUiRoutes } from './ui'
@@ -44,11 +44,11 @@ export interface AgentWebOptions extends Omit<ChatSetupOptions, 'client'>, Omit<
 	client?: InstagramClient
 }
 
-/** `{ success: false, error }` with a status. */
-function failure(status: number, error: string) {
-	return new Response(JSON.stringify({ success: false, error }), {
-		status,
-		headers: { 'content-type': 'application/json; charset=utf-8' }
+/** A failure as the chat page reads it: `{ success: false, error }` with its status. */
+function plainFailure(failure: Failure): Response {
+	return new Response(JSON.stringify({ success: false, error: failure.body.error }), {
+		status: failure.status,
+		headers: { 'content-type': 'application/json; charset=utf-8', ...failure.headers }
 	})
 }
 
@@ -63,15 +63,15 @@ export function createAgentWebApp(deps: AgentWebDeps) {
 			})
 		)
 		.onError(({ code, error, request }) => {
-			const cause = unwrapParseError(error)
-			if (cause instanceof HttpError) return failure(cause.httpStatus, cause.message)
-			if (code === 'PARSE') return failure(400, 'Request body is not valid JSON')
-			if (code === 'VALIDATION') return failure(400, 'Invalid request')
-			if (code === 'NOT_FOUND')
-				return failure(404, `Not found: ${request.method} ${new URL(request.url).pathname}`)
-			const detail = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)
-			log(`[agent-web] ${request.method} ${new URL(request.url).pathname} failed: ${detail}`)
-			return failure(500, 'Internal server error')
+			const pathname = new URL(request.url).pathname
+			const failure = toFailure(error, code, {
+				server: 'agent-web',
+				log,
+				request: `${request.method} ${pathname}`
+			})
+			if (code === 'NOT_FOUND' && failure.body.code === 'not_found')
+				failure.body.error = `Not found: ${request.method} ${pathname}`
+			return plainFailure(failure)
 		})
 		.use(jsonBody({ limit: MiB }))
 		.use(chatUiRoutes())

@@ -11,10 +11,11 @@ import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { jsonBody, MiB } from '../server/body'
+import { toFailure } from '../server/errors'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { PlaygroundActivity } from './activity'
 import { methodsFor, outcomeOf } from './app-support'
-import { fail, toFailure } from './envelope'
+import { fail } from './envelope'
 import { LOAD_MORE_HEADER } from './result-chain'
 import { accountRoutes } from './routes/account'
 import { aiFallbackRoutes } from './routes/ai-fallback'
@@ -104,6 +105,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 			const url = new URL(request.url)
 			const requestLine = `${request.method} ${url.pathname}`
 			let failure = toFailure(error, code, {
+				server: 'playground',
 				loggedIn: deps.ig.loggedIn,
 				log: deps.log,
 				request: requestLine

@@ -5,7 +5,7 @@
  * ask cannot show them), and a client that goes away cancels its ask.
  */
 import { Agent, type AgentOptions, type HistoryEntry } from '../agent'
-import type { AgentEvent, AskResponse } from '../events'
+import { type AgentEvent, type AskResponse, failedAsk } from '../events'
 import { type ParallelResult, runParallel } from '../parallel'
 import type { Approver, PermissionLevel } from '../permissions'
 import { type ApprovalChannel, type ApprovalMode, BrowserApprovals, unaskedDenialMessage } from './approvals'
@@ -31,17 +31,6 @@ export interface ChatRunOptions<Listener> {
 	/** `browser`: a person sees the events and can approve; `none`: actions needing approval are denied. */
 	approvals: ApprovalMode
 }
-
-const cancelledResponse = (): AskResponse => ({
-	success: false,
-	answer: '',
-	code: '',
-	files: [],
-	steps: 0,
-	tokens: 0,
-	duration: 0,
-	error: 'Cancelled'
-})
 
 /** The conversation of one server. */
 export class ChatSession {
@@ -90,7 +79,7 @@ export class ChatSession {
 		const onEvent = this.withTimeout(options.onEvent)
 		try {
 			const release = await this.waitTurn(run.signal, onEvent)
-			if (!release) return cancelledResponse()
+			if (!release) return failedAsk('Cancelled')
 			try {
 				const channel = this.approvals.channel(options.approvals, onEvent)
 				this.channels.set(run.signal, channel)

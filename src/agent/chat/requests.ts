@@ -1,71 +1,110 @@
 /**
- * Request bodies of the chat endpoints (both servers), checked by hand so each failure says
- * exactly what is wrong: a 400 `HttpError` whose message names the field and the limit.
+ * Request bodies of the chat endpoints (both servers) as schemas: they validate each body before
+ * the handler runs and describe it in the API reference. A failed check is a 400 whose message
+ * says exactly what is wrong, naming the field and the limit; the same function explains every
+ * part of a body, so the message does not depend on which part the validator reached first.
  */
-
+import { t } from 'elysia'
 import { HttpError } from '../../server/envelope'
 import { maxParallelTasks } from '../parallel'
 
 /** Longest question accepted, in characters. */
 export const maxMessageChars = 8000
 
-function objectBody(body: unknown): Record<string, unknown> {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		throw new HttpError('bad_request', 'Invalid body: expected a JSON object')
-	}
-	return body as Record<string, unknown>
+const notAnObject = 'Invalid body: expected a JSON object'
+
+function fieldsOf(body: unknown): Record<string, unknown> | undefined {
+	return typeof body === 'object' && body !== null && !Array.isArray(body)
+		? (body as Record<string, unknown>)
+		: undefined
 }
 
-/** `{ message }`: a string of 1-8000 characters once trimmed; returns it trimmed. */
-export function readAskMessage(body: unknown): string {
-	const { message } = objectBody(body)
-	if (message === undefined) throw new HttpError('bad_request', "Missing body field 'message' (the question)")
-	if (typeof message !== 'string') throw new HttpError('bad_request', "Body field 'message' must be a string")
-	const question = message.trim()
-	if (question === '') throw new HttpError('bad_request', 'Message is empty')
-	if (question.length > maxMessageChars) {
-		throw new HttpError(
-			'bad_request',
-			`Message is too long: ${question.length} characters (at most ${maxMessageChars})`
-		)
-	}
-	return question
+/** Why an ask body `{ message }` is invalid. */
+export function askBodyProblem(body: unknown): string {
+	const fields = fieldsOf(body)
+	if (!fields) return notAnObject
+	const { message } = fields
+	if (message === undefined) return "Missing body field 'message' (the question)"
+	if (typeof message !== 'string') return "Body field 'message' must be a string"
+	if (message.trim() === '') return 'Message is empty'
+	if (message.length > maxMessageChars)
+		return `Message is too long: ${message.length} characters (at most ${maxMessageChars})`
+	return 'Invalid body'
 }
 
-/** `{ tasks }`: 1-10 questions, each a non-empty string of at most 8000 characters. */
-export function readTasks(body: unknown): string[] {
-	const { tasks } = objectBody(body)
-	if (!Array.isArray(tasks)) {
-		throw new HttpError('bad_request', "Body field 'tasks' must be an array of questions")
+/** Why a parallel body `{ tasks }` is invalid. */
+export function tasksBodyProblem(body: unknown): string {
+	const fields = fieldsOf(body)
+	if (!fields) return notAnObject
+	const { tasks } = fields
+	if (!Array.isArray(tasks)) return "Body field 'tasks' must be an array of questions"
+	if (tasks.length === 0) return 'Give at least one task'
+	if (tasks.length > maxParallelTasks)
+		return `Too many tasks: ${tasks.length} (at most ${maxParallelTasks} run in parallel)`
+	for (const [index, task] of tasks.entries()) {
+		if (typeof task !== 'string' || task.trim() === '') return `Task ${index + 1} is empty or not a string`
+		if (task.length > maxMessageChars)
+			return `Task ${index + 1} is too long (at most ${maxMessageChars} characters)`
 	}
-	if (tasks.length === 0) throw new HttpError('bad_request', 'Give at least one task')
-	if (tasks.length > maxParallelTasks) {
-		throw new HttpError(
-			'bad_request',
-			`Too many tasks: ${tasks.length} (at most ${maxParallelTasks} run in parallel)`
-		)
-	}
-	return tasks.map((task, index) => {
-		if (typeof task !== 'string' || task.trim() === '') {
-			throw new HttpError('bad_request', `Task ${index + 1} is empty or not a string`)
-		}
-		if (task.trim().length > maxMessageChars) {
-			throw new HttpError(
-				'bad_request',
-				`Task ${index + 1} is too long (at most ${maxMessageChars} characters)`
-			)
-		}
-		return task.trim()
-	})
+	return 'Invalid body'
 }
+
+/** Why an approval body `{ id, allow }` is invalid. */
+export function approvalBodyProblem(body: unknown): string {
+	const fields = fieldsOf(body)
+	if (!fields) return notAnObject
+	const { id, allow } = fields
+	if (typeof id !== 'string' || id === '' || id.length > 200)
+		return "Body field 'id' must be the permission request's id"
+	if (typeof allow !== 'boolean') return "Body field 'allow' must be true or false"
+	return 'Invalid body'
+}
+
+/**
+ * A route's `transform` hook: a body that is not a JSON object is a 400 before validation (the
+ * validator would read an array as an object with no fields and report a missing field).
+ */
+export function requireObjectBody({ body }: { body: unknown }): void {
+	if (!fieldsOf(body)) throw new HttpError('bad_request', notAnObject)
+}
+
+/** The validator's custom message: `problem` applied to the whole body. */
+const explainedBy = (problem: (body: unknown) => string) => ({
+	error: ({ value }: { value: unknown }) => problem(value)
+})
+
+const question = (description: string, problem: (body: unknown) => string) =>
+	t.String({ pattern: '\\S', maxLength: maxMessageChars, description, ...explainedBy(problem) })
+
+/** `{ message }`: the question, 1-8000 characters, not only spaces. */
+export const AskBody = t.Object(
+	{ message: question('The question (at most 8000 characters)', askBodyProblem) },
+	explainedBy(askBodyProblem)
+)
+
+/** `{ tasks }`: 1-10 questions, each 1-8000 characters, not only spaces. */
+export const TasksBody = t.Object(
+	{
+		tasks: t.Array(question('One task (at most 8000 characters)', tasksBodyProblem), {
+			minItems: 1,
+			maxItems: maxParallelTasks,
+			description: 'Questions run in parallel, each in its own conversation',
+			...explainedBy(tasksBodyProblem)
+		})
+	},
+	explainedBy(tasksBodyProblem)
+)
 
 /** `{ id, allow }`: the permission request's id and the decision. */
-export function readApproval(body: unknown): { id: string; allow: boolean } {
-	const { id, allow } = objectBody(body)
-	if (typeof id !== 'string' || id === '' || id.length > 200) {
-		throw new HttpError('bad_request', "Body field 'id' must be the permission request's id")
-	}
-	if (typeof allow !== 'boolean')
-		throw new HttpError('bad_request', "Body field 'allow' must be true or false")
-	return { id, allow }
-}
+export const ApprovalBody = t.Object(
+	{
+		id: t.String({
+			minLength: 1,
+			maxLength: 200,
+			description: "The `permission` event's id",
+			...explainedBy(approvalBodyProblem)
+		}),
+		allow: t.Boolean({ description: 'true approves, false denies', ...explainedBy(approvalBodyProblem) })
+	},
+	explainedBy(approvalBodyProblem)
+)

@@ -89,3 +89,8 @@ export function setupChat(options: ChatSetupOptions, noBrowserHint: string): Cha
 	})
 	return { session, available: true, ...described }
 }
+
+/** A chat with no provider: every ask answers 503 with `reason`. */
+export function unavailableChat(reason: string): ChatSetup {
+	return { session: null, available: false, provider: '', label: '', model: '', reason }
+}
