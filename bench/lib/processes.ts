@@ -159,7 +159,9 @@ export function playgroundCommand(
 		'--env',
 		path.join(savedDir, 'none.env'),
 		'--saved-dir',
-		savedDir
+		savedDir,
+		'--db',
+		path.join(savedDir, 'smkit.db')
 	]
 }
 

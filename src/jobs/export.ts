@@ -25,7 +25,11 @@ export function jsonLines(records: Iterable<unknown>): string {
 }
 
 /** The job's records (from `afterSeq` on, for JSONL) in `format`, as the parts of a file. */
-export function exportParts(jobs: JobStore, id: number, format: ExportFormat): (string | Uint8Array)[] {
+export function exportParts(
+	jobs: JobStore,
+	id: number,
+	format: ExportFormat
+): (string | Uint8Array<ArrayBuffer>)[] {
 	if (format === 'jsonl') return [jsonLines(jobs.records(id))]
 	const records = [...jobs.records(id)] as Record<string, unknown>[]
 	if (format === 'json') {

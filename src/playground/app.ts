@@ -10,9 +10,12 @@ import { type AnyElysia, Elysia } from 'elysia'
 import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
+import { JobManager } from '../jobs/manager'
+import { JobStore } from '../jobs/store'
 import { jsonBody, MiB } from '../server/body'
 import { toFailure } from '../server/errors'
 import { type SecurityOptions, securityGuard } from '../server/security'
+import { openStore } from '../store/db'
 import { PlaygroundActivity } from './activity'
 import { methodsFor, outcomeOf } from './app-support'
 import { fail } from './envelope'
@@ -24,6 +27,7 @@ import { exportRoutes } from './routes/export'
 import { feedRoutes } from './routes/feed'
 import { friendshipsRoutes } from './routes/friendships'
 import { hashtagsRoutes } from './routes/hashtags'
+import { jobsRoutes } from './routes/jobs'
 import { mediaRoutes } from './routes/media'
 import { notificationsRoutes } from './routes/notifications'
 import { OPENAPI_PUBLIC_PATHS, openapiRoutes } from './routes/openapi'
@@ -69,6 +73,8 @@ export interface PlaygroundDeps {
 	security?: SecurityOptions
 	/** Receives log lines for unexpected errors (default console.error). Never given secrets. */
 	log?: (line: string) => void
+	/** Runs `/api/jobs` (default: a manager over an in-memory store, gone when the app is). */
+	jobs?: JobManager
 }
 
 /** What route factories get: the deps plus the pieces the app builds from them. */
@@ -78,6 +84,7 @@ export interface PlaygroundContext {
 	saved: SavedStore
 	activity: PlaygroundActivity
 	startedAt: Date
+	jobs: JobManager
 }
 
 /** Body limits (DESIGN 4): 1 MiB, 10 MiB for the CSV export. */
@@ -90,7 +97,9 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		deps,
 		saved: new SavedStore(deps.savedDir ?? 'demo/saved'),
 		activity: new PlaygroundActivity(),
-		startedAt: deps.startedAt ?? new Date()
+		startedAt: deps.startedAt ?? new Date(),
+		jobs:
+			deps.jobs ?? new JobManager({ jobs: new JobStore(openStore(':memory:')), ig: deps.ig, log: deps.log })
 	}
 	const { activity } = context
 	const app = new Elysia()
@@ -147,6 +156,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(systemRoutes(context))
 		.use(savedRoutes(context))
 		.use(exportRoutes())
+		.use(jobsRoutes(context))
 		.use(deps.ai?.routes ? deps.ai.routes(context) : aiFallbackRoutes())
 		.use(usersRoutes(context))
 		.use(mediaRoutes(context))

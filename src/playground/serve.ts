@@ -3,12 +3,15 @@
  * file, or against the simulator with `--demo`: in-process, or SMKIT_UPSTREAM_URL's), serves the app and stops cleanly on
  * SIGINT/SIGTERM. The only module of the playground that listens or prints.
  */
+import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { demoOption, permissionOption } from '../agent/options'
 import type { InstagramClient } from '../client/client'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
+import { JobManager } from '../jobs/manager'
+import { JobStore } from '../jobs/store'
 import {
 	type ParsedOptions,
 	parseOptions,
@@ -17,6 +20,7 @@ import {
 	serveUntilStopped,
 	startServer
 } from '../server/bootstrap'
+import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
@@ -32,6 +36,13 @@ export const playgroundOptions = {
 		flag: '--saved-dir <dir>',
 		description: 'Where saved results are kept',
 		error: '--saved-dir must be a directory path'
+	}),
+	dbPath: Type.String({
+		pattern: '^[^\\u0000]+$',
+		default: DEFAULT_DB_PATH,
+		flag: '--db <path>',
+		description: 'The SQLite file jobs are kept in (media downloads go beside it)',
+		error: '--db must be a file path'
 	})
 }
 
@@ -65,6 +76,14 @@ export async function startPlaygroundServer(
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const instagram = await openInstagram(options, env)
 	const ig = instagram.client
+	let store: Store
+	try {
+		store = openStore(options.dbPath)
+	} catch (error) {
+		await instagram.stop()
+		throw error
+	}
+	const jobs = new JobManager({ jobs: new JobStore(store), ig, dataDir: dirname(options.dbPath) })
 	const ai =
 		hooks.createAi?.(env, options) ?? createPlaygroundAi({ env, client: ig, permission: options.permission })
 	const running = await startServer({
@@ -72,7 +91,12 @@ export async function startPlaygroundServer(
 		options,
 		env,
 		print,
-		onStop: () => instagram.stop(),
+		onStop: async () => {
+			// Running jobs stop at a checkpoint and stay `running`: the next start resumes them.
+			await jobs.stop()
+			store.close()
+			await instagram.stop()
+		},
 		build: (security) =>
 			createPlaygroundApp({
 				ig,
@@ -81,9 +105,12 @@ export async function startPlaygroundServer(
 				startedAt: new Date(),
 				ai,
 				permission: options.permission,
-				security
+				security,
+				jobs
 			})
 	})
+	const resumed = jobs.resumeInterrupted()
+	if (resumed.length > 0) print(`Jobs: resuming ${resumed.length} from ${options.dbPath}`)
 	print(`API reference: ${running.url}openapi`)
 	if (instagram.demo) print(`Demo data: ${demoDescription(instagram.demo)}`)
 	// The demo session needs no confirming round trip (and would build the demo data set at start-up).

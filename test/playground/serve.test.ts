@@ -15,6 +15,7 @@ describe('parsePlaygroundOptions', () => {
 			demo: false,
 			permission: 'ask_once',
 			savedDir: 'demo/saved',
+			dbPath: 'demo/smkit.db',
 			token: undefined,
 			corsOrigin: undefined
 		})
@@ -50,7 +51,8 @@ describe('startPlaygroundServer', () => {
 			port: 0,
 			demo: true,
 			savedDir,
-			env: path.join(savedDir, 'none.env')
+			env: path.join(savedDir, 'none.env'),
+			db: path.join(savedDir, 'smkit.db')
 		})
 		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
 		try {
@@ -87,6 +89,7 @@ describe('startPlaygroundServer', () => {
 			port: 0,
 			env: envPath,
 			savedDir: directory,
+			db: path.join(directory, 'smkit.db'),
 			token: 'serve-test-token'
 		})
 		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
@@ -109,7 +112,11 @@ describe('startPlaygroundServer', () => {
 	it('reports a port in use as an error naming the port', async () => {
 		const blocker = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('busy') })
 		try {
-			const options = parsePlaygroundOptions({ port: blocker.port, env: '/nonexistent/.env' })
+			const options = parsePlaygroundOptions({
+				port: blocker.port,
+				env: '/nonexistent/.env',
+				db: ':memory:'
+			})
 			await expect(startPlaygroundServer(options, {}, () => {})).rejects.toThrow(String(blocker.port))
 		} finally {
 			blocker.stop(true)

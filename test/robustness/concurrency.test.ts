@@ -24,7 +24,8 @@ beforeAll(async () => {
 		host: '127.0.0.1',
 		demo: true,
 		env: path.join(savedDir, 'no.env'),
-		savedDir
+		savedDir,
+		db: path.join(savedDir, 'smkit.db')
 	})
 	running = await startPlaygroundServer(options, {}, () => {})
 })

@@ -1,0 +1,273 @@
+/**
+ * `/api/jobs`: long collections run by the playground's job manager (src/jobs/). Start one, list
+ * them, follow one's progress as server-sent events, pause, resume, cancel, delete, and download
+ * its records as CSV, JSONL or JSON. At most two run at once; the others wait as `queued`.
+ */
+import { Elysia, t } from 'elysia'
+import { eventStreamResponse } from '../../agent/chat/event-stream'
+import { CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat, exportParts } from '../../jobs/export'
+import { KIND_SOURCES, TARGET_HINTS } from '../../jobs/kinds'
+import { type JobManager, JobStateError } from '../../jobs/manager'
+import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../jobs/types'
+import { FailureEnvelope } from '../../server/envelope'
+import type { PlaygroundContext } from '../app'
+import { HttpError, ok } from '../envelope'
+import { documented } from './docs'
+
+const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
+	t.Union([schema, t.Null()])
+
+/** A job as the API shows it. */
+export const JobSchema = t.Object({
+	id: t.Integer(),
+	kind: t.Union(JOB_KINDS.map((kind) => t.Literal(kind))),
+	target: t.String({ description: 'Username, hashtag, or media pk/URL, as the kind needs' }),
+	limit: Nullable(t.Integer({ description: 'Stop after this many records; null: the whole list' })),
+	status: t.Union(JOB_STATUSES.map((status) => t.Literal(status))),
+	collected: t.Integer({ description: 'Records stored so far (each once)' }),
+	total: Nullable(t.Integer({ description: "The list's size when Instagram says" })),
+	pages: t.Integer(),
+	error: Nullable(t.String({ description: 'What went wrong, why it waits or paused, and what to do' })),
+	error_code: Nullable(t.String()),
+	created_at: t.String({ format: 'date-time' }),
+	updated_at: t.String({ format: 'date-time' })
+})
+
+const JobEventSchema = t.Object({
+	type: t.Union([t.Literal('status'), t.Literal('page'), t.Literal('wait')]),
+	job: JobSchema,
+	added: t.Optional(t.Integer({ description: 'page: new records in the page' })),
+	wait_ms: t.Optional(t.Integer({ description: 'wait: milliseconds until the next try' })),
+	rate: t.Optional(t.Number({ description: 'Records per second in this run' }))
+})
+
+const JobParams = t.Object({
+	id: t.Integer({ minimum: 1, error: "Invalid path parameter 'id': expected a job number" })
+})
+
+const CreateBody = t.Object({
+	kind: t.Union(
+		JOB_KINDS.map((kind) => t.Literal(kind)),
+		{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
+	),
+	target: t.String({
+		minLength: 1,
+		maxLength: 2000,
+		error: "Invalid body field 'target': expected a username, hashtag, media pk or post URL",
+		examples: ['mega.travel']
+	}),
+	limit: t.Optional(
+		t.Union([
+			t.Integer({ minimum: 1, error: "Invalid body field 'limit': expected a whole number of at least 1" }),
+			t.Null()
+		])
+	)
+})
+
+const ExportQuery = t.Object({
+	format: t.Optional(
+		t.Union(
+			EXPORT_FORMATS.map((format) => t.Literal(format)),
+			{ default: 'csv', error: "Invalid query parameter 'format': expected csv, jsonl or json" }
+		)
+	)
+})
+
+const eventsDetail: Record<string, unknown> = {
+	tags: ['Jobs'],
+	summary: "A job's progress as server-sent events (one per status change, stored page and wait)",
+	description:
+		'Each event is `data: <json>`: the job now, plus `added` (page), `wait_ms` (wait) and `rate`. The stream ends when the job is done, failed, paused or cancelled.',
+	responses: {
+		200: {
+			description: 'Event stream',
+			content: { 'text/event-stream': { schema: JobEventSchema } }
+		},
+		default: {
+			description: 'Failure envelope',
+			content: { 'application/json': { schema: FailureEnvelope } }
+		}
+	}
+}
+
+const exportDetail: Record<string, unknown> = {
+	tags: ['Jobs'],
+	summary: "A job's records as a download: CSV (the export's rules), JSONL or JSON",
+	responses: {
+		200: {
+			description: 'The records in arrival order',
+			content: {
+				'text/csv': { schema: { type: 'string' } },
+				'application/x-ndjson': { schema: { type: 'string' } },
+				'application/json': { schema: { type: 'array', items: {} } }
+			}
+		},
+		default: {
+			description: 'Failure envelope',
+			content: { 'application/json': { schema: FailureEnvelope } }
+		}
+	}
+}
+
+/** Public fields of a job (the runner's bookkeeping stays inside). */
+export const publicJob = ({ owner: _owner, ...job }: Job) => job
+
+const describeJob = (job: Job) => `Job ${job.id}: ${job.kind} of ${job.target}, ${job.status}`
+
+/** A file name for a job's export: only safe characters. */
+function exportName(job: Job, format: ExportFormat): string {
+	const target = job.target.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)
+	return `job-${job.id}-${job.kind}-${target}.${format}`
+}
+
+/** The job, or a 404 envelope. */
+function requireJob(manager: JobManager, id: number): Job {
+	const job = manager.get(id)
+	if (!job) throw new HttpError('not_found', `Job not found: ${id}`)
+	return job
+}
+
+/** Runs a state change; a job in the wrong state is a 400 saying why. */
+async function change(action: () => Job | Promise<Job>): Promise<Job> {
+	try {
+		return await action()
+	} catch (error) {
+		if (error instanceof JobStateError) throw new HttpError('bad_request', error.message)
+		throw error
+	}
+}
+
+/** The jobs route group. */
+export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api' })
+		.post(
+			'/jobs',
+			({ body }) => {
+				const kind = body.kind as JobKind
+				let target: string
+				try {
+					target = KIND_SOURCES[kind].normalizeTarget(body.target)
+				} catch (error) {
+					const reason = error instanceof Error ? error.message : String(error)
+					throw new HttpError(
+						'bad_request',
+						`Invalid body field 'target': ${kind} needs ${TARGET_HINTS[kind]} (${reason})`
+					)
+				}
+				const job = manager.start({ kind, target, limit: body.limit ?? null })
+				return ok(publicJob(job), `${describeJob(job)}`)
+			},
+			{
+				parse: 'json',
+				body: CreateBody,
+				...documented('Jobs', 'Start a job: collect a whole list', JobSchema)
+			}
+		)
+		.get(
+			'/jobs',
+			() => {
+				const jobs = manager.list()
+				return ok(jobs.map(publicJob), `Jobs: ${jobs.length}`)
+			},
+			documented('Jobs', 'Jobs, newest first', t.Array(JobSchema))
+		)
+		.get(
+			'/jobs/:id',
+			({ params: { id } }) => {
+				const job = requireJob(manager, id)
+				return ok(publicJob(job), describeJob(job))
+			},
+			{ params: JobParams, ...documented('Jobs', 'One job', JobSchema) }
+		)
+		.get(
+			'/jobs/:id/events',
+			({ params: { id }, request }) => {
+				const first = requireJob(manager, id)
+				return eventStreamResponse(
+					async (send, signal) => {
+						const active = (job: Job) => ['queued', 'running', 'waiting'].includes(job.status)
+						send({ type: 'status', job: publicJob(first) })
+						if (!active(first)) return
+						await new Promise<void>((resolve) => {
+							const stop = manager.subscribe(id, (event) => {
+								send({ ...event, job: publicJob(event.job) })
+								if (event.type === 'status' && !active(event.job)) finish()
+							})
+							const finish = () => {
+								stop()
+								signal.removeEventListener('abort', finish)
+								resolve()
+							}
+							signal.addEventListener('abort', finish, { once: true })
+							// The job may have settled between the first read and the subscription.
+							const now = manager.get(id)
+							if (!now || !active(now)) {
+								if (now) send({ type: 'status', job: publicJob(now) })
+								finish()
+							}
+						})
+					},
+					{ request }
+				)
+			},
+			{
+				params: JobParams,
+				detail: eventsDetail
+			}
+		)
+		.post(
+			'/jobs/:id/pause',
+			async ({ params: { id } }) => {
+				const job = await change(() => manager.pause(requireJob(manager, id).id))
+				return ok(publicJob(job), describeJob(job))
+			},
+			{
+				params: JobParams,
+				...documented('Jobs', 'Pause a job (resume continues where it stopped)', JobSchema)
+			}
+		)
+		.post(
+			'/jobs/:id/resume',
+			async ({ params: { id } }) => {
+				const job = await change(() => manager.resume(requireJob(manager, id).id))
+				return ok(publicJob(job), describeJob(job))
+			},
+			{ params: JobParams, ...documented('Jobs', 'Resume a paused, failed or cancelled job', JobSchema) }
+		)
+		.post(
+			'/jobs/:id/cancel',
+			async ({ params: { id } }) => {
+				const job = await change(() => manager.cancel(requireJob(manager, id).id))
+				return ok(publicJob(job), describeJob(job))
+			},
+			{ params: JobParams, ...documented('Jobs', 'Cancel a job (its records stay for download)', JobSchema) }
+		)
+		.delete(
+			'/jobs/:id',
+			async ({ params: { id } }) => {
+				await manager.delete(requireJob(manager, id).id)
+				return ok({ deleted: id }, `Deleted job ${id}`)
+			},
+			{
+				params: JobParams,
+				...documented('Jobs', 'Delete a job and its records', t.Object({ deleted: t.Integer() }))
+			}
+		)
+		.get(
+			'/jobs/:id/export',
+			({ params: { id }, query }) => {
+				const job = requireJob(manager, id)
+				const format = (query.format ?? 'csv') as ExportFormat
+				return new Response(new Blob(exportParts(manager.jobs, job.id, format)), {
+					headers: {
+						'content-type': CONTENT_TYPES[format],
+						'content-disposition': `attachment; filename="${exportName(job, format)}"`
+					}
+				})
+			},
+			{
+				params: JobParams,
+				query: ExportQuery,
+				detail: exportDetail
+			}
+		)
