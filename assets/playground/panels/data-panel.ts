@@ -217,9 +217,8 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 			}
 			// The same request as the history row, cursor included: the page it showed, not the first.
 			if (!entry.form.reportValidity()) return
-			const path = withQuery(requestPath(entry), extra)
-			entry.preview.textContent = `GET ${path}`
-			void result.run(path)
+			// The preview keeps showing what Run sends (the form's values); the result caption shows this request.
+			void result.run(withQuery(requestPath(entry), extra))
 		}
 	}
 }
