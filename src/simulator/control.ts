@@ -1,9 +1,11 @@
 /**
  * The simulator's own endpoints under `/__sim/` (never faulted, never logged, no session needed):
  * fault control (`GET|POST|DELETE /__sim/faults`), the request log (`GET|DELETE /__sim/requests`),
- * a health check, and generated placeholder images for every picture URL in the data set.
+ * the clock (`GET /__sim/clock`, `POST /__sim/clock {advance_hours}`), a health check, and generated
+ * placeholder images for every picture URL in the data set.
  */
 import { type Faults, validateFaultRule } from './faults'
+import type { LiveWorld } from './live-world'
 import { deriveSeed } from './prng'
 import type { RequestLog } from './request-log'
 
@@ -51,14 +53,34 @@ async function faultsEndpoint(request: Request, faults: Faults): Promise<Respons
 	}
 }
 
-/** Answers a `/__sim/...` request. */
+/** `GET /__sim/clock` reads the clock; `POST /__sim/clock {advance_hours}` moves it forward. */
+async function clockEndpoint(request: Request, live: () => LiveWorld): Promise<Response> {
+	if (request.method === 'GET') return json({ ...live().reading(), status: 'ok' })
+	if (request.method !== 'POST') return json({ message: 'Method not allowed', status: 'fail' }, 405)
+	let hours: unknown
+	try {
+		hours = ((await request.json()) as { advance_hours?: unknown } | null)?.advance_hours
+	} catch {
+		return json({ message: 'Invalid JSON body: expected {"advance_hours": number}', status: 'fail' }, 400)
+	}
+	try {
+		if (typeof hours !== 'number') throw new RangeError('advance_hours must be a number')
+		return json({ ...live().advance(hours), status: 'ok' })
+	} catch (error) {
+		return json({ message: (error as Error).message, status: 'fail' }, 400)
+	}
+}
+
+/** Answers a `/__sim/...` request; `live` gives the instance's clock (its data set is built on first use). */
 export async function handleControl(
 	request: Request,
 	url: URL,
 	faults: Faults,
-	requests: RequestLog
+	requests: RequestLog,
+	live: () => LiveWorld
 ): Promise<Response> {
 	const path = url.pathname
+	if (path === '/__sim/clock' || path === '/__sim/clock/') return clockEndpoint(request, live)
 	if (path === '/__sim/faults' || path === '/__sim/faults/') return faultsEndpoint(request, faults)
 	if (path === '/__sim/requests' || path === '/__sim/requests/') {
 		if (request.method === 'DELETE') {

@@ -178,3 +178,30 @@ export function generateMedia(seed: number, users: readonly DemoUser[], graph: S
 		buildMedia(random, draft, users, graph.followers.get(draft.owner.pk)?.length ?? 0)
 	)
 }
+
+/**
+ * A post published after the data set's "now" (by the simulator's clock): a photo, carousel or reel
+ * of `owner` taken at `takenAtMs`, built like the generated ones. `isTaken` rejects pks in use.
+ */
+export function generateLivePost(
+	random: Random,
+	owner: DemoUser,
+	takenAtMs: number,
+	users: readonly DemoUser[],
+	followerCount: number,
+	isTaken: (pk: bigint) => boolean
+): DemoMedia {
+	let pk = mediaPkAt(takenAtMs, random.int(0, 0x7fffff))
+	while (isTaken(pk)) pk += 1n
+	const roll = random.next()
+	const mediaType = roll < 0.6 ? 1 : roll < 0.85 ? 8 : 2
+	const draft = {
+		pk,
+		owner,
+		mediaType,
+		caption: captionFor(random, users),
+		placePk: null,
+		fixed: false
+	} as const
+	return buildMedia(random, draft, users, followerCount)
+}

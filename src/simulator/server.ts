@@ -54,7 +54,7 @@
  * | POST   | /api/graphql form doc_id, variables                   | A/S  | as above; only 10015901848480474 anonymous  |
  * | GET    | /{username}/                                          | A    | - (HTML profile page)                       |
  * | GET    | /p/{shortcode}/embed/captioned/ (and /embed/)         | A    | - (HTML embed)                              |
- * | *      | /__sim/faults, /__sim/requests, /__sim/health, /__sim/img/… | - | simulator control, never faulted; see control-guard.ts |
+ * | *      | /__sim/faults, /__sim/requests, /__sim/clock, /__sim/health, /__sim/img/… | - | simulator control, never faulted; see control-guard.ts |
  */
 import { randomBytes } from 'node:crypto'
 import { handleControl } from './control'
@@ -127,7 +127,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		async fetch(request, bunServer) {
 			const url = new URL(request.url)
 			if (url.pathname.startsWith('/__sim/')) {
-				return guardControl(request, url) ?? handleControl(request, url, faults, requests)
+				return (
+					guardControl(request, url) ??
+					handleControl(request, url, faults, requests, () => state().live)
+				)
 			}
 			let faultKind: FaultKind | null = null
 			let malformed = false

@@ -5,6 +5,7 @@
  */
 import { type Dataset, getDataset } from './dataset'
 import type { DemoComment, DemoMedia, DemoMessage, DemoThread, DemoUser } from './dataset-types'
+import { LiveWorld } from './live-world'
 import { DEMO_PRESETS } from './presets'
 
 /** What a follow did: Instagram follows public accounts at once and sends a request to private ones. */
@@ -14,6 +15,8 @@ export type FollowResult = 'following' | 'requested'
 export class SimulatorState {
 	readonly data: Dataset
 	readonly viewerPk = DEMO_PRESETS.viewer.pk
+	/** The clock and the follower and post changes it has made (see {@link LiveWorld}). */
+	readonly live: LiveWorld
 	private readonly baseFollowing: ReadonlySet<string>
 	private viewerFollowing: string[]
 	private readonly followingSet: Set<string>
@@ -26,6 +29,7 @@ export class SimulatorState {
 
 	constructor(seed?: number) {
 		this.data = getDataset(seed)
+		this.live = new LiveWorld(this.data)
 		const following = this.data.graph.following.get(this.viewerPk) ?? []
 		this.baseFollowing = new Set(following)
 		this.viewerFollowing = following.slice()
@@ -55,12 +59,32 @@ export class SimulatorState {
 
 	/** A post by pk (or by `"<pk>_<owner>"` id), or undefined. */
 	media(pkOrId: string): DemoMedia | undefined {
-		return this.data.mediaByPk.get(pkOrId.split('_')[0] as string)
+		return this.live.mediaByPk(pkOrId.split('_')[0] as string)
+	}
+
+	/** A post by shortcode, or undefined. */
+	mediaByCode(code: string): DemoMedia | undefined {
+		return this.live.mediaByCode(code)
+	}
+
+	/** Posts of an account, newest first (the clock's new posts included). */
+	postsOf(pk: string): readonly DemoMedia[] {
+		return this.live.postsOf(pk)
+	}
+
+	/** Posts of public accounts with a hashtag, newest first. */
+	postsTagged(tag: string): readonly DemoMedia[] {
+		return this.live.postsTagged(tag)
+	}
+
+	/** Every post, newest first. */
+	allMedia(): readonly DemoMedia[] {
+		return this.live.posts()
 	}
 
 	/** Followers of an account, newest first, with the viewer's follows applied. */
 	followersOf(pk: string): readonly string[] {
-		const base = this.data.graph.followers.get(pk) ?? []
+		const base = this.live.followersOf(pk)
 		const before = this.baseFollowing.has(pk)
 		const now = this.followingSet.has(pk)
 		if (before === now) return base
@@ -69,7 +93,7 @@ export class SimulatorState {
 
 	/** Accounts an account follows, newest first. */
 	followingOf(pk: string): readonly string[] {
-		return pk === this.viewerPk ? this.viewerFollowing : (this.data.graph.following.get(pk) ?? [])
+		return pk === this.viewerPk ? this.viewerFollowing : this.live.followingOf(pk)
 	}
 
 	/** Whether the viewer follows an account. */
@@ -79,7 +103,7 @@ export class SimulatorState {
 
 	/** Whether an account follows the viewer. */
 	followsViewer(pk: string): boolean {
-		return this.data.graph.following.get(pk)?.includes(this.viewerPk) ?? false
+		return this.live.followingOf(pk).includes(this.viewerPk)
 	}
 
 	/** Whether the viewer asked to follow this (private) account and waits for approval. */
@@ -152,7 +176,7 @@ export class SimulatorState {
 
 	/** Posts the viewer liked, most recently liked first. */
 	likedMedia(): DemoMedia[] {
-		return this.likedOrder.map((pk) => this.data.mediaByPk.get(pk)).filter((media) => media !== undefined)
+		return this.likedOrder.map((pk) => this.live.mediaByPk(pk)).filter((media) => media !== undefined)
 	}
 
 	/** Top-level comments of a post, newest first, the viewer's new ones included. */

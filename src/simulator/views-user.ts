@@ -73,7 +73,7 @@ function bioLinks(user: DemoUser) {
 /** The web profile (`web_profile_info` `data.user`, GraphQL `data.user`), with its 12 newest posts. */
 export function webProfile(context: ViewContext, user: DemoUser) {
 	const { state } = context
-	const posts = state.data.mediaByOwner.get(user.pk) ?? []
+	const posts = state.postsOf(user.pk)
 	const visible = state.canView(context.viewerPk, user.pk)
 	const edges = visible ? posts.slice(0, 12).map((media) => ({ node: graphNode(context, media) })) : []
 	const loggedIn = context.viewerPk !== null
@@ -137,7 +137,7 @@ export function mutualFollowers(context: ViewContext, pk: string): string[] {
 /** The REST profile (`/users/{id}/info/` `user`; also `/accounts/current_user/` adds private fields). */
 export function userInfo(context: ViewContext, user: DemoUser) {
 	const { state } = context
-	const posts = state.data.mediaByOwner.get(user.pk) ?? []
+	const posts = state.postsOf(user.pk)
 	return {
 		...userShort(context, user),
 		biography: user.biography,

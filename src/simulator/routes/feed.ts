@@ -54,7 +54,7 @@ export const feedRoutes: readonly Route[] = [
 			const user = visibleUserParam(context)
 			if (isReply(user)) return user
 			const size = pageSize(context.query.get('count'), 12, MAX_FEED_PAGE)
-			const posts = context.state.data.mediaByOwner.get(user.pk) ?? []
+			const posts = context.state.postsOf(user.pk)
 			const result = pageAfterId(posts, context.query.get('max_id'), size)
 			if (!result) return fail(400, 'Invalid max_id')
 			return ok({
@@ -73,7 +73,7 @@ export const feedRoutes: readonly Route[] = [
 		access: 'session',
 		handle(context) {
 			const tag = (context.params.tag ?? '').replace(/^#/, '').toLowerCase()
-			const items = context.state.data.mediaByTag.get(tag) ?? []
+			const items = context.state.postsTagged(tag)
 			const reply = mediaList(context, items, `tag-${tag}`, 20)
 			const { items: medias, ...rest } = reply.body as { items?: unknown[] }
 			if (reply.status !== 200 || !medias) return reply

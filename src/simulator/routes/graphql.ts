@@ -112,7 +112,7 @@ const tagFeed: Handler = (context, variables) => {
 		.replace(/^#/, '')
 		.toLowerCase()
 	if (tag === '') return fail(400, 'tag_name is required')
-	const items = context.state.data.mediaByTag.get(tag) ?? []
+	const items = context.state.postsTagged(tag)
 	return wrap(
 		'xdt_api__v1__feed__tag__connection',
 		connection(items, `gtag-${tag}`, variables, MAX_PAGE.tag, (media) => ({
@@ -134,17 +134,15 @@ const userProfile: Handler = (context, variables) => {
 const publicPosts: Handler = (context, variables) => {
 	const user = context.state.user(String(variables.id ?? ''))
 	if (!user) return graphOk({ user: null })
-	const posts = context.state.canView(context.viewerPk, user.pk)
-		? (context.state.data.mediaByOwner.get(user.pk) ?? [])
-		: []
+	const posts = context.state.canView(context.viewerPk, user.pk) ? context.state.postsOf(user.pk) : []
 	const page = connection(posts, 'posts', variables, MAX_PAGE.posts, (media) => graphNode(context, media))
 	if ('body' in page) return page as Reply
-	const total = context.state.data.mediaByOwner.get(user.pk)?.length ?? 0
+	const total = context.state.postsOf(user.pk).length
 	return graphOk({ user: { edge_owner_to_timeline_media: { count: total, ...page } } })
 }
 
 const shortcodeMedia: Handler = (context, variables) => {
-	const media = context.state.data.mediaByCode.get(String(variables.shortcode ?? ''))
+	const media = context.state.mediaByCode(String(variables.shortcode ?? ''))
 	if (!media || !context.state.canView(context.viewerPk, media.ownerPk))
 		return graphOk({ xdt_shortcode_media: null })
 	const owner = context.state.user(media.ownerPk)

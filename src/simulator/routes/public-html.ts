@@ -38,7 +38,7 @@ function profilePage(context: RouteContext, user: DemoUser): Response {
 	const { state } = context
 	const followers = state.followersOf(user.pk).length
 	const following = state.followingOf(user.pk).length
-	const posts = state.data.mediaByOwner.get(user.pk)?.length ?? 0
+	const posts = state.postsOf(user.pk).length
 	const name = user.fullName ? `${user.fullName} (@${user.username})` : `@${user.username}`
 	const title = `${name} • Instagram photos and videos`
 	const description = `${metaCount(followers)} Followers, ${metaCount(following)} Following, ${metaCount(posts)} Posts - See Instagram photos and videos from ${name}`
@@ -77,7 +77,7 @@ function profilePage(context: RouteContext, user: DemoUser): Response {
 }
 
 function embedPage(context: RouteContext): Response {
-	const media = context.state.data.mediaByCode.get(context.params.code ?? '')
+	const media = context.state.mediaByCode(context.params.code ?? '')
 	if (!media || !context.state.canView(null, media.ownerPk)) return notFoundPage()
 	const owner = context.state.user(media.ownerPk) as DemoUser
 	const likes = context.state.likeCount(media)

@@ -17,7 +17,7 @@ const EXPLORE_PAGES = 10
 function matchingHashtags(context: RouteContext, query: string, limit: number): DemoHashtag[] {
 	const needle = searchable(query.trim().replace(/^#/, ''))
 	if (needle === '') return []
-	const count = (tag: DemoHashtag) => context.state.data.mediaByTag.get(tag.name)?.length ?? 0
+	const count = (tag: DemoHashtag) => context.state.postsTagged(tag.name).length
 	return [...context.state.data.hashtags.values()]
 		.filter((tag) => tag.name.includes(needle))
 		.sort(
@@ -38,7 +38,7 @@ function matchingPlaces(context: RouteContext, query: string, limit: number): De
 
 /** A hashtag as search results carry it. */
 function hashtagResult(context: RouteContext, tag: DemoHashtag) {
-	const mediaCount = context.state.data.mediaByTag.get(tag.name)?.length ?? 0
+	const mediaCount = context.state.postsTagged(tag.name).length
 	return {
 		id: tag.id,
 		name: tag.name,
@@ -125,7 +125,8 @@ export const searchRoutes: readonly Route[] = [
 			const offset = decodeCursor('explore', context.query.get('max_id'))
 			if (offset === null) return fail(400, 'Invalid max_id')
 			const { state } = context
-			const pool = state.data.media
+			const pool = state
+				.allMedia()
 				.filter(
 					(media) =>
 						media.ownerPk !== state.viewerPk &&
@@ -163,7 +164,7 @@ export const searchRoutes: readonly Route[] = [
 		handle(context) {
 			const tag = context.state.data.hashtags.get((context.params.tag ?? '').replace(/^#/, '').toLowerCase())
 			if (!tag) return fail(404, 'Hashtag not found')
-			const mediaCount = context.state.data.mediaByTag.get(tag.name)?.length ?? 0
+			const mediaCount = context.state.postsTagged(tag.name).length
 			return ok({
 				id: tag.id,
 				name: tag.name,
