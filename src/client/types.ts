@@ -5,6 +5,7 @@
  * because media pks exceed 2^53. Times are Instagram's unix seconds. Fields a source may lack are
  * present as `null` rather than missing, so records keep the same columns (CSV export).
  */
+export * from './models/analytics'
 export * from './models/common'
 export * from './models/media'
 export * from './models/social'

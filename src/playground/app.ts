@@ -22,6 +22,7 @@ import { fail } from './envelope'
 import { LOAD_MORE_HEADER } from './result-chain'
 import { accountRoutes } from './routes/account'
 import { aiFallbackRoutes } from './routes/ai-fallback'
+import { analyticsRoutes } from './routes/analytics'
 import { directRoutes } from './routes/direct'
 import { exportRoutes } from './routes/export'
 import { feedRoutes } from './routes/feed'
@@ -169,6 +170,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(hashtagsRoutes(context))
 		.use(notificationsRoutes(context))
 		.use(directRoutes(context))
+		.use(analyticsRoutes(context))
 	return app
 }
 
@@ -186,7 +188,9 @@ const dataGroups = [
 	'public',
 	'hashtags',
 	'notifications',
-	'direct'
+	'direct',
+	'analytics',
+	'compare'
 ]
 const dataPrefix = new RegExp(`^/api/(${dataGroups.join('|')})(/|$)`)
 

@@ -45,7 +45,8 @@ export const openapiRoutes = () =>
 						{ name: 'Public' },
 						{ name: 'Hashtags' },
 						{ name: 'Notifications' },
-						{ name: 'Direct' }
+						{ name: 'Direct' },
+						{ name: 'Analytics' }
 					]
 				},
 				exclude: { paths: [SCALAR_SCRIPT_PATH, '/'] },
