@@ -15,8 +15,8 @@ import type { DemoMedia } from './dataset-types'
 import { DATA_AS_OF, DEMO_PRESETS } from './presets'
 import { deriveSeed, Random } from './prng'
 
-/** The longest single move of the clock, in hours (30 days; a move runs every hour's events at once). */
-export const MAX_ADVANCE_HOURS = 720
+/** The longest single move of the clock, in hours (a week; a move runs every hour's events at once). */
+export const MAX_ADVANCE_HOURS = 168
 
 /** What `GET /__sim/clock` reports. */
 export interface ClockReading {
@@ -151,13 +151,13 @@ export class LiveWorld {
 
 	private loseFollower(random: Random, pk: string): void {
 		const followers = this.followersOf(pk)
-		const leavers = followers.filter((follower) => follower !== DEMO_PRESETS.viewer.pk)
-		if (leavers.length === 0) return
-		const leaver = random.pick(leavers)
-		this.followerLists.set(
-			pk,
-			followers.filter((follower) => follower !== leaver)
-		)
+		if (followers.length === 0) return
+		// The viewer never leaves (its relations are its own writes): draw again, then give up.
+		let index = random.int(0, followers.length - 1)
+		if (followers[index] === DEMO_PRESETS.viewer.pk) index = random.int(0, followers.length - 1)
+		const leaver = followers[index] as string
+		if (leaver === DEMO_PRESETS.viewer.pk) return
+		this.followerLists.set(pk, [...followers.slice(0, index), ...followers.slice(index + 1)])
 		this.followingLists.set(
 			leaver,
 			this.followingOf(leaver).filter((followed) => followed !== pk)

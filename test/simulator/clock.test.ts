@@ -52,7 +52,7 @@ describe('the simulator clock', () => {
 			{ advance_hours: -1 },
 			{ advance_hours: 0 },
 			{ advance_hours: '5' },
-			{ advance_hours: 721 }
+			{ advance_hours: 169 }
 		]) {
 			const response = await clockRequest('POST', body)
 			expect(response.status).toBe(400)
