@@ -127,10 +127,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		async fetch(request, bunServer) {
 			const url = new URL(request.url)
 			if (url.pathname.startsWith('/__sim/')) {
-				return (
-					guardControl(request, url) ??
-					handleControl(request, url, faults, requests, () => state().live)
-				)
+				return guardControl(request, url) ?? handleControl(request, url, faults, requests, () => state().live)
 			}
 			let faultKind: FaultKind | null = null
 			let malformed = false
