@@ -31,9 +31,15 @@ beforeAll(async () => {
 
 afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
 
-/** The `pk` column of the result table, top to bottom. */
+/** The `pk` column of the result table, top to bottom (switched on in the Columns menu if hidden). */
 async function shownPks(): Promise<string[]> {
-	const headers = await page.locator('main .result .data-table thead th').allTextContents()
+	let headers = await page.locator('main .result .data-table thead th').allTextContents()
+	if (!headers.some((header) => header.trim() === 'pk')) {
+		await page.locator('main .result .column-menu summary').click()
+		await page.locator('main .result .column-menu input[value="pk"]').check()
+		await page.locator('main .result .column-menu summary').click()
+		headers = await page.locator('main .result .data-table thead th').allTextContents()
+	}
 	const column = headers.findIndex((header) => header.trim() === 'pk') + 1
 	expect(column).toBeGreaterThan(0)
 	return page.locator(`main .result .data-table tbody tr td:nth-child(${column})`).allTextContents()

@@ -1,14 +1,27 @@
 /**
- * A sortable table for arrays of records. Nested objects are flattened one level with dotted keys
- * (`user.username`, as the CSV export does); deeper values show as short JSON. Columns that hold
- * picture URLs show the picture. Header buttons sort; `aria-sort` tells assistive technology.
+ * Tables for results. A list of records gets a sortable table: nested objects flattened one level
+ * with dotted keys (`user.username`, as the CSV export does), deeper values as short JSON, the
+ * columns of its kind first and the rest in a "Columns" menu (see table-columns.ts), times as
+ * local dates with the raw value on hover, ids that never wrap, and pictures shown. A single object
+ * gets a field/value table. On a phone each row becomes a card (styles/data.css). Header buttons
+ * sort; `aria-sort` tells assistive technology.
  */
 import { externalLink, h, safeLinkUrl } from '../lib/dom'
 import { truncate } from '../lib/format'
 import { dataImage } from '../lib/images'
+import {
+	chooseColumns,
+	columnLabel,
+	columnRole,
+	defaultColumns,
+	localTime,
+	menuOrder,
+	recordKind,
+	visibleColumns,
+	withDerivedColumns
+} from './table-columns'
 
-const IMAGE_COLUMN = /(^|\.)(profile_pic_url(_hd)?|thumbnail_url|display_url|image_url|thumbnail_src)$/
-const MAX_COLUMNS = 40
+const MAX_COLUMNS = 60
 
 type Row = Record<string, unknown>
 
@@ -50,28 +63,43 @@ function compare(left: unknown, right: unknown): number {
 	)
 }
 
-function cell(column: string, value: unknown, row: Row): HTMLTableCellElement {
-	const td = h('td')
+/** One cell; `data-label` names its column for the phone layout. */
+function cell(column: string, value: unknown, row: Row, label = columnLabel(column)): HTMLTableCellElement {
+	const role = columnRole(column)
+	const td = h('td', { attrs: { 'data-label': label } })
 	if (value === undefined || value === null) {
 		td.className = 'cell-empty'
 		return td
 	}
-	if (IMAGE_COLUMN.test(column) && typeof value === 'string') {
-		const label = String(row.username ?? row['user.username'] ?? row.code ?? column)
-		td.append(dataImage(value, label, 'thumb thumb-small'))
+	if (role === 'image' && typeof value === 'string') {
+		const name = String(row.username ?? row['user.username'] ?? row.code ?? row.title ?? column)
+		td.className = 'cell-image'
+		td.append(dataImage(value, name, 'thumb thumb-small'))
+		return td
+	}
+	const time = role === 'time' ? localTime(value) : null
+	if (time) {
+		td.className = 'cell-time'
+		td.append(h('time', { text: time, attrs: { title: String(value) } }))
 		return td
 	}
 	if (typeof value === 'number') {
-		td.className = 'cell-number'
+		td.className = role === 'id' ? 'cell-id' : 'cell-number'
 		td.textContent = String(value)
 	} else if (typeof value === 'boolean') {
 		td.className = `cell-boolean ${value ? 'is-true' : 'is-false'}`
 		td.textContent = value ? 'yes' : 'no'
 	} else if (typeof value === 'string') {
+		td.className = role === 'id' ? 'cell-id' : role === 'text' ? 'cell-text' : ''
 		const url = safeLinkUrl(value)
-		if (url) td.append(externalLink(url, truncate(value, 60)))
-		else td.textContent = truncate(value, 200)
-		if (value.length > 200) td.title = value
+		// A post's derived link reads as its code; the full URL is the link's target and tooltip.
+		const text = column === 'link' && typeof row.code === 'string' ? row.code : truncate(value, 60)
+		if (url) {
+			const link = externalLink(url, text)
+			if (text !== value) link.title = value
+			td.append(link)
+		} else td.textContent = truncate(value, 300)
+		if (value.length > 300) td.title = value
 	} else {
 		const text = JSON.stringify(value)
 		td.className = 'cell-json'
@@ -81,16 +109,61 @@ function cell(column: string, value: unknown, row: Row): HTMLTableCellElement {
 	return td
 }
 
-/** Builds a sortable table for a list of records. */
+/** The "Columns" menu: a checkbox per column; at least one stays checked. */
+function columnMenu(all: string[], shown: string[], onChange: (columns: string[]) => void): HTMLElement {
+	const boxes = all.map((column) =>
+		h('input', {
+			attrs: { type: 'checkbox', name: 'column', value: column, checked: shown.includes(column) }
+		})
+	)
+	const list = h(
+		'div',
+		{ className: 'column-menu-list' },
+		...all.map((column, index) =>
+			h(
+				'label',
+				{ className: 'column-choice', attrs: { title: column } },
+				boxes[index],
+				` ${columnLabel(column)}`,
+				columnLabel(column) !== column ? h('span', { className: 'column-raw', text: column }) : null
+			)
+		)
+	)
+	const summary = h('summary', { className: 'button button-small' })
+	const count = () => {
+		summary.textContent = `Columns (${shown.length} of ${all.length})`
+	}
+	count()
+	list.addEventListener('change', () => {
+		const checked = all.filter((_column, index) => boxes[index].checked)
+		if (checked.length === 0) {
+			for (const box of boxes) if (box.value === shown[0]) box.checked = true
+			return
+		}
+		shown = checked
+		count()
+		onChange(checked)
+	})
+	return h('details', { className: 'column-menu' }, summary, list)
+}
+
+/** Builds a sortable table for a list of records, with the columns menu above it. */
 export function dataTable(records: unknown[]): HTMLElement {
-	const rows = records.map(flattenRecord)
-	const columns = columnsOf(rows)
+	const flat = records.map(flattenRecord)
+	const kind = recordKind(flat)
+	const rows = flat.map((row) => withDerivedColumns(kind, row))
+	const all = menuOrder(defaultColumns(kind, columnsOf(rows)), columnsOf(rows))
+	let columns = visibleColumns(kind, all)
 	let sortColumn: string | null = null
 	let sortDirection: 1 | -1 = 1
-	const tbody = h('tbody')
-	const headerCells = new Map<string, HTMLTableCellElement>()
+	const table = h('table', { className: 'data-table', dataset: kind ? { kind } : {} })
+	const scroll = h(
+		'div',
+		{ className: 'table-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Result table' } },
+		table
+	)
 
-	function renderBody(): void {
+	function render(): void {
 		const ordered = rows.map((row, index) => ({ row, index }))
 		if (sortColumn !== null) {
 			const column = sortColumn
@@ -99,54 +172,90 @@ export function dataTable(records: unknown[]): HTMLElement {
 					compare(left.row[column], right.row[column]) * sortDirection || left.index - right.index
 			)
 		}
-		tbody.replaceChildren(
+		const numeric = new Set(
+			columns.filter((column) => rows.every((row) => row[column] == null || typeof row[column] === 'number'))
+		)
+		const headerRow = h('tr', null, h('th', { className: 'cell-index', text: '#', attrs: { scope: 'col' } }))
+		for (const column of columns) {
+			const sorted = column === sortColumn ? (sortDirection === 1 ? 'ascending' : 'descending') : 'none'
+			const button = h('button', {
+				className: 'sort-button',
+				text: columnLabel(column),
+				attrs: { type: 'button', title: `Sort by ${column}` },
+				on: {
+					click: () => {
+						sortDirection = sortColumn === column ? (sortDirection === 1 ? -1 : 1) : 1
+						sortColumn = column
+						render()
+					}
+				}
+			})
+			const role = columnRole(column)
+			const className = numeric.has(column) && role !== 'id' && role !== 'time' ? 'cell-number' : ''
+			headerRow.append(
+				h('th', { className, attrs: { scope: 'col', 'aria-sort': sorted, 'data-column': column } }, button)
+			)
+		}
+		const body = h(
+			'tbody',
+			null,
 			...ordered.map(({ row, index }) =>
 				h(
 					'tr',
 					null,
-					h('td', { className: 'cell-index', text: String(index + 1) }),
+					h('td', { className: 'cell-index', text: String(index + 1), attrs: { 'data-label': '#' } }),
 					...columns.map((column) => cell(column, row[column], row))
 				)
 			)
 		)
-		for (const [column, th] of headerCells) {
-			th.setAttribute(
-				'aria-sort',
-				column === sortColumn ? (sortDirection === 1 ? 'ascending' : 'descending') : 'none'
-			)
-		}
+		table.replaceChildren(h('thead', null, headerRow), body)
 	}
 
-	const numeric = new Set(
-		columns.filter((column) => rows.every((row) => row[column] == null || typeof row[column] === 'number'))
-	)
-	const headerRow = h('tr', null, h('th', { className: 'cell-index', text: '#', attrs: { scope: 'col' } }))
-	for (const column of columns) {
-		const button = h('button', {
-			className: 'sort-button',
-			text: column,
-			attrs: { type: 'button', title: `Sort by ${column}` },
-			on: {
-				click: () => {
-					sortDirection = sortColumn === column ? (sortDirection === 1 ? -1 : 1) : 1
-					sortColumn = column
-					renderBody()
-				}
-			}
-		})
-		const th = h(
-			'th',
-			{ className: numeric.has(column) ? 'cell-number' : '', attrs: { scope: 'col', 'aria-sort': 'none' } },
-			button
+	render()
+	// Known kinds and wide data get the menu; a small table of its own columns needs none.
+	const tools =
+		kind !== null || all.length > 8
+			? h(
+					'div',
+					{ className: 'table-tools' },
+					columnMenu(all, columns, (chosen) => {
+						columns = chosen
+						chooseColumns(kind, chosen)
+						render()
+					})
+				)
+			: null
+	return h('div', { className: 'data-table-view' }, tools, scroll)
+}
+
+/** A single object as field/value rows (nested objects as dotted fields, never as extra columns). */
+export function fieldTable(record: Record<string, unknown>): HTMLElement {
+	const row = flattenRecord(record)
+	const body = h(
+		'tbody',
+		null,
+		...Object.entries(row).map(([field, value]) =>
+			h('tr', null, h('th', { text: field, attrs: { scope: 'row' } }), cell(field, value, row, field))
 		)
-		headerCells.set(column, th)
-		headerRow.append(th)
-	}
-	renderBody()
-	const table = h('table', { className: 'data-table' }, h('thead', null, headerRow), tbody)
+	)
+	const table = h(
+		'table',
+		{ className: 'data-table field-table' },
+		h(
+			'thead',
+			null,
+			h(
+				'tr',
+				null,
+				h('th', { text: 'field', attrs: { scope: 'col' } }),
+				h('th', { text: 'value', attrs: { scope: 'col' } })
+			)
+		),
+		body
+	)
 	return h(
 		'div',
-		{ className: 'table-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Result table' } },
+		{ className: 'table-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Result fields' } },
 		table
 	)
 }

@@ -7,7 +7,7 @@
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { h, replaceChildren } from '../lib/dom'
 import { formatBytes, formatCount, formatDuration } from '../lib/format'
-import { dataTable } from './data-table'
+import { dataTable, fieldTable } from './data-table'
 import { collectImages, gallery } from './gallery'
 import { jsonTree, setTreeExpanded } from './json-tree'
 import { copyJson, csvRows, exportCsv, saveResult } from './result-actions'
@@ -90,12 +90,8 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	}
 
 	function viewBody(name: ViewName, data: unknown): HTMLElement {
-		if (name === 'table') {
-			const records = Array.isArray(data)
-				? data
-				: Object.entries(data as object).map(([field, value]) => ({ field, value }))
-			return dataTable(records)
-		}
+		if (name === 'table')
+			return Array.isArray(data) ? dataTable(data) : fieldTable(data as Record<string, unknown>)
 		if (name === 'images') return gallery(collectImages(data))
 		if (name === 'raw')
 			return h('pre', { className: 'raw-json', text: JSON.stringify(data, null, 2), attrs: { tabindex: 0 } })
