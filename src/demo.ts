@@ -1,8 +1,8 @@
 /**
  * Demo mode: the wiring between the Instagram client and the simulated Instagram. It sits above
  * both (the client never imports the simulator), so the commands reach the demo through here.
- * The demo client does real HTTP against the simulator with the demo session, no client-side
- * budgets (they would throttle the demo and test suites) and no human-like pauses.
+ * The demo client does real HTTP against the simulator with the demo session, at speed
+ * `unlimited` unless chosen otherwise (budgets would throttle the demo and test suites).
  */
 import { type ClientOptions, InstagramClient } from './client/client'
 import { createClientFromEnv } from './client/env'
@@ -13,15 +13,20 @@ import { startSimulator } from './simulator/server'
 /** The demo account's username (the simulator's viewer). */
 export const DEMO_USERNAME: string = DEMO_PRESETS.viewer.username
 
-/** A client for the simulator at `simulatorUrl` (e.g. `sim.url`); `overrides` win. */
+/**
+ * A client for the simulator at `simulatorUrl` (e.g. `sim.url`); `overrides` win. The demo session
+ * starts as valid (a simulator accepts it until told otherwise); the first refusal corrects that.
+ */
 export function createDemoClient(simulatorUrl: string, overrides: ClientOptions = {}): InstagramClient {
-	return new InstagramClient({
+	const client = new InstagramClient({
 		baseURL: simulatorUrl,
 		credentials: { ...DEMO_CREDENTIALS },
-		rateLimits: false,
-		delays: false,
+		speed: 'unlimited',
 		...overrides
 	})
+	if (client.loggedIn && client.viewerPk === DEMO_CREDENTIALS.dsUserId)
+		client.session.assumeValid(DEMO_USERNAME)
+	return client
 }
 
 /** Demo mode's Instagram and the client pointed at it. */

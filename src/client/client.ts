@@ -17,8 +17,12 @@ import { Public } from './api/public'
 import { Search } from './api/search'
 import { Stories } from './api/stories'
 import { Users } from './api/users'
+import { IgApiError } from './errors'
+import type { ProxyPool } from './proxy'
 import { RateLimiter, type RateLimitOptions } from './rate-limit'
 import { type FetchLike, INSTAGRAM_ORIGIN, Transport } from './request'
+import { SessionHealth, type SessionReport } from './session-health'
+import { type SpeedMode, speedClientOptions } from './speed'
 import { ClientStats } from './stats'
 
 /** An Instagram web session, as copied from a logged-in browser (environment: SESSION_ID ...). */
@@ -54,10 +58,14 @@ export interface ClientOptions {
 	maxRetryWait?: number
 	/** First backoff step in ms (doubles per attempt, jitter 0.7-1.3). Default 1000; tests use ~1. */
 	retryBaseDelayMs?: number
-	/** Human-like pauses (0.5-2 s before requests, 3-8 s after errors). Default false. */
+	/** Human-like pauses (0.5-2 s before requests, 3-8 s after errors). Default false (true with `speed: 'safe'`). */
 	delays?: boolean
-	/** Client-side budgets per category (upstream-facts 1.5). `false` disables them (tests, demo); an object raises single budgets. Default: Instagram-safe budgets. */
+	/** Client-side budgets per category. `false` disables them (tests, demo); an object raises single budgets. Default: Instagram-safe budgets, scaled by `speed`. */
 	rateLimits?: RateLimitOptions
+	/** Speed mode (speed.ts): scales the budgets and switches the pauses; `rateLimits`/`delays` given explicitly win. Default `normal`. */
+	speed?: SpeedMode
+	/** Proxies every upstream request goes through (proxy.ts). Default: none (direct). */
+	proxies?: ProxyPool
 	/** Longest wait for a free rate-limit slot in ms before failing with rate_limited. Default 60000. */
 	rateLimitMaxWait?: number
 	/** `fetch` implementation (tests inject one). Default the global `fetch`. */
@@ -112,6 +120,12 @@ export class InstagramClient {
 	readonly transport: Transport
 	/** The resolved Instagram origin. */
 	readonly baseURL: string
+	/** The speed mode in force (`normal` unless chosen). */
+	readonly speed: SpeedMode
+	/** What Instagram last said about the session (`ig.session.report()`). */
+	readonly session: SessionHealth
+	/** The proxies in use, if any. */
+	readonly proxies: ProxyPool | undefined
 
 	readonly users: Users
 	readonly media: Media
@@ -128,9 +142,17 @@ export class InstagramClient {
 	/** Credentials are kept inside the transport only (never on a public field). */
 	constructor(options: ClientOptions = {}) {
 		this.baseURL = (options.baseURL ?? process.env.SMKIT_UPSTREAM_URL ?? INSTAGRAM_ORIGIN).replace(/\/+$/, '')
-		const limiter = new RateLimiter(options.rateLimits ?? {}, options.rateLimitMaxWait ?? 60_000)
-		this.stats = new ClientStats(limiter)
+		this.speed = options.speed ?? 'normal'
+		const speed = speedClientOptions(this.speed)
+		const limiter = new RateLimiter(
+			options.rateLimits ?? speed.rateLimits,
+			options.rateLimitMaxWait ?? 60_000
+		)
+		const delays = options.delays ?? speed.delays
+		this.stats = new ClientStats(limiter, Date.now, { speed: this.speed, pauses: delays })
 		const credentials = completeCredentials(options.credentials)
+		this.session = new SessionHealth(credentials !== undefined)
+		this.proxies = options.proxies
 		this.transport = new Transport(
 			{
 				baseURL: this.baseURL,
@@ -139,9 +161,11 @@ export class InstagramClient {
 				maxRetries: options.maxRetries ?? 3,
 				maxRetryWait: options.maxRetryWait ?? 30_000,
 				retryBaseDelayMs: options.retryBaseDelayMs ?? 1000,
-				delays: options.delays ?? false,
+				delays,
 				limiter,
-				stats: this.stats
+				stats: this.stats,
+				health: this.session,
+				proxies: options.proxies
 			},
 			credentials
 		)
@@ -167,6 +191,39 @@ export class InstagramClient {
 	/** The viewer's pk (DS_USER_ID), or undefined when not logged in. */
 	get viewerPk(): string | undefined {
 		return this.transport.viewerPk
+	}
+
+	/** Switches to other credentials (a new login) or to none (a logout); the session state starts over. */
+	setCredentials(credentials: Credentials | undefined): void {
+		this.transport.useSession(completeCredentials(credentials))
+	}
+
+	/**
+	 * Asks Instagram whether the session works, with one light authenticated call (the viewer's own
+	 * profile), and resolves to the resulting report. Answers that say nothing about the session
+	 * (rate limit, server error, no connection) are thrown and leave the state as it was.
+	 */
+	async checkSession(options: { signal?: AbortSignal } = {}): Promise<SessionReport> {
+		if (!this.loggedIn) return this.session.report()
+		try {
+			const body = (await this.transport.send({
+				method: 'GET',
+				path: '/api/v1/accounts/current_user/',
+				template: '/api/v1/accounts/current_user/',
+				query: { edit: 'true' },
+				category: 'get_profile',
+				signal: options.signal
+			})) as { user?: { username?: unknown } }
+			const username = body.user?.username
+			this.session.recordSuccess(typeof username === 'string' ? username : undefined)
+		} catch (error) {
+			const verdict =
+				error instanceof IgApiError &&
+				error.upstreamStatus !== 0 &&
+				(error.kind === 'login_required' || error.kind === 'challenge_required')
+			if (!verdict) throw error
+		}
+		return this.session.report()
 	}
 }
 

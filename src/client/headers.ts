@@ -157,3 +157,31 @@ export function anonymousHeaders(
 	}
 	return api
 }
+
+/** Cookie names Instagram may update, mapped to session fields. */
+const COOKIE_FIELDS: Record<string, keyof Session> = {
+	csrftoken: 'csrfToken',
+	sessionid: 'sessionId',
+	mid: 'mid',
+	ds_user_id: 'dsUserId',
+	ig_did: 'igDid',
+	datr: 'datr',
+	rur: 'rur'
+}
+
+/** Applies `Set-Cookie` and `x-ig-set-www-claim` from a response to `session` (Instagram updates cookies as it goes). */
+export function absorbSessionUpdates(session: Session, headers: Headers): void {
+	for (const cookie of headers.getSetCookie()) {
+		const [pair = ''] = cookie.split(';')
+		const separator = pair.indexOf('=')
+		const field = COOKIE_FIELDS[pair.slice(0, separator).trim()]
+		const value = pair
+			.slice(separator + 1)
+			.trim()
+			.replace(/^"|"$/g, '')
+		// An emptied or "delete" cookie is Instagram logging the session out; keep what we have.
+		if (field && separator > 0 && value && value !== 'delete' && value !== '""') session[field] = value
+	}
+	const claim = headers.get('x-ig-set-www-claim')
+	if (claim) session.igWwwClaim = claim
+}

@@ -8,18 +8,24 @@
  *   mobile app id; the mobile host is `https://i.instagram.com` unless `baseURL` was replaced.
  * - Each attempt passes the rate limiter, has its own timeout, is counted in the stats and is
  *   classified by `classifyResponse`; retryable failures are repeated within `maxRetryWait`.
+ * - Every authenticated answer tells the session health (`session-health.ts`) what Instagram
+ *   thinks of the session. With proxies, each attempt goes through one (`proxy.ts`); a proxy
+ *   that cannot connect is reported and the attempt moves on to the next one at once.
  */
 import { classifyResponse } from './classify'
 import { IgApiError, IgNetworkError, IgTimeoutError } from './errors'
 import {
 	type AnonymousProfile,
+	absorbSessionUpdates,
 	anonymousHeaders,
 	authenticatedHeaders,
 	jazoest,
 	type Session
 } from './headers'
+import type { ProxyEntry, ProxyPool } from './proxy'
 import { type RateLimiter, sleep } from './rate-limit'
 import { backoffDelay, isRetryable, retryAfterOf } from './retry'
+import type { SessionHealth } from './session-health'
 import type { ClientStats } from './stats'
 
 /** Instagram's real origin; any other `baseURL` (simulator, fake upstream) also replaces the mobile host. */
@@ -50,8 +56,8 @@ export interface RequestSpec {
 	signal?: AbortSignal
 }
 
-/** The subset of `fetch` the transport uses (lets tests inject a plain function). */
-export type FetchLike = (input: URL, init: RequestInit) => Promise<Response>
+/** The subset of `fetch` the transport uses (lets tests inject a plain function); `proxy` is Bun's option. */
+export type FetchLike = (input: URL, init: RequestInit & { proxy?: string }) => Promise<Response>
 
 /** Transport settings resolved from `ClientOptions`. */
 export interface TransportSettings {
@@ -64,29 +70,25 @@ export interface TransportSettings {
 	delays: boolean
 	limiter: RateLimiter
 	stats: ClientStats
+	health: SessionHealth
+	/** Proxies every request goes through (none: direct). */
+	proxies?: ProxyPool
 }
 
 /** Names the three variables and demo mode; thrown before any request when credentials are missing. */
 export const MISSING_CREDENTIALS_MESSAGE =
 	'Not logged in: set SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file, or start with --demo to use demo data'
 
-/** Cookie names Instagram may update, mapped to session fields. */
-const COOKIE_FIELDS: Record<string, keyof Session> = {
-	csrftoken: 'csrfToken',
-	sessionid: 'sessionId',
-	mid: 'mid',
-	ds_user_id: 'dsUserId',
-	ig_did: 'igDid',
-	datr: 'datr',
-	rur: 'rur'
-}
-
 const randomBetween = (low: number, high: number) => low + Math.random() * (high - low)
+
+/** Error codes of a connection that was never made: a request that failed so reached nobody. */
+const NOT_CONNECTED =
+	/ECONNREFUSED|ConnectionRefused|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|FailedToOpenSocket/i
 
 /** Sends requests for one client: session state, retries, limits, stats. */
 export class Transport {
 	readonly #settings: TransportSettings
-	readonly #session: Session | undefined
+	#session: Session | undefined
 	readonly #origin: string
 	#warmUp: Promise<void> | undefined
 	#rotation = 0
@@ -105,6 +107,13 @@ export class Transport {
 	/** The viewer's own pk (`DS_USER_ID`), or undefined without credentials. */
 	get viewerPk(): string | undefined {
 		return this.#session?.dsUserId
+	}
+
+	/** Replaces the session (a new login, or none after a logout); the next request warms up again. */
+	useSession(session: Session | undefined): void {
+		this.#session = session ? { ...session } : undefined
+		this.#warmUp = undefined
+		this.#settings.health.reset(session !== undefined)
 	}
 
 	/** Sends one logical request with retries; resolves to the parsed JSON (or text for `expect: 'text'`). */
@@ -128,8 +137,13 @@ export class Transport {
 			if ((await settings.limiter.acquire(spec.category, label, spec.signal)) > 0)
 				settings.stats.recordThrottle()
 			try {
-				return await this.#attempt(spec)
+				const data = await this.#attempt(spec)
+				if (!spec.anonymous) settings.health.recordSuccess()
+				return data
 			} catch (error) {
+				// Local decisions (status 0: no credentials, own budget) say nothing about the session.
+				if (!spec.anonymous && error instanceof IgApiError && error.upstreamStatus !== 0)
+					settings.health.recordFailure(error.kind)
 				if (attempt >= settings.maxRetries || !isRetryable(error, idempotent)) throw error
 				const delay = backoffDelay(attempt, settings.retryBaseDelayMs, retryAfterOf(error))
 				// Out of waiting budget: the caller gets this error, with Instagram's Retry-After on it.
@@ -162,24 +176,40 @@ export class Transport {
 		const timeoutSignal = AbortSignal.timeout(settings.timeout)
 		const signal = spec.signal ? AbortSignal.any([timeoutSignal, spec.signal]) : timeoutSignal
 		const statsKey = `${spec.method} ${spec.template}`
-		const started = performance.now()
+		const tried = new Set<ProxyEntry>()
+		let started: number
 		let response: Response
 		let text: string
-		try {
-			response = await settings.fetch(url, {
-				method: spec.method,
-				headers,
-				body,
-				signal,
-				redirect: spec.anonymous ? 'follow' : 'manual'
-			})
-			text = await response.text()
-		} catch (error) {
-			const failure = this.#transportError(error, spec, timeoutSignal.aborted)
-			settings.stats.recordRequest(statsKey, performance.now() - started, failure?.kind)
-			throw failure ?? error
+		for (;;) {
+			const proxy = settings.proxies?.pick(url, tried)
+			started = performance.now()
+			try {
+				response = await settings.fetch(url, {
+					method: spec.method,
+					headers,
+					body,
+					signal,
+					redirect: spec.anonymous ? 'follow' : 'manual',
+					...(proxy ? { proxy: proxy.url } : {})
+				})
+				text = await response.text()
+				if (proxy && response.status === 407) throw new Error('the proxy refused its credentials (HTTP 407)')
+				if (proxy) settings.proxies?.recordSuccess(proxy)
+				break
+			} catch (error) {
+				const failure = this.#transportError(error, spec, timeoutSignal.aborted, proxy)
+				settings.stats.recordRequest(statsKey, performance.now() - started, failure?.kind)
+				if (!proxy || !failure || !settings.proxies) throw failure ?? error
+				settings.proxies.recordFailure(proxy)
+				tried.add(proxy)
+				// The next proxy at once, when this one certainly passed nothing on (or a repeat is harmless).
+				const reachedNobody = NOT_CONNECTED.test(`${(error as { code?: string })?.code} ${String(error)}`)
+				const idempotent = spec.idempotent ?? spec.method === 'GET'
+				const failover = failure instanceof IgNetworkError && (idempotent || reachedNobody)
+				if (!failover || !settings.proxies.hasAlternative(tried)) throw failure
+			}
 		}
-		if (!spec.anonymous) this.#absorbSessionUpdates(response.headers)
+		if (!spec.anonymous) absorbSessionUpdates(this.#session as Session, response.headers)
 		const result = classifyResponse(
 			{ status: response.status, headers: response.headers, text },
 			{ method: spec.method, endpoint: spec.path, expect: spec.expect, secrets: this.#secrets() }
@@ -199,12 +229,14 @@ export class Transport {
 	#transportError(
 		error: unknown,
 		spec: RequestSpec,
-		timedOut: boolean
+		timedOut: boolean,
+		proxy?: ProxyEntry
 	): IgNetworkError | IgTimeoutError | undefined {
 		const endpoint = `${spec.method} ${spec.path}`
+		const via = proxy ? ` through the proxy ${proxy.label}` : ''
 		if (timedOut)
 			return new IgTimeoutError(
-				`Instagram did not answer within ${this.#settings.timeout} ms (${endpoint})`,
+				`Instagram did not answer within ${this.#settings.timeout} ms${via} (${endpoint})`,
 				{
 					endpoint,
 					cause: error
@@ -212,7 +244,7 @@ export class Transport {
 			)
 		if (spec.signal?.aborted) return undefined
 		const reason = error instanceof Error ? error.message : String(error)
-		return new IgNetworkError(`Could not reach Instagram (${endpoint}): ${this.#redact(reason)}`, {
+		return new IgNetworkError(`Could not reach Instagram${via} (${endpoint}): ${this.#redact(reason)}`, {
 			endpoint,
 			cause: error
 		})
@@ -221,24 +253,6 @@ export class Transport {
 	#originFor(spec: RequestSpec): string {
 		if (spec.anonymous === 'mobile' && this.#origin === INSTAGRAM_ORIGIN) return MOBILE_ORIGIN
 		return this.#origin
-	}
-
-	/** Applies `Set-Cookie` and `x-ig-set-www-claim` from a response to the session (upstream-facts 1.3). */
-	#absorbSessionUpdates(headers: Headers): void {
-		const session = this.#session as Session
-		for (const cookie of headers.getSetCookie()) {
-			const [pair = ''] = cookie.split(';')
-			const separator = pair.indexOf('=')
-			const field = COOKIE_FIELDS[pair.slice(0, separator).trim()]
-			const value = pair
-				.slice(separator + 1)
-				.trim()
-				.replace(/^"|"$/g, '')
-			// An emptied or "delete" cookie is Instagram logging the session out; keep what we have.
-			if (field && separator > 0 && value && value !== 'delete' && value !== '""') session[field] = value
-		}
-		const claim = headers.get('x-ig-set-www-claim')
-		if (claim) session.igWwwClaim = claim
 	}
 
 	/** The first authenticated request per client: captures the www-claim and server revision; errors ignored. */
@@ -260,15 +274,17 @@ export class Transport {
 
 	/** Every credential value that must never reach a message (the viewer pk is public, so allowed). */
 	#secrets(): string[] {
+		const proxySecrets = this.#settings.proxies?.secrets() ?? []
 		const session = this.#session
-		if (!session) return []
+		if (!session) return proxySecrets
 		return [
 			session.sessionId,
 			session.csrfToken,
 			session.mid,
 			session.igDid,
 			session.datr,
-			session.rur
+			session.rur,
+			...proxySecrets
 		].filter((value): value is string => Boolean(value))
 	}
 

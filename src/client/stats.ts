@@ -5,6 +5,7 @@
  */
 import { IgArgumentError, IgError, type IgErrorKind } from './errors'
 import type { BudgetState, RateLimiter } from './rate-limit'
+import type { SpeedMode } from './speed'
 
 /** Counters of one upstream endpoint. */
 export interface EndpointStats {
@@ -42,6 +43,10 @@ export interface StatsSnapshot {
 	endpoints: Record<string, EndpointStats>
 	/** Remaining budget per rate-limit category; `null` when limiting is disabled. */
 	rate_limits: Record<string, BudgetState> | null
+	/** The speed mode the budgets come from (speed.ts). */
+	speed: SpeedMode
+	/** Whether human-like pauses precede requests. */
+	pauses: boolean
 }
 
 /** One minute of the per-minute history. */
@@ -77,7 +82,9 @@ export class ClientStats {
 	constructor(
 		readonly limiter?: RateLimiter,
 		/** The clock (tests move it). */
-		private readonly now: () => number = Date.now
+		private readonly now: () => number = Date.now,
+		/** The speed mode the budgets come from, and whether pauses are on (reported as they are). */
+		readonly pace: { speed: SpeedMode; pauses: boolean } = { speed: 'normal', pauses: false }
 	) {
 		this.#since = new Date(this.now())
 	}
@@ -165,7 +172,9 @@ export class ClientStats {
 			errors_by_kind: { ...this.#errorsByKind },
 			per_minute: this.#perMinute(now),
 			endpoints,
-			rate_limits: this.limiter?.enabled ? this.limiter.remaining() : null
+			rate_limits: this.limiter?.enabled ? this.limiter.remaining() : null,
+			speed: this.pace.speed,
+			pauses: this.pace.pauses
 		}
 	}
 

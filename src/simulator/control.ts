@@ -1,13 +1,15 @@
 /**
  * The simulator's own endpoints under `/__sim/` (never faulted, never logged, no session needed):
  * fault control (`GET|POST|DELETE /__sim/faults`), the request log (`GET|DELETE /__sim/requests`),
- * the clock (`GET /__sim/clock`, `POST /__sim/clock {advance_hours}`), a health check, and generated
+ * the clock (`GET /__sim/clock`, `POST /__sim/clock {advance_hours}`), the demo session's state
+ * (`GET|POST|DELETE /__sim/session`, body `{"state":"expired"}`), a health check, and generated
  * placeholder images for every picture URL in the data set.
  */
 import { type Faults, validateFaultRule } from './faults'
 import type { LiveWorld } from './live-world'
 import { deriveSeed } from './prng'
 import type { RequestLog } from './request-log'
+import type { SessionSwitch } from './session-switch'
 
 const json = (body: unknown, status = 200) =>
 	new Response(JSON.stringify(body), {
@@ -71,17 +73,34 @@ async function clockEndpoint(request: Request, live: () => LiveWorld): Promise<R
 	}
 }
 
+/** `GET` the demo session's state, `POST {"state": "valid|expired|challenge"}` to set it, `DELETE` to make it valid again. */
+async function sessionEndpoint(request: Request, session: SessionSwitch): Promise<Response> {
+	if (request.method === 'DELETE') session.set('valid')
+	else if (request.method === 'POST') {
+		try {
+			const body = (await request.json()) as { state?: unknown } | null
+			session.set(body?.state)
+		} catch (error) {
+			const message = error instanceof TypeError ? error.message : 'the body must be JSON'
+			return json({ message: `Invalid session state: ${message}`, status: 'fail' }, 400)
+		}
+	} else if (request.method !== 'GET') return json({ message: 'Method not allowed', status: 'fail' }, 405)
+	return json({ state: session.state, status: 'ok' })
+}
+
 /** Answers a `/__sim/...` request; `live` gives the instance's clock (its data set is built on first use). */
 export async function handleControl(
 	request: Request,
 	url: URL,
 	faults: Faults,
 	requests: RequestLog,
-	live: () => LiveWorld
+	live: () => LiveWorld,
+	session: SessionSwitch
 ): Promise<Response> {
 	const path = url.pathname
 	if (path === '/__sim/clock' || path === '/__sim/clock/') return clockEndpoint(request, live)
 	if (path === '/__sim/faults' || path === '/__sim/faults/') return faultsEndpoint(request, faults)
+	if (path === '/__sim/session' || path === '/__sim/session/') return sessionEndpoint(request, session)
 	if (path === '/__sim/requests' || path === '/__sim/requests/') {
 		if (request.method === 'DELETE') {
 			requests.clear()

@@ -16,6 +16,7 @@ import { notFoundPage, publicHtmlRoutes } from './routes/public-html'
 import { searchRoutes } from './routes/search'
 import { storiesRoutes } from './routes/stories'
 import { usersRoutes } from './routes/users'
+import type { SessionSwitch } from './session-switch'
 import type { SimulatorState } from './state'
 
 /** Callbacks that end pending waits (latency, hang) when the simulator stops. */
@@ -67,12 +68,21 @@ async function readForm(request: Request): Promise<URLSearchParams | Reply> {
 		: new URLSearchParams()
 }
 
+/** The request without its cookies: how a session the simulator no longer accepts is treated. */
+function withoutCookies(request: Request): Request {
+	const headers = new Headers(request.headers)
+	headers.delete('cookie')
+	return new Request(request, { headers })
+}
+
 /** Routes one upstream request: 404/405, the session and CSRF checks, then the handler. */
 export async function routeRequest(
-	request: Request,
+	incoming: Request,
 	url: URL,
-	shared: { state: SimulatorState; origin: string }
+	shared: { state: SimulatorState; origin: string; session?: SessionSwitch }
 ): Promise<Response> {
+	const rejected = shared.session && shared.session.state !== 'valid' && hasSession(incoming)
+	const request = rejected ? withoutCookies(incoming) : incoming
 	const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`
 	const matched = router.match(request.method, path)
 	if (matched === 'wrong-method') return replyResponse(fail(405, 'Method not allowed'))
@@ -80,6 +90,8 @@ export async function routeRequest(
 		return path.startsWith('/api/') ? replyResponse(fail(404, 'Page not found')) : notFoundPage()
 	const { route, params } = matched
 	const authenticated = hasSession(request)
+	if (route.access === 'session' && rejected && shared.session)
+		return replyResponse(shared.session.refusal(shared.origin))
 	if (route.access === 'session' && (!authenticated || (route.method === 'POST' && !hasCsrf(request)))) {
 		return replyResponse(loginRequired())
 	}

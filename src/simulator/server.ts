@@ -54,7 +54,7 @@
  * | POST   | /api/graphql form doc_id, variables                   | A/S  | as above; only 10015901848480474 anonymous  |
  * | GET    | /{username}/                                          | A    | - (HTML profile page)                       |
  * | GET    | /p/{shortcode}/embed/captioned/ (and /embed/)         | A    | - (HTML embed)                              |
- * | *      | /__sim/faults, /__sim/requests, /__sim/clock, /__sim/health, /__sim/img/… | - | simulator control, never faulted; see control-guard.ts |
+ * | *      | /__sim/faults, /__sim/requests, /__sim/clock, /__sim/session, /__sim/health, /__sim/img/… | - | simulator control, never faulted; see control-guard.ts |
  */
 import { randomBytes } from 'node:crypto'
 import { handleControl } from './control'
@@ -65,6 +65,7 @@ import { hasSession } from './http'
 import { DEFAULT_SEED } from './presets'
 import { RequestLog } from './request-log'
 import { applyFault, delay, routeRequest, type Waiters } from './server-handle'
+import { SessionSwitch } from './session-switch'
 import { SimulatorState } from './state'
 
 /** Options of {@link startSimulator}. */
@@ -101,6 +102,8 @@ export interface Simulator {
 	readonly requests: RequestLog
 	/** The token its control routes demand (`Authorization: Bearer`), when started with one. */
 	readonly controlToken?: string
+	/** Whether the demo session is accepted, expired or challenged (also over HTTP at `/__sim/session`). */
+	readonly session: SessionSwitch
 }
 
 /** Starts a simulated Instagram on loopback. The data set of a seed is built once per process, on first use. */
@@ -112,6 +115,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const state = () => (built ??= new SimulatorState(seed))
 	const faults = new Faults(seed)
 	const requests = new RequestLog()
+	const session = new SessionSwitch()
 	const waiters: Waiters = new Set()
 	let origin = ''
 	let stopping: Promise<void> | undefined
@@ -127,7 +131,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		async fetch(request, bunServer) {
 			const url = new URL(request.url)
 			if (url.pathname.startsWith('/__sim/')) {
-				return guardControl(request, url) ?? handleControl(request, url, faults, requests, () => state().live)
+				return (
+					guardControl(request, url) ??
+					handleControl(request, url, faults, requests, () => state().live, session)
+				)
 			}
 			let faultKind: FaultKind | null = null
 			let malformed = false
@@ -139,7 +146,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 				else if (fault.kind === 'malformed') malformed = true
 				else response = await applyFault(fault, request, url, origin, waiters)
 			}
-			response ??= await routeRequest(request, url, { state: state(), origin })
+			response ??= await routeRequest(request, url, { state: state(), origin, session })
 			if (malformed) {
 				const text = await response.text()
 				response = new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), {
@@ -172,6 +179,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		credentials: DEMO_CREDENTIALS,
 		requests,
 		controlToken,
+		session,
 		stop() {
 			// Idempotent: a second call waits for the same shutdown.
 			stopping ??= (async () => {

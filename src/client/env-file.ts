@@ -1,0 +1,97 @@
+/**
+ * Writing the session into the environment file (`smkit login`, the playground's Connect account)
+ * and removing it (`smkit logout`). The file holds secrets, so it is written to a temporary file
+ * created with mode 0600 in the same folder and renamed over the old one: the file is never
+ * readable by others, not even for a moment, and a crash leaves the old file whole. Other lines
+ * (comments, AI keys, settings) are kept as they were.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { open, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { SESSION_VARIABLES } from './cookies'
+
+/** The variable a line defines (`KEY=`, `export KEY=`), or undefined for comments and blank lines. */
+function definedName(line: string): string | undefined {
+	return /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=/.exec(line)?.[1]
+}
+
+/** `KEY=value`, single-quoted unless the value is plain (parseEnv reads single quotes verbatim). */
+function assignment(name: string, value: string): string {
+	if (/[\r\n']/.test(value)) throw new Error(`${name} cannot be written to an environment file`)
+	return /^[\w%.:+/=-]+$/.test(value) ? `${name}=${value}` : `${name}='${value}'`
+}
+
+/** The real file behind `path` (a symlinked .env is updated where it points), or `path` itself when absent. */
+function targetOf(path: string): string {
+	return existsSync(path) ? realpathSync(path) : path
+}
+
+/** Writes `text` to `path` through a 0600 temporary file in the same folder, then renames it over `path`. */
+async function writePrivately(path: string, text: string): Promise<void> {
+	const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+	const handle = await open(temporary, 'wx', 0o600)
+	try {
+		await handle.writeFile(text, 'utf8')
+		await handle.chmod(0o600)
+		await handle.sync()
+	} finally {
+		await handle.close()
+	}
+	try {
+		await rename(temporary, path)
+	} catch (error) {
+		await rm(temporary, { force: true })
+		throw error
+	}
+}
+
+/**
+ * Sets `variables` in the environment file at `path` (created when missing), replacing every
+ * earlier definition of a session variable: the session's variables that `variables` does not
+ * name are removed, so an old MID never mixes with a new session. Resolves to the names written.
+ */
+export async function storeSessionVariables(
+	path: string,
+	variables: Record<string, string>
+): Promise<string[]> {
+	const target = targetOf(path)
+	const lines = existsSync(target) ? readFileSync(target, 'utf8').replace(/\r\n/g, '\n').split('\n') : []
+	if (lines.at(-1) === '') lines.pop()
+	const session = new Set<string>(SESSION_VARIABLES)
+	const pending = new Map(Object.entries(variables))
+	const kept: string[] = []
+	for (const line of lines) {
+		const name = definedName(line)
+		if (name === undefined || !session.has(name)) {
+			kept.push(line)
+			continue
+		}
+		// The first definition of a variable being written keeps its place; others are dropped.
+		const value = pending.get(name)
+		if (value !== undefined) {
+			kept.push(assignment(name, value))
+			pending.delete(name)
+		}
+	}
+	for (const [name, value] of pending) kept.push(assignment(name, value))
+	await writePrivately(target, `${kept.join('\n')}\n`)
+	return Object.keys(variables)
+}
+
+/** Removes every session variable from the environment file; resolves to the names that were there. */
+export async function removeSessionVariables(path: string): Promise<string[]> {
+	const target = targetOf(path)
+	if (!existsSync(target)) return []
+	const lines = readFileSync(target, 'utf8').replace(/\r\n/g, '\n').split('\n')
+	const session = new Set<string>(SESSION_VARIABLES)
+	const removed = new Set<string>()
+	const kept = lines.filter((line) => {
+		const name = definedName(line)
+		if (name === undefined || !session.has(name)) return true
+		removed.add(name)
+		return false
+	})
+	if (removed.size > 0) await writePrivately(target, kept.join('\n'))
+	return [...removed]
+}

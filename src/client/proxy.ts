@@ -1,0 +1,214 @@
+/**
+ * Upstream proxies: one (`--proxy URL`, `HTTPS_PROXY`, `ALL_PROXY`) or a list (`--proxy-file`) that
+ * rotates per request or sticks to one proxy per client (`--proxy-mode rotate|sticky`). A proxy
+ * whose connections fail `failureLimit` times in a row is taken out for `cooldownMs`; the transport
+ * then carries the request through the next one. Hosts named by `NO_PROXY` are reached directly.
+ *
+ * Bun's fetch (the `proxy` request option) speaks http:// and https:// proxies; socks4/socks5 are
+ * refused with a message saying so. Proxy URLs may hold credentials, which are secrets: only
+ * `redactProxyUrl` forms ever reach a message, log line or response.
+ */
+
+/** How a list of proxies is used. */
+export type ProxyMode = 'rotate' | 'sticky'
+
+/** Settings of a {@link ProxyPool}. */
+export interface ProxyPoolOptions {
+	/** http:// or https:// URLs, optionally with `user:password@`. */
+	urls: readonly string[]
+	/** `rotate` (default): the next proxy for every request; `sticky`: one proxy until it fails. */
+	mode?: ProxyMode
+	/** `NO_PROXY` list: comma- or space-separated hosts (`.example.com`, `example.com:8080`, `*`). */
+	noProxy?: string
+	/** Consecutive failures that take a proxy out. Default 2. */
+	failureLimit?: number
+	/** How long a failing proxy stays out, in ms. Default 300000 (5 minutes). */
+	cooldownMs?: number
+}
+
+/** A proxy URL that cannot be used; the message shows the URL without credentials. */
+export class ProxyConfigError extends Error {
+	override name = 'ProxyConfigError'
+}
+
+/** One proxy of a pool and its record. */
+export interface ProxyEntry {
+	/** The URL as given (with credentials): pass to fetch only. */
+	readonly url: string
+	/** The URL with credentials replaced by `[redacted]`. */
+	readonly label: string
+	requests: number
+	failures: number
+	consecutiveFailures: number
+	/** Epoch ms until which the proxy is out, 0 when in use. */
+	outUntil: number
+}
+
+/** A proxy's figures for status endpoints (never the credentials). */
+export interface ProxyFigures {
+	url: string
+	requests: number
+	failures: number
+	available: boolean
+}
+
+/** `http://user:secret@host:8080` → `http://[redacted]@host:8080/`; text that is no URL becomes `[redacted proxy]`. */
+export function redactProxyUrl(text: string): string {
+	if (!URL.canParse(text)) return '[redacted proxy]'
+	const url = new URL(text)
+	const hidden = url.username || url.password
+	url.username = ''
+	url.password = ''
+	const plain = `${url.protocol}//${url.host}`
+	return hidden ? plain.replace('//', '//[redacted]@') : plain
+}
+
+/** Checks one proxy URL; throws {@link ProxyConfigError} for other schemes or a missing host. */
+export function validateProxyUrl(text: string): string {
+	const trimmed = text.trim()
+	const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed)?.[1]?.toLowerCase()
+	if (scheme?.startsWith('socks'))
+		throw new ProxyConfigError(
+			`${redactProxyUrl(trimmed)}: ${scheme} proxies are not supported (Bun's fetch speaks http:// and https:// proxies only)`
+		)
+	if (!URL.canParse(trimmed) || (scheme !== 'http' && scheme !== 'https'))
+		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: a proxy must be an http:// or https:// URL`)
+	if (!new URL(trimmed).hostname)
+		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: the proxy URL names no host`)
+	return trimmed
+}
+
+/** The credentials inside proxy URLs (user names and passwords, raw and decoded), for redaction. */
+export function proxySecrets(urls: readonly string[]): string[] {
+	const secrets = new Set<string>()
+	for (const text of urls) {
+		if (!URL.canParse(text)) continue
+		const url = new URL(text)
+		for (const part of [url.username, url.password]) {
+			if (!part) continue
+			secrets.add(part)
+			try {
+				secrets.add(decodeURIComponent(part))
+			} catch {
+				// An undecodable part is redacted as written.
+			}
+		}
+	}
+	return [...secrets]
+}
+
+/** Whether `NO_PROXY` sends requests for `target` directly. */
+export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+	if (!noProxy) return false
+	const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '')
+	const port = target.port || (target.protocol === 'https:' ? '443' : '80')
+	for (const rawEntry of noProxy.split(/[\s,]+/)) {
+		const entry = rawEntry.trim().toLowerCase()
+		if (!entry) continue
+		if (entry === '*') return true
+		const [, entryHost = entry, entryPort] = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(entry) ?? []
+		if (entryPort && entryPort !== port) continue
+		const bare = entryHost.replace(/^\*?\./, '')
+		if (host === bare || host.endsWith(`.${bare}`)) return true
+	}
+	return false
+}
+
+/** A list of proxies with rotation, stickiness and time-outs for failing ones. */
+export class ProxyPool {
+	readonly mode: ProxyMode
+	readonly #entries: ProxyEntry[]
+	readonly #noProxy: string | undefined
+	readonly #failureLimit: number
+	readonly #cooldownMs: number
+	#next = 0
+	#sticky: ProxyEntry | undefined
+
+	constructor(options: ProxyPoolOptions) {
+		if (options.urls.length === 0) throw new ProxyConfigError('No proxy given')
+		this.mode = options.mode ?? 'rotate'
+		this.#entries = options.urls.map((text) => {
+			const url = validateProxyUrl(text)
+			return {
+				url,
+				label: redactProxyUrl(url),
+				requests: 0,
+				failures: 0,
+				consecutiveFailures: 0,
+				outUntil: 0
+			}
+		})
+		this.#noProxy = options.noProxy
+		this.#failureLimit = options.failureLimit ?? 2
+		this.#cooldownMs = options.cooldownMs ?? 300_000
+	}
+
+	/** Number of proxies in the pool. */
+	get size(): number {
+		return this.#entries.length
+	}
+
+	/** Every credential in the pool's URLs (for redaction). */
+	secrets(): string[] {
+		return proxySecrets(this.#entries.map((entry) => entry.url))
+	}
+
+	/**
+	 * The proxy for a request to `target`, or undefined when NO_PROXY sends it directly. `tried`
+	 * holds proxies this request already failed through; when every proxy is out or tried, the one
+	 * that comes back first is used (requests never silently go out without a proxy).
+	 */
+	pick(target: URL, tried: ReadonlySet<ProxyEntry> = new Set(), now = Date.now()): ProxyEntry | undefined {
+		if (bypassesProxy(target, this.#noProxy)) return undefined
+		const usable = (entry: ProxyEntry) => entry.outUntil <= now && !tried.has(entry)
+		if (this.mode === 'sticky' && this.#sticky && usable(this.#sticky)) return this.#sticky
+		let chosen: ProxyEntry | undefined
+		for (let step = 0; step < this.#entries.length; step++) {
+			const entry = this.#entries[(this.#next + step) % this.#entries.length] as ProxyEntry
+			if (usable(entry)) {
+				chosen = entry
+				this.#next = (this.#entries.indexOf(entry) + 1) % this.#entries.length
+				break
+			}
+		}
+		chosen ??= [...this.#entries]
+			.filter((entry) => !tried.has(entry))
+			.sort((left, right) => left.outUntil - right.outUntil)[0]
+		chosen ??= this.#entries[0] as ProxyEntry
+		if (this.mode === 'sticky') this.#sticky = chosen
+		return chosen
+	}
+
+	/** Whether a proxy other than those in `tried` could still carry the request. */
+	hasAlternative(tried: ReadonlySet<ProxyEntry>): boolean {
+		return this.#entries.some((entry) => !tried.has(entry))
+	}
+
+	/** The proxy carried a request to an answer (any HTTP status). */
+	recordSuccess(entry: ProxyEntry): void {
+		entry.requests++
+		entry.consecutiveFailures = 0
+	}
+
+	/** The proxy could not carry a request; past `failureLimit` failures in a row it is taken out. */
+	recordFailure(entry: ProxyEntry, now = Date.now()): void {
+		entry.requests++
+		entry.failures++
+		entry.consecutiveFailures++
+		if (entry.consecutiveFailures >= this.#failureLimit) {
+			entry.outUntil = now + this.#cooldownMs
+			entry.consecutiveFailures = 0
+			if (this.#sticky === entry) this.#sticky = undefined
+		}
+	}
+
+	/** Per-proxy figures, credentials redacted. */
+	figures(now = Date.now()): ProxyFigures[] {
+		return this.#entries.map((entry) => ({
+			url: entry.label,
+			requests: entry.requests,
+			failures: entry.failures,
+			available: entry.outUntil <= now
+		}))
+	}
+}

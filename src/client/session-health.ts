@@ -1,0 +1,95 @@
+/**
+ * Session health: what Instagram last said about the client's session, so a server can tell a
+ * working session from an expired one before the user runs into 401s.
+ *
+ * - `none`: no credentials configured.
+ * - `unchecked`: credentials set, no authenticated answer yet.
+ * - `valid`: the last authenticated answer succeeded (the username is known after a check).
+ * - `expired`: Instagram answered `login_required` (or redirected to the login page).
+ * - `challenge`: Instagram asked for a challenge or checkpoint, to be solved in the browser.
+ *
+ * The transport reports every authenticated answer here; rate limits, server errors and network
+ * failures say nothing about the session and leave the state as it was.
+ */
+import type { IgErrorKind } from './errors'
+
+/** One of the five states above. */
+export type SessionState = 'none' | 'unchecked' | 'valid' | 'expired' | 'challenge'
+
+/** What servers report (`GET /api/status`). */
+export interface SessionReport {
+	session: SessionState
+	/** The account's username, when `valid` and known from a check. */
+	username: string | null
+	/** ISO 8601 time of the answer the state comes from, or null before any. */
+	checked_at: string | null
+}
+
+/** The session state of one client. */
+export class SessionHealth {
+	#state: SessionState
+	#username: string | null = null
+	#checkedAt: Date | null = null
+	readonly #listeners = new Set<(report: SessionReport) => void>()
+
+	constructor(hasCredentials: boolean) {
+		this.#state = hasCredentials ? 'unchecked' : 'none'
+	}
+
+	/** The current state. */
+	get state(): SessionState {
+		return this.#state
+	}
+
+	/** A JSON-safe copy for status endpoints. */
+	report(): SessionReport {
+		return {
+			session: this.#state,
+			username: this.#state === 'valid' ? this.#username : null,
+			checked_at: this.#checkedAt?.toISOString() ?? null
+		}
+	}
+
+	/** New credentials (or none): the state starts over. */
+	reset(hasCredentials: boolean): void {
+		this.#username = null
+		this.#checkedAt = null
+		this.#set(hasCredentials ? 'unchecked' : 'none')
+	}
+
+	/** An authenticated request succeeded; `username` when the answer named the account. */
+	recordSuccess(username?: string): void {
+		if (this.#state === 'none') return
+		if (username) this.#username = username
+		this.#checkedAt = new Date()
+		this.#set('valid')
+	}
+
+	/** An authenticated request failed with `kind`; only session verdicts change the state. */
+	recordFailure(kind: IgErrorKind): void {
+		if (this.#state === 'none') return
+		const next =
+			kind === 'login_required' ? 'expired' : kind === 'challenge_required' ? 'challenge' : undefined
+		if (!next) return
+		this.#checkedAt = new Date()
+		this.#set(next)
+	}
+
+	/** Marks the session valid for `username` without a round trip (demo mode's built-in session). */
+	assumeValid(username: string): void {
+		this.#username = username
+		this.#set('valid')
+	}
+
+	/** Calls `listener` on every change of state; returns the unsubscribe function. */
+	onChange(listener: (report: SessionReport) => void): () => void {
+		this.#listeners.add(listener)
+		return () => this.#listeners.delete(listener)
+	}
+
+	#set(state: SessionState): void {
+		const changed = state !== this.#state
+		this.#state = state
+		if (changed) for (const listener of this.#listeners) listener(this.report())
+	}
+}

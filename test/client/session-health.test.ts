@@ -1,0 +1,113 @@
+import { afterAll, beforeEach, describe, expect, it } from 'bun:test'
+import { InstagramClient } from '../../src/client/client'
+import { IgApiError } from '../../src/client/errors'
+import { createDemoClient } from '../../src/demo'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+import { startSimulator } from '../../src/simulator/server'
+
+const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+afterAll(() => simulator.stop())
+beforeEach(() => {
+	simulator.session.set('valid')
+	simulator.faults.clear()
+})
+
+const newClient = () =>
+	new InstagramClient({
+		baseURL: simulator.url,
+		credentials: { ...DEMO_CREDENTIALS },
+		rateLimits: false,
+		retryBaseDelayMs: 1
+	})
+
+describe('session health', () => {
+	it('is none without credentials and unchecked with them until Instagram answers', async () => {
+		expect(new InstagramClient({ baseURL: simulator.url }).session.report()).toEqual({
+			session: 'none',
+			username: null,
+			checked_at: null
+		})
+		const ig = newClient()
+		expect(ig.session.state).toBe('unchecked')
+		// Anonymous calls say nothing about the session.
+		await ig.public.getProfile('luna.explorer')
+		expect(ig.session.state).toBe('unchecked')
+		const report = await ig.checkSession()
+		expect(report.session).toBe('valid')
+		expect(report.username).toBe('smkit_demo')
+		expect(Date.parse(report.checked_at ?? '')).toBeGreaterThan(0)
+	})
+
+	it('flips to expired on the first login_required of a normal call, and back to valid after a good answer', async () => {
+		const ig = newClient()
+		await ig.checkSession()
+		simulator.session.set('expired')
+		const failure = await ig.account.getBlockedUsers().catch((error) => error)
+		expect(failure).toBeInstanceOf(IgApiError)
+		expect((failure as IgApiError).kind).toBe('login_required')
+		expect(ig.session.report()).toMatchObject({ session: 'expired', username: null })
+		expect((await ig.checkSession()).session).toBe('expired')
+		simulator.session.set('valid')
+		await ig.account.getBlockedUsers()
+		// A good answer proves the session; the username from the last check is kept.
+		expect(ig.session.report()).toMatchObject({ session: 'valid', username: 'smkit_demo' })
+	})
+
+	it('says challenge when Instagram asks for one', async () => {
+		const ig = newClient()
+		simulator.session.set('challenge')
+		expect((await ig.checkSession()).session).toBe('challenge')
+	})
+
+	it('keeps the state when the check meets a rate limit or a server error, and throws that error', async () => {
+		const ig = newClient()
+		await ig.checkSession()
+		simulator.faults.set({ kind: 'server_error', status: 503, pathPattern: 'current_user' })
+		const failure = await ig.checkSession().catch((error) => error)
+		expect((failure as IgApiError).kind).toBe('upstream_error')
+		expect(ig.session.state).toBe('valid')
+	})
+
+	it('starts over when the credentials change', async () => {
+		const ig = newClient()
+		await ig.checkSession()
+		ig.setCredentials(undefined)
+		expect(ig.session.state).toBe('none')
+		expect(ig.loggedIn).toBe(false)
+		ig.setCredentials({ ...DEMO_CREDENTIALS })
+		expect(ig.session.state).toBe('unchecked')
+		expect((await ig.checkSession()).session).toBe('valid')
+	})
+
+	it('demo clients start valid as the demo account', () => {
+		expect(createDemoClient(simulator.url).session.report()).toMatchObject({
+			session: 'valid',
+			username: 'smkit_demo'
+		})
+		expect(createDemoClient(simulator.url, { credentials: undefined }).session.state).toBe('none')
+	})
+})
+
+describe('the simulator session control', () => {
+	const control = (init?: RequestInit) =>
+		fetch(`${simulator.url}/__sim/session`, { ...init, headers: { 'content-type': 'application/json' } })
+
+	it('reads, sets and resets the demo session state over HTTP', async () => {
+		expect(await (await control()).json()).toEqual({ state: 'valid', status: 'ok' })
+		const set = await control({ method: 'POST', body: JSON.stringify({ state: 'expired' }) })
+		expect(await set.json()).toEqual({ state: 'expired', status: 'ok' })
+		const profile = await fetch(`${simulator.url}/api/v1/accounts/current_user/?edit=true`, {
+			headers: { cookie: `sessionid=${DEMO_CREDENTIALS.sessionId}` }
+		})
+		expect(profile.status).toBe(403)
+		expect(await profile.json()).toMatchObject({ message: 'login_required', status: 'fail' })
+		const bad = await control({ method: 'POST', body: JSON.stringify({ state: 'gone' }) })
+		expect(bad.status).toBe(400)
+		expect(await bad.json()).toMatchObject({
+			message: 'Invalid session state: state must be one of valid, expired, challenge'
+		})
+		expect((await control({ method: 'POST', body: 'not json' })).status).toBe(400)
+		expect(await (await control({ method: 'DELETE' })).json()).toEqual({ state: 'valid', status: 'ok' })
+		expect((await control({ method: 'PUT' })).status).toBe(405)
+	})
+})
