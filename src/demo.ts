@@ -46,17 +46,23 @@ export interface DemoSession {
  * simulator started in this process on a free loopback port.
  */
 export async function openDemoSession(
-	env: Record<string, string | undefined> = process.env
+	env: Record<string, string | undefined> = process.env,
+	clientOptions: ClientOptions = {}
 ): Promise<DemoSession> {
 	const external = env.SMKIT_UPSTREAM_URL?.trim()
 	if (external) {
 		const upstream = external.replace(/\/+$/, '')
-		return { client: createDemoClient(upstream), upstream, external: true, stop: async () => {} }
+		return {
+			client: createDemoClient(upstream, clientOptions),
+			upstream,
+			external: true,
+			stop: async () => {}
+		}
 	}
 	// Its control routes demand a token only this process knows: no web page can inject faults.
 	const simulator = await startSimulator({ port: 0, host: '127.0.0.1', controlToken: true })
 	return {
-		client: createDemoClient(simulator.url),
+		client: createDemoClient(simulator.url, clientOptions),
 		upstream: simulator.url,
 		external: false,
 		stop: () => simulator.stop()
@@ -79,12 +85,17 @@ export interface InstagramSource {
 	stop(): Promise<void>
 }
 
-/** Opens demo mode (`env` may name a running simulator) or builds the client from the environment file. */
+/**
+ * Opens demo mode (`env` may name a running simulator) or builds the client from the environment
+ * file; `clientOptions` (speed, proxies) apply to both.
+ */
 export async function openInstagram(
 	options: { demo: boolean; envPath: string },
-	env: Record<string, string | undefined>
+	env: Record<string, string | undefined>,
+	clientOptions: ClientOptions = {}
 ): Promise<InstagramSource> {
-	if (!options.demo) return { client: createClientFromEnv(options.envPath), stop: async () => {} }
-	const demo = await openDemoSession(env)
+	if (!options.demo)
+		return { client: createClientFromEnv(options.envPath, clientOptions), stop: async () => {} }
+	const demo = await openDemoSession(env, clientOptions)
 	return { client: demo.client, demo, stop: () => demo.stop() }
 }

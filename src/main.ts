@@ -12,6 +12,7 @@ import { exitCodeOf, formatCliError } from './cli-error'
 import { collectOptions, runCollect } from './jobs/collect'
 import { playgroundOptions, runPlayground } from './playground/serve'
 import { addOptions } from './server/options'
+import { loginOptions, logoutOptions, runLogin, runLogout } from './session/login'
 import { runSimulator, simulatorOptions } from './simulator/serve'
 
 const cli = cac('smkit')
@@ -39,6 +40,19 @@ addOptions(
 	),
 	collectOptions
 ).action(runCollect)
+
+addOptions(
+	cli.command(
+		'login',
+		'Connect an Instagram account from browser cookies (cookies.txt, JSON or Cookie header)'
+	),
+	loginOptions
+).action(runLogin)
+
+addOptions(
+	cli.command('logout', 'Remove the Instagram session from the environment file'),
+	logoutOptions
+).action(runLogout)
 
 addOptions(
 	cli.command('simulator', 'Serve the simulated Instagram on its own (development aid)'),

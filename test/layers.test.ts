@@ -21,9 +21,10 @@ const allowed: Record<string, readonly string[]> = {
 	demo: ['client', 'simulator'],
 	agent: ['client', 'server', 'demo'],
 	jobs: ['client', 'server', 'store', 'demo'],
-	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'store', 'assets'],
+	session: ['client', 'server'],
+	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'store', 'assets'],
 	agentweb: ['agent', 'client', 'server', 'demo', 'assets'],
-	main: ['agent', 'agentweb', 'playground', 'simulator', 'client', 'server', 'demo', 'jobs', 'store'],
+	main: ['agent', 'agentweb', 'playground', 'simulator', 'client', 'server', 'demo', 'jobs', 'session', 'store'],
 	'cli-error': []
 }
 const leaves = new Set(['cli-error', 'package'])

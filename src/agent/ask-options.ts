@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
 import { type ParsedOptions, parseOptions } from '../server/options'
+import { upstreamOptions } from '../server/upstream-options'
 import { demoOption, permissionOption, providerOptions } from './options'
 import { maxParallelTasks } from './parallel'
 
@@ -43,7 +44,8 @@ export const askOptions = {
 	}),
 	quiet: switchOption('--quiet', 'Print only the answer'),
 	json: switchOption('--json', 'Print the ask response as JSON'),
-	demo: demoOption
+	demo: demoOption,
+	...upstreamOptions
 }
 
 /** Typed `smkit ask` options. */

@@ -6,6 +6,7 @@
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { openDemoSession } from '../demo'
+import { resolveUpstream } from '../server/upstream-options'
 import { createStdinPrompt, createTerminalApprover } from './ask-approver'
 import { LineReader, runInteractive } from './ask-interactive'
 import { type AskCliOptions, parseAskOptions } from './ask-options'
@@ -25,9 +26,15 @@ interface ClientSession {
 	close(): Promise<void>
 }
 
-async function openClient(options: AskCliOptions): Promise<ClientSession> {
-	if (!options.demo) return { client: createClientFromEnv(options.envPath), close: async () => {} }
-	const demo = await openDemoSession()
+async function openClient(
+	options: AskCliOptions,
+	env: Record<string, string | undefined>
+): Promise<ClientSession> {
+	const upstream = resolveUpstream(options, env, options.demo)
+	for (const warning of upstream.warnings) console.error(warning)
+	if (!options.demo)
+		return { client: createClientFromEnv(options.envPath, upstream.clientOptions), close: async () => {} }
+	const demo = await openDemoSession(process.env, upstream.clientOptions)
 	return { client: demo.client, close: () => demo.stop() }
 }
 
@@ -166,7 +173,7 @@ export async function runAsk(question: unknown, rawOptions: Record<string, unkno
 		baseURL: options.baseURL,
 		env
 	})
-	const session = await openClient(options)
+	const session = await openClient(options, env)
 	const interrupts = interruptRouter()
 	try {
 		const setup = setupFor(options, env, session.client)

@@ -19,6 +19,7 @@ import {
 	serveUntilStopped,
 	startServer
 } from '../server/bootstrap'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { AGENT_WEB_APPROVAL_HINT, createAgentWebApp } from './app'
 
 /** The options of `smkit agent-web`, registered with cac and validated from these schemas. */
@@ -26,7 +27,8 @@ export const agentWebOptions = {
 	...serverOptions(8899),
 	...providerOptions,
 	permission: permissionOption,
-	demo: demoOption
+	demo: demoOption,
+	...upstreamOptions
 }
 
 /** Validated options of `smkit agent-web`. */
@@ -62,7 +64,9 @@ export async function startAgentWebServer(
 ): Promise<RunningAgentWeb> {
 	// Variables already set in the process environment win over the file (docs/api-contract.md).
 	const env = loadAgentEnv(options.envPath)
-	const instagram = await openInstagram(options, env)
+	const upstream = resolveUpstream(options, env, options.demo)
+	for (const warning of upstream.warnings) print(warning)
+	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	let chat: ReturnType<typeof setupChat>
 	try {
 		chat = setupChat(
@@ -92,12 +96,13 @@ export async function startAgentWebServer(
 	})
 	print(chat.available ? `AI: ${describeProvider(chat)}` : `AI: not configured. ${chat.reason ?? ''}`)
 	print(`Permission: ${permissionLines[options.permission]}`)
+	for (const line of upstream.lines) print(line)
 	print(
 		instagram.demo
 			? `Demo data: ${demoDescription(instagram.demo)}`
 			: instagram.client.loggedIn
 				? 'Instagram: credentials from the environment file'
-				: 'Instagram: not logged in (public data only): set SESSION_ID, CSRF_TOKEN, DS_USER_ID or use --demo'
+				: 'Instagram: not logged in (public data only): run smkit login --cookies cookies.txt or use --demo'
 	)
 	return running
 }

@@ -77,7 +77,7 @@ export interface TransportSettings {
 
 /** Names the three variables and demo mode; thrown before any request when credentials are missing. */
 export const MISSING_CREDENTIALS_MESSAGE =
-	'Not logged in: set SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file, or start with --demo to use demo data'
+	'Not logged in: connect an account with smkit login --cookies cookies.txt (or set SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file), or start with --demo to use demo data'
 
 const randomBetween = (low: number, high: number) => low + Math.random() * (high - low)
 

@@ -13,6 +13,10 @@
  */
 import type { IgErrorKind } from './errors'
 
+/** How to get a fresh session, for messages after an expiry (servers, the CLI and the UI say the same). */
+export const RECONNECT_HINT =
+	'log in to instagram.com in the browser, export its cookies (cookies.txt or JSON), then run smkit login --cookies FILE or use Connect account in the playground'
+
 /** One of the five states above. */
 export type SessionState = 'none' | 'unchecked' | 'valid' | 'expired' | 'challenge'
 

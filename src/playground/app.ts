@@ -35,6 +35,7 @@ import { OPENAPI_PUBLIC_PATHS, openapiRoutes } from './routes/openapi'
 import { publicRoutes } from './routes/public'
 import { savedRoutes } from './routes/saved'
 import { searchRoutes } from './routes/search'
+import { sessionRoutes } from './routes/session'
 import { storiesRoutes } from './routes/stories'
 import { systemRoutes } from './routes/system'
 import { usersRoutes } from './routes/users'
@@ -76,6 +77,8 @@ export interface PlaygroundDeps {
 	log?: (line: string) => void
 	/** Runs `/api/jobs` (default: a manager over an in-memory store, gone when the app is). */
 	jobs?: JobManager
+	/** The environment file Connect account stores a session in (none: connecting is refused). */
+	envPath?: string
 }
 
 /** What route factories get: the deps plus the pieces the app builds from them. */
@@ -155,6 +158,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(openapiRoutes())
 		.use(uiRoutes(context))
 		.use(systemRoutes(context))
+		.use(sessionRoutes(context))
 		.use(savedRoutes(context))
 		.use(exportRoutes())
 		.use(jobsRoutes(context))
@@ -222,6 +226,11 @@ export interface PlaygroundOptions extends Omit<PlaygroundDeps, 'ig' | 'security
 export function createPlayground(options: PlaygroundOptions = {}) {
 	const { envPath, client, host, port, token, corsOrigin, ...rest } = options
 	const ig = client ?? createClientFromEnv(envPath ?? '.env')
-	const app = createPlaygroundApp({ ...rest, ig, security: { host, port, token, corsOrigin } })
+	const app = createPlaygroundApp({
+		...rest,
+		ig,
+		envPath: envPath ?? '.env',
+		security: { host, port, token, corsOrigin }
+	})
 	return { app, getClient: (): InstagramClient => ig }
 }

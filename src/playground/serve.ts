@@ -20,6 +20,8 @@ import {
 	serveUntilStopped,
 	startServer
 } from '../server/bootstrap'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
+import { RECONNECT_HINT, refusalMessage } from '../session/connect'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
@@ -43,7 +45,8 @@ export const playgroundOptions = {
 		flag: '--db <path>',
 		description: 'The SQLite file jobs are kept in (media downloads go beside it)',
 		error: '--db must be a file path'
-	})
+	}),
+	...upstreamOptions
 }
 
 /** Validated options of `smkit playground`. */
@@ -74,7 +77,9 @@ export async function startPlaygroundServer(
 ): Promise<RunningPlayground> {
 	// Variables already set in the process environment win over the file (docs/api-contract.md).
 	const env = mergeEnv(loadEnvFile(options.envPath))
-	const instagram = await openInstagram(options, env)
+	const upstream = resolveUpstream(options, env, options.demo)
+	for (const warning of upstream.warnings) print(warning)
+	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const ig = instagram.client
 	let store: Store
 	try {
@@ -106,19 +111,26 @@ export async function startPlaygroundServer(
 				ai,
 				permission: options.permission,
 				security,
-				jobs
+				jobs,
+				envPath: options.envPath
 			})
 	})
 	const resumed = jobs.resumeInterrupted()
 	if (resumed.length > 0) print(`Jobs: resuming ${resumed.length} from ${options.dbPath}`)
 	print(`API reference: ${running.url}openapi`)
 	if (instagram.demo) print(`Demo data: ${demoDescription(instagram.demo)}`)
+	for (const line of upstream.lines) print(line)
 	// The demo session needs no confirming round trip (and would build the demo data set at start-up).
 	print(
 		instagram.demo
 			? `Instagram: logged in as @${DEMO_USERNAME} (the demo account)`
 			: await describeAccount(ig)
 	)
+	// Said once when Instagram ends the session while the server runs.
+	ig.session.onChange((report) => {
+		if (report.session === 'expired') print(`Instagram: the session expired; to reconnect, ${RECONNECT_HINT}`)
+		if (report.session === 'challenge') print('Instagram: the session must pass a challenge on instagram.com')
+	})
 	print(
 		ai?.available
 			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`
@@ -138,15 +150,20 @@ export async function runPlayground(
 	)
 }
 
-/** One line about the Instagram account: its username only (never cookies or ids). */
+/**
+ * Checks the session at start (one light call) and says what Instagram answered: the username
+ * when valid, how to reconnect otherwise. Never cookies or ids.
+ */
 async function describeAccount(ig: InstagramClient): Promise<string> {
-	if (!ig.loggedIn) return 'Instagram: not logged in: set SESSION_ID, CSRF_TOKEN, DS_USER_ID or use --demo'
+	if (!ig.loggedIn)
+		return 'Instagram: not logged in: run smkit login --cookies cookies.txt, use Connect account in the page, or start with --demo'
 	try {
-		const signal = AbortSignal.timeout(5000)
-		const user = await ig.account.getCurrentUser({ signal })
-		return `Instagram: logged in as @${user.username}`
+		const report = await ig.checkSession({ signal: AbortSignal.timeout(5000) })
+		if (report.session === 'valid')
+			return `Instagram: session valid, logged in as @${report.username ?? 'unknown'}`
+		return `Instagram: ${refusalMessage(report) ?? `session ${report.session}`}`
 	} catch (error) {
 		const reason = error instanceof IgError ? error.kind : 'no answer'
-		return `Instagram: credentials set, account not confirmed (${reason})`
+		return `Instagram: credentials set, session not checked (${reason})`
 	}
 }

@@ -6,13 +6,14 @@
  * go to the server log.
  */
 import { IgApiError, IgError } from '../client/errors'
+import { RECONNECT_HINT } from '../client/session-health'
 import { unwrapParseError } from './body'
 import { type ErrorCode, type FailureBody, fail, HttpError, httpStatusOf } from './envelope'
 import { redactSecrets } from './redact'
 
 /** Shown when a logged-in endpoint is called without Instagram credentials (DESIGN 3). */
 export const NOT_LOGGED_IN_MESSAGE =
-	'Not logged in: set SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file, or start with --demo'
+	'Not logged in: connect an account (Connect account in the playground, or smkit login --cookies cookies.txt, which store SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file), or start with --demo'
 
 /** A failure ready to send: status, envelope and extra headers (Retry-After, Allow). */
 export interface Failure {
@@ -90,6 +91,11 @@ export function toFailure(thrown: unknown, elysiaCode: unknown, context: Failure
 function clientFailure(error: IgError, context: FailureContext): Failure {
 	if (error.kind === 'login_required' && !context.loggedIn)
 		return failure('login_required', NOT_LOGGED_IN_MESSAGE)
+	if (error.kind === 'login_required')
+		return failure(
+			'login_required',
+			`${redactSecrets(error.message)}. The session has expired: to reconnect, ${RECONNECT_HINT}`
+		)
 	if (error.kind === 'rate_limited') {
 		const seconds = error instanceof IgApiError && error.retryAfter ? Math.ceil(error.retryAfter) : 60
 		return failure('rate_limited', error.message, { 'retry-after': String(Math.max(1, seconds)) })

@@ -17,7 +17,11 @@ describe('parsePlaygroundOptions', () => {
 			savedDir: 'demo/saved',
 			dbPath: 'demo/smkit.db',
 			token: undefined,
-			corsOrigin: undefined
+			corsOrigin: undefined,
+			proxy: undefined,
+			proxyFile: undefined,
+			proxyMode: 'rotate',
+			speed: undefined
 		})
 	})
 
@@ -29,7 +33,9 @@ describe('parsePlaygroundOptions', () => {
 		['permission yolo', { permission: 'yolo' }, /--permission/],
 		['host a b', { host: 'a b' }, /--host/],
 		['corsOrigin not a url', { corsOrigin: 'not a url' }, /--cors-origin/],
-		['token short', { token: 'short' }, /--token/]
+		['token short', { token: 'short' }, /--token/],
+		['speed turbo', { speed: 'turbo' }, /--speed must be safe, normal, fast or unlimited/],
+		['proxy mode random', { proxyMode: 'random' }, /--proxy-mode/]
 	])('rejects %s as bad usage (exit code 2)', (_label, raw, message) => {
 		let thrown: unknown
 		try {
@@ -95,7 +101,7 @@ describe('startPlaygroundServer', () => {
 		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
 		try {
 			expect(lines.join('\n')).toContain(
-				'not logged in: set SESSION_ID, CSRF_TOKEN, DS_USER_ID or use --demo'
+				'Instagram: not logged in: run smkit login --cookies cookies.txt, use Connect account in the page, or start with --demo'
 			)
 			expect(lines.join('\n')).not.toContain('serve-test-token')
 			expect((await fetch(`${running.url}api/status`)).status).toBe(403)

@@ -16,8 +16,28 @@ export const StatusData = t.Object({
 	uptime_seconds: t.Integer({ minimum: 0 }),
 	total_requests: t.Integer({ minimum: 0 }),
 	total_errors: t.Integer({ minimum: 0 }),
-	client_ready: t.Boolean(),
+	client_ready: t.Boolean({
+		description: 'Logged-in endpoints can be expected to work: the session is valid or not yet checked'
+	}),
 	logged_in: t.Boolean({ description: 'Instagram credentials are configured' }),
+	session: t.Union(
+		['valid', 'expired', 'challenge', 'unchecked', 'none'].map((state) => t.Literal(state)),
+		{ description: "What Instagram's last answer to an authenticated request said about the session" }
+	),
+	username: t.Union([t.String(), t.Null()], { description: 'The account, when the session is valid' }),
+	session_checked_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+	speed: t.String({ description: 'Speed mode: safe, normal, fast or unlimited' }),
+	proxies: t.Union(
+		[
+			t.Object({
+				mode: t.String(),
+				total: t.Integer(),
+				available: t.Integer({ description: 'Proxies not taken out after failures' })
+			}),
+			t.Null()
+		],
+		{ description: 'Proxies in use (never their addresses or credentials here), or null' }
+	),
 	demo: t.Boolean({ description: 'Serving the built-in simulated Instagram' }),
 	ai_available: t.Boolean(),
 	ai_provider: t.Union([t.String(), t.Null()]),
@@ -57,23 +77,37 @@ export const systemRoutes = ({ ig, deps, activity, startedAt }: PlaygroundContex
 	return new Elysia({ prefix: '/api' })
 		.get(
 			'/status',
-			() =>
-				ok(
+			() => {
+				const session = ig.session.report()
+				const proxies = ig.proxies?.figures()
+				return ok(
 					{
 						status: 'ok' as const,
 						version: packageJson.version,
 						uptime_seconds: uptime(),
 						total_requests: activity.totalRequests,
 						total_errors: activity.totalErrors,
-						client_ready: true,
+						client_ready: session.session === 'valid' || session.session === 'unchecked',
 						logged_in: ig.loggedIn,
+						session: session.session,
+						username: session.username,
+						session_checked_at: session.checked_at,
+						speed: ig.speed,
+						proxies: proxies
+							? {
+									mode: ig.proxies?.mode ?? 'rotate',
+									total: proxies.length,
+									available: proxies.filter((proxy) => proxy.available).length
+								}
+							: null,
 						demo: Boolean(deps.demo),
 						ai_available: deps.ai?.available ?? false,
 						ai_provider: deps.ai?.provider ?? null,
 						ai_model: deps.ai?.model ?? null
 					},
 					'Playground is running'
-				),
+				)
+			},
 			documented('System', 'Server status, uptime, request counts, AI availability', StatusData)
 		)
 		.get(

@@ -1,0 +1,104 @@
+/**
+ * The Instagram session from the browser: `POST /api/session/check` asks Instagram now,
+ * `POST /api/session {cookies}` connects an account from exported cookies (the Connect account
+ * dialog: a pasted Cookie header, cookies.txt or JSON export), `DELETE /api/session` disconnects.
+ * A connected session is checked first, then stored in the environment file (mode 0600) and used
+ * at once. No response, history entry or log line carries a cookie value.
+ */
+import { Elysia, t } from 'elysia'
+import { CookieImportError } from '../../client/cookies'
+import { removeSessionVariables } from '../../client/env-file'
+import { checkImportedSession, refusalMessage, storeSession } from '../../session/connect'
+import type { PlaygroundContext } from '../app'
+import { HttpError, ok } from '../envelope'
+import { documented } from './docs'
+
+/** What Instagram last said about the session. */
+export const SessionData = t.Object({
+	session: t.Union(
+		['valid', 'expired', 'challenge', 'unchecked', 'none'].map((state) => t.Literal(state)),
+		{ description: 'From the last answer of Instagram to an authenticated request' }
+	),
+	username: t.Union([t.String(), t.Null()], { description: 'The account, when valid and known' }),
+	checked_at: t.Union([t.String({ format: 'date-time' }), t.Null()])
+})
+
+const ConnectData = t.Composite([
+	SessionData,
+	t.Object({ stored: t.Array(t.String(), { description: 'Variables written to the environment file' }) })
+])
+
+const DEMO_REFUSAL =
+	'Demo mode uses the built-in demo account: start the playground without --demo to connect an Instagram account'
+
+/** The session route group. */
+export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api' })
+		.post(
+			'/session/check',
+			async () => {
+				const report = await ig.checkSession({ signal: AbortSignal.timeout(20_000) })
+				const message =
+					report.session === 'valid'
+						? `Session valid${report.username ? `: @${report.username}` : ''}`
+						: `Session ${report.session}`
+				return ok(report, message)
+			},
+			documented('System', 'Ask Instagram now whether the session works (one light call)', SessionData)
+		)
+		.post(
+			'/session',
+			async ({ body }) => {
+				if (deps.demo) throw new HttpError('bad_request', DEMO_REFUSAL)
+				if (!deps.envPath)
+					throw new HttpError('bad_request', 'This playground has no environment file to store a session in')
+				const checked = await checkImportedSession(body.cookies, {
+					baseURL: ig.baseURL,
+					proxies: ig.proxies
+				}).catch((error: unknown) => {
+					if (error instanceof CookieImportError) throw new HttpError('bad_request', error.message)
+					throw error
+				})
+				const refusal = refusalMessage(checked.report)
+				if (refusal)
+					throw new HttpError(
+						checked.report.session === 'challenge' ? 'challenge_required' : 'login_required',
+						refusal
+					)
+				const stored = await storeSession(deps.envPath, checked)
+				ig.setCredentials(checked.credentials)
+				ig.session.recordSuccess(checked.report.username ?? undefined)
+				return ok(
+					{ ...ig.session.report(), stored },
+					`Connected as @${checked.report.username ?? 'unknown'}; ${stored.length} variables stored`
+				)
+			},
+			{
+				parse: 'json',
+				body: t.Object({
+					cookies: t.String({
+						minLength: 1,
+						maxLength: 262_144,
+						description: 'A Cookie header, a Netscape cookies.txt or a JSON cookie export'
+					})
+				}),
+				...documented('System', 'Connect an Instagram account from exported browser cookies', ConnectData)
+			}
+		)
+		.delete(
+			'/session',
+			async () => {
+				if (deps.demo) throw new HttpError('bad_request', DEMO_REFUSAL)
+				const removed = deps.envPath ? await removeSessionVariables(deps.envPath) : []
+				ig.setCredentials(undefined)
+				return ok(
+					{ ...ig.session.report(), removed },
+					'Disconnected: the session is no longer used or stored'
+				)
+			},
+			documented(
+				'System',
+				'Disconnect: stop using the session and remove it from the environment file',
+				t.Composite([SessionData, t.Object({ removed: t.Array(t.String()) })])
+			)
+		)

@@ -1,0 +1,163 @@
+/**
+ * How every command reaches Instagram: proxies (`--proxy URL`, `--proxy-file FILE` with
+ * `--proxy-mode rotate|sticky`, else the standard HTTPS_PROXY / HTTP_PROXY / ALL_PROXY and NO_PROXY
+ * variables) and the speed mode (`--speed`, else SMKIT_SPEED, else `normal`; demo mode's simulator
+ * runs `unlimited` unless a speed is chosen). The schemas register the flags on every command that
+ * talks to Instagram; `resolveUpstream` turns them and the environment into client options.
+ */
+import { readFileSync } from 'node:fs'
+import { Type } from '@sinclair/typebox'
+import { UsageError } from '../cli-error'
+import type { ClientOptions } from '../client/client'
+import { ProxyConfigError, ProxyPool } from '../client/proxy'
+import { INSTAGRAM_ORIGIN } from '../client/request'
+import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, UNLIMITED_WARNING } from '../client/speed'
+
+/** The options of every command that talks to Instagram. */
+export const upstreamOptions = {
+	proxy: Type.Optional(
+		Type.String({
+			flag: '--proxy <url>',
+			description:
+				'Send every Instagram request through this http(s) proxy (default: HTTPS_PROXY / ALL_PROXY)'
+		})
+	),
+	proxyFile: Type.Optional(
+		Type.String({
+			minLength: 1,
+			flag: '--proxy-file <file>',
+			description: 'A list of proxies, one URL a line, used as --proxy-mode says'
+		})
+	),
+	proxyMode: Type.Union([Type.Literal('rotate'), Type.Literal('sticky')], {
+		default: 'rotate',
+		flag: '--proxy-mode <mode>',
+		description: 'rotate: the next proxy for each request; sticky: one proxy until it fails',
+		error: "--proxy-mode must be rotate or sticky, got '{value}'"
+	}),
+	speed: Type.Optional(
+		Type.Union(
+			[Type.Literal('safe'), Type.Literal('normal'), Type.Literal('fast'), Type.Literal('unlimited')],
+			{
+				flag: '--speed <mode>',
+				description: 'safe, normal, fast or unlimited: scales rate-limit budgets and pauses (or SMKIT_SPEED)',
+				error: "--speed must be safe, normal, fast or unlimited, got '{value}'"
+			}
+		)
+	)
+}
+
+/** Validated upstream options (as parsed from the schemas above). */
+export interface UpstreamCommandOptions {
+	proxy?: string
+	proxyFile?: string
+	proxyMode: 'rotate' | 'sticky'
+	speed?: SpeedMode
+}
+
+/** What a command hands its client, and what it tells the user. */
+export interface UpstreamSettings {
+	/** `speed` and `proxies` for the client. */
+	clientOptions: Pick<ClientOptions, 'speed' | 'proxies'>
+	speed: SpeedMode
+	/** Start-up lines (proxy in use, credentials redacted; speed when not normal). */
+	lines: string[]
+	/** Printed on stderr before anything runs (the `unlimited` warning). */
+	warnings: string[]
+}
+
+/** Proxy URLs of a `--proxy-file`: one a line, blank lines and `#` comments skipped. */
+export function readProxyFile(path: string): string[] {
+	let text: string
+	try {
+		text = readFileSync(path, 'utf8')
+	} catch {
+		throw new UsageError(`--proxy-file: cannot read '${path}'`)
+	}
+	const urls = text
+		.split(/\r?\n/)
+		.map((line) => line.trim())
+		.filter((line) => line !== '' && !line.startsWith('#'))
+	if (urls.length === 0) throw new UsageError(`--proxy-file: '${path}' lists no proxy`)
+	return urls
+}
+
+/** The proxy the standard variables name for requests to `origin` (HTTPS_PROXY for https, HTTP_PROXY for http, then ALL_PROXY). */
+export function proxyFromEnvironment(
+	env: Record<string, string | undefined>,
+	origin: string
+): string | undefined {
+	const names = origin.startsWith('https:')
+		? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy']
+		: ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy']
+	for (const name of names) {
+		const value = env[name]?.trim()
+		if (value) return value
+	}
+	return undefined
+}
+
+/** Speed from the option, else SMKIT_SPEED, else `normal` (`unlimited` in demo mode). */
+function resolveSpeed(
+	option: SpeedMode | undefined,
+	env: Record<string, string | undefined>,
+	demo: boolean
+): SpeedMode {
+	if (option) return option
+	const fromEnv = env.SMKIT_SPEED?.trim()
+	if (fromEnv) {
+		if (!isSpeedMode(fromEnv))
+			throw new UsageError(`SMKIT_SPEED must be safe, normal, fast or unlimited, got '${fromEnv}'`)
+		return fromEnv
+	}
+	return demo ? 'unlimited' : 'normal'
+}
+
+/**
+ * Resolves the proxies and speed of a command. `env` is the merged environment (file and process);
+ * `demo` says the upstream is the simulator. A bad proxy or speed is a UsageError (exit 2) whose
+ * message shows proxy URLs without credentials.
+ */
+export function resolveUpstream(
+	options: UpstreamCommandOptions,
+	env: Record<string, string | undefined>,
+	demo = false
+): UpstreamSettings {
+	if (options.proxy && options.proxyFile) throw new UsageError('--proxy and --proxy-file cannot be combined')
+	const origin = env.SMKIT_UPSTREAM_URL?.trim() || INSTAGRAM_ORIGIN
+	const fromEnvironment = options.proxy || options.proxyFile ? undefined : proxyFromEnvironment(env, origin)
+	const urls = options.proxyFile
+		? readProxyFile(options.proxyFile)
+		: [options.proxy ?? fromEnvironment].filter((url): url is string => Boolean(url))
+	const speed = resolveSpeed(options.speed, env, demo)
+	const lines: string[] = []
+	let proxies: ProxyPool | undefined
+	if (urls.length > 0) {
+		try {
+			proxies = new ProxyPool({ urls, mode: options.proxyMode, noProxy: env.NO_PROXY ?? env.no_proxy })
+		} catch (error) {
+			const source = options.proxyFile ? '--proxy-file' : options.proxy ? '--proxy' : 'proxy variable'
+			if (error instanceof ProxyConfigError) throw new UsageError(`${source}: ${error.message}`)
+			throw error
+		}
+		const [first] = proxies.figures()
+		lines.push(
+			proxies.size === 1
+				? `Proxy: ${first?.url}${fromEnvironment ? ' (from the environment)' : ''}`
+				: `Proxies: ${proxies.size} from ${options.proxyFile}, ${proxies.mode}`
+		)
+	}
+	const factor = BUDGET_FACTORS[speed]
+	if (speed !== 'normal')
+		lines.push(
+			`Speed: ${speed} (${factor === null ? 'no client-side rate limits' : `rate-limit budgets x${factor}`})`
+		)
+	return {
+		clientOptions: { speed, proxies },
+		speed,
+		lines,
+		// The simulator has no account to protect: no warning for demo mode's default.
+		warnings:
+			speed === 'unlimited' && !(demo && !options.speed && !env.SMKIT_SPEED) ? [UNLIMITED_WARNING] : []
+	}
+}

@@ -1,0 +1,111 @@
+/**
+ * `smkit login` and `smkit logout`. Login reads a browser's cookies (`--cookies FILE`, or standard
+ * input: a pasted Cookie header, cookies.txt or JSON export), keeps instagram.com's, checks the
+ * session with Instagram and writes SESSION_ID, CSRF_TOKEN, DS_USER_ID (and the optional cookies
+ * present) to the environment file, created with mode 0600. Values are never printed. Logout
+ * removes the session's variables from the file.
+ */
+import { readFileSync } from 'node:fs'
+import { Type } from '@sinclair/typebox'
+import { UsageError } from '../cli-error'
+import { CookieImportError } from '../client/cookies'
+import { loadEnvFile, mergeEnv } from '../client/env'
+import { removeSessionVariables } from '../client/env-file'
+import { type ParsedOptions, parseOptions } from '../server/options'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
+import { checkImportedSession, refusalMessage, storeSession } from './connect'
+
+const envPathOption = Type.String({
+	minLength: 1,
+	default: '.env',
+	flag: '--env <path>',
+	description: 'Environment file the session is written to',
+	error: '--env must be a file path'
+})
+
+/** The options of `smkit login`. */
+export const loginOptions = {
+	cookies: Type.Optional(
+		Type.String({
+			minLength: 1,
+			flag: '--cookies <file>',
+			description: 'cookies.txt, JSON cookie export or Cookie header in a file (- or none: standard input)'
+		})
+	),
+	envPath: envPathOption,
+	skipCheck: Type.Boolean({
+		default: false,
+		flag: '--skip-check',
+		description: 'Save the session without asking Instagram whether it works'
+	}),
+	...upstreamOptions
+}
+
+/** The options of `smkit logout`. */
+export const logoutOptions = { envPath: envPathOption }
+
+/** Reads the cookies from the file, or from standard input (with a prompt on a terminal). */
+async function readCookies(file: string | undefined): Promise<string> {
+	if (file && file !== '-') {
+		try {
+			return readFileSync(file, 'utf8')
+		} catch {
+			throw new UsageError(`--cookies: cannot read '${file}'`)
+		}
+	}
+	if (process.stdin.isTTY)
+		console.error(
+			'Paste the Cookie header of a request to instagram.com (or a cookies.txt / JSON export), then press Ctrl-D:'
+		)
+	return await Bun.stdin.text()
+}
+
+/** `smkit login`: import, check, store; exit 1 when Instagram refuses or cannot be asked. */
+export async function runLogin(rawOptions: Record<string, unknown> = {}): Promise<void> {
+	const options: ParsedOptions<typeof loginOptions> = parseOptions(loginOptions, rawOptions)
+	const env = mergeEnv(loadEnvFile(options.envPath))
+	const upstream = resolveUpstream(options, env)
+	for (const warning of upstream.warnings) console.error(warning)
+	const text = await readCookies(options.cookies)
+	const session = await checkImportedSession(
+		text,
+		{ baseURL: env.SMKIT_UPSTREAM_URL || undefined, proxies: upstream.clientOptions.proxies },
+		{ skipCheck: options.skipCheck, signal: AbortSignal.timeout(30_000) }
+	).catch((error: unknown) => {
+		if (error instanceof CookieImportError) throw error
+		const reason = error instanceof Error ? error.message : String(error)
+		throw new Error(
+			`Could not check the session with Instagram: ${reason}. Nothing was saved; retry, or use --skip-check to save it unchecked`
+		)
+	})
+	const { imported, report } = session
+	const others = imported.ignoredCookies
+		? ` (${imported.ignoredCookies} cookies of other sites left out)`
+		: ''
+	const source = { netscape: 'the cookies.txt file', json: 'the JSON export', header: 'the Cookie header' }[
+		imported.format
+	]
+	console.log(`Read ${imported.instagramCookies} instagram.com cookies from ${source}${others}`)
+	const refusal = refusalMessage(report)
+	if (refusal) throw new Error(`${refusal}. Nothing was saved`)
+	const stored = await storeSession(options.envPath, session)
+	const who = report.username ? `Logged in as @${report.username}` : 'Session saved without a check'
+	console.log(`${who}: ${stored.join(', ')} written to ${options.envPath} (mode 0600)`)
+	const shadowed = stored.filter((name) => process.env[name])
+	if (shadowed.length > 0)
+		console.error(
+			`Note: ${shadowed.join(', ')} also set in the process environment, which wins over the file`
+		)
+}
+
+/** `smkit logout`: removes the session's variables from the environment file. */
+export async function runLogout(rawOptions: Record<string, unknown> = {}): Promise<void> {
+	const options = parseOptions(logoutOptions, rawOptions)
+	const removed = await removeSessionVariables(options.envPath)
+	if (removed.length === 0) {
+		console.log(`No Instagram session in ${options.envPath}`)
+		return
+	}
+	console.log(`Removed ${removed.join(', ')} from ${options.envPath}`)
+	console.log('The browser session itself stays logged in: log out on instagram.com to end it there')
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeEach, describe, expect, it } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+import { DEMO_SECRETS, demoCookieHeader, demoCookiesTxt } from '../support/demo-cookies'
+import { expectFailure, expectOk, startPlayground } from './support'
+
+const directory = mkdtempSync(join(tmpdir(), 'smkit-session-'))
+const envPath = join(directory, '.env')
+// A real-account playground (not demo mode): no session yet, Connect account stores into envPath.
+const harness = await startPlayground({ loggedIn: false, deps: { demo: false, envPath } })
+afterAll(async () => {
+	await harness.stop()
+	rmSync(directory, { recursive: true, force: true })
+})
+beforeEach(() => harness.simulator.session.set('valid'))
+
+const status = async () => (await harness.json('/api/status')).body.data
+
+describe('session health and Connect account', () => {
+	it('starts with session none; connecting stores exactly the session variables (0600) and uses them at once', async () => {
+		expect(await status()).toMatchObject({
+			session: 'none',
+			username: null,
+			logged_in: false,
+			client_ready: false
+		})
+		expect(await harness.json('/api/account/blocked')).toMatchObject({ status: 401 })
+		const connected = await expectOk(
+			await harness.request('POST', '/api/session', { body: { cookies: demoCookiesTxt() } })
+		)
+		expect(connected.data).toMatchObject({
+			session: 'valid',
+			username: 'smkit_demo',
+			stored: ['SESSION_ID', 'CSRF_TOKEN', 'DS_USER_ID']
+		})
+		expect(connected.message).toBe('Connected as @smkit_demo; 3 variables stored')
+		expect(readFileSync(envPath, 'utf8').trim().split('\n')).toEqual([
+			`SESSION_ID=${DEMO_CREDENTIALS.sessionId}`,
+			`CSRF_TOKEN=${DEMO_CREDENTIALS.csrfToken}`,
+			`DS_USER_ID=${DEMO_CREDENTIALS.dsUserId}`
+		])
+		expect(statSync(envPath).mode & 0o777).toBe(0o600)
+		expect(await status()).toMatchObject({
+			session: 'valid',
+			username: 'smkit_demo',
+			logged_in: true,
+			client_ready: true
+		})
+		await expectOk(await harness.get('/api/account/blocked'))
+	})
+
+	it('a login_required during use flips the status to expired at once, with a reconnect hint', async () => {
+		harness.simulator.session.set('expired')
+		const failure = await expectFailure(await harness.get('/api/account/blocked'), 401, 'login_required')
+		expect(failure.error).toContain(
+			'The session has expired: to reconnect, log in to instagram.com in the browser'
+		)
+		expect(failure.error).toContain('Connect account')
+		expect(await status()).toMatchObject({ session: 'expired', username: null, client_ready: false })
+		expect(Date.parse((await status()).session_checked_at)).toBeGreaterThan(0)
+		// Checking again asks Instagram, which still refuses.
+		const check = await expectOk(await harness.request('POST', '/api/session/check'))
+		expect(check.data.session).toBe('expired')
+		harness.simulator.session.set('valid')
+		expect((await expectOk(await harness.request('POST', '/api/session/check'))).data).toMatchObject({
+			session: 'valid',
+			username: 'smkit_demo'
+		})
+	})
+
+	it('refuses cookies Instagram does not accept, and unusable cookies, storing nothing', async () => {
+		const before = readFileSync(envPath, 'utf8')
+		harness.simulator.session.set('expired')
+		const expired = await expectFailure(
+			await harness.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } }),
+			401,
+			'login_required'
+		)
+		expect(expired.error).toContain('Instagram does not accept this session (login_required)')
+		harness.simulator.session.set('challenge')
+		await expectFailure(
+			await harness.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } }),
+			403,
+			'challenge_required'
+		)
+		harness.simulator.session.set('valid')
+		const unusable = await expectFailure(
+			await harness.request('POST', '/api/session', { body: { cookies: 'csrftoken=abc; mid=x' } }),
+			400,
+			'bad_request'
+		)
+		expect(unusable.error).toContain('No usable sessionid, ds_user_id cookies in the pasted cookies')
+		await expectFailure(
+			await harness.request('POST', '/api/session', { body: { cookies: '' } }),
+			400,
+			'bad_request'
+		)
+		expect(readFileSync(envPath, 'utf8')).toBe(before)
+	})
+
+	it('disconnect stops using the session and removes it from the file', async () => {
+		writeFileSync(envPath, `KEEP=1\n${readFileSync(envPath, 'utf8')}`, { mode: 0o600 })
+		const removed = await expectOk(await harness.request('DELETE', '/api/session'))
+		expect(removed.data).toMatchObject({
+			session: 'none',
+			removed: ['SESSION_ID', 'CSRF_TOKEN', 'DS_USER_ID']
+		})
+		expect(readFileSync(envPath, 'utf8')).toBe('KEEP=1\n')
+		expect(await status()).toMatchObject({ session: 'none', logged_in: false })
+	})
+
+	it('never answers or records a cookie value', async () => {
+		const history = await harness.json('/api/history')
+		expect(history.body.data.map((entry: { path: string }) => entry.path)).toContain('/api/session')
+		for (const text of harness.bodies) for (const secret of DEMO_SECRETS) expect(text).not.toContain(secret)
+	})
+})
+
+describe('demo mode', () => {
+	it('keeps the demo account: connecting and disconnecting are refused', async () => {
+		const demo = await startPlayground()
+		try {
+			expect((await demo.json('/api/status')).body.data).toMatchObject({
+				session: 'valid',
+				username: 'smkit_demo',
+				speed: 'unlimited',
+				proxies: null
+			})
+			const refused = await expectFailure(
+				await demo.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } }),
+				400,
+				'bad_request'
+			)
+			expect(refused.error).toContain('Demo mode uses the built-in demo account')
+			await expectFailure(await demo.request('DELETE', '/api/session'), 400, 'bad_request')
+		} finally {
+			await demo.stop()
+		}
+	})
+
+	it('a playground without an environment file cannot store a session', async () => {
+		const bare = await startPlayground({ loggedIn: false, deps: { demo: false } })
+		try {
+			const body = await expectFailure(
+				await bare.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } }),
+				400,
+				'bad_request'
+			)
+			expect(body.error).toContain('no environment file')
+		} finally {
+			await bare.stop()
+		}
+	})
+})
