@@ -2,7 +2,7 @@
  * Entry of the playground page: registers the 15 panels (SPEC.md section 1), starts the shell,
  * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
  */
-import { apiGet, hasToken } from './lib/api'
+import { apiGet, hasToken, onSessionRefused } from './lib/api'
 import type { PanelEntry } from './lib/panel'
 import { type ServerStatus, setStatus } from './lib/state'
 import { createAiChatPanel } from './panels/ai-chat'
@@ -46,6 +46,8 @@ async function refreshStatus(): Promise<void> {
 
 shell = startShell(entries, 'users')
 void refreshStatus()
+// Instagram refused the session on some call: show the new state (and how to reconnect) at once.
+onSessionRefused(() => void refreshStatus())
 setInterval(() => {
 	if (!document.hidden) void refreshStatus()
 }, STATUS_POLL_MS)

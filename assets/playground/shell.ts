@@ -1,10 +1,12 @@
 /**
  * The page frame: navigation built from the panel list, hash routing (`#users`, `#users/search`),
- * the mobile menu, and the status badges and banners fed by `/api/status`.
+ * the mobile menu, and the status badges and banners fed by `/api/status`: the session badge, and
+ * a banner saying how to connect or reconnect when the session is missing, expired or challenged.
  */
-import { h, replaceChildren } from './lib/dom'
+import { checkSessionNow, openConnectDialog } from './components/connect-dialog'
+import { type Child, h, replaceChildren } from './lib/dom'
 import type { Panel, PanelEntry } from './lib/panel'
-import { onStatus, type ServerStatus } from './lib/state'
+import { onStatus, type ServerStatus, type SessionState } from './lib/state'
 
 /** The shell's handle for panels that drive other panels (History's re-run). */
 export interface Shell {
@@ -107,6 +109,78 @@ export function startShell(entries: PanelEntry[], defaultId: string): Shell {
 	return { open: (id, subroute = null) => open(id, subroute, false) }
 }
 
+/** The session badge: what Instagram last said (older servers report only `logged_in`). */
+function sessionBadge(status: ServerStatus): HTMLElement {
+	const session = status.session ?? (status.logged_in ? 'unchecked' : 'none')
+	const checked = status.session_checked_at
+		? ` (checked ${new Date(status.session_checked_at).toLocaleTimeString()})`
+		: ''
+	const badges: Record<SessionState, [string, string, string]> = {
+		valid: [
+			'badge-ok',
+			status.username ? `@${status.username}` : 'Session valid',
+			`Instagram accepts the session${checked}`
+		],
+		unchecked: ['badge-quiet', 'Session not checked', 'Credentials are set; Instagram has not answered yet'],
+		expired: ['badge-error', 'Session expired', `Instagram answered login_required${checked}`],
+		challenge: ['badge-warning', 'Challenge required', `Instagram asks for a challenge${checked}`],
+		none: ['badge-warning', 'Not logged in', 'No Instagram session: only public data']
+	}
+	const [tone, text, title] = badges[session]
+	return h('span', {
+		className: `badge badge-session ${tone}`,
+		text,
+		attrs: { title, 'data-session': session }
+	})
+}
+
+function connectButton(label: string): HTMLElement {
+	return h('button', {
+		className: 'button button-small',
+		text: label,
+		attrs: { type: 'button' },
+		on: { click: () => void openConnectDialog() }
+	})
+}
+
+/** The banner's text for a session that needs the user, or null when it works. */
+function sessionBanner(status: ServerStatus): Child[] | null {
+	const session = status.session ?? (status.logged_in ? 'unchecked' : 'none')
+	const login = h('code', { text: 'smkit login --cookies cookies.txt' })
+	if (session === 'none')
+		return [
+			h('strong', { text: 'Not logged in. ' }),
+			'Only the Public panel works. Connect an account with your browser’s instagram.com cookies, or run ',
+			login,
+			' and restart, or start with ',
+			h('code', { text: 'smkit playground --demo' }),
+			' to try everything on simulated data. ',
+			status.demo ? null : connectButton('Connect account')
+		]
+	if (session === 'expired')
+		return [
+			h('strong', { text: 'Instagram session expired. ' }),
+			'Instagram answered login_required, so logged-in panels fail. To reconnect, log in to instagram.com in your browser, export its cookies (Cookie header, cookies.txt or JSON), then reconnect here or run ',
+			login,
+			'. ',
+			status.demo ? null : connectButton('Reconnect account')
+		]
+	if (session === 'challenge')
+		return [
+			h('strong', { text: 'Instagram asks for a challenge. ' }),
+			'Open instagram.com in your browser and complete it, then check again (or reconnect with fresh cookies). ',
+			h('button', {
+				className: 'button button-small',
+				text: 'Check again',
+				attrs: { type: 'button' },
+				on: { click: () => void checkSessionNow() }
+			}),
+			' ',
+			status.demo ? null : connectButton('Reconnect account')
+		]
+	return null
+}
+
 function renderStatus(status: ServerStatus | null): void {
 	const badges = required<HTMLElement>('badges')
 	const banner = required<HTMLElement>('banner')
@@ -120,23 +194,18 @@ function renderStatus(status: ServerStatus | null): void {
 					attrs: { title: 'Data comes from the built-in simulated Instagram' }
 				})
 			: null,
-		h('span', {
-			className: `badge ${status.logged_in ? 'badge-ok' : 'badge-warning'}`,
-			text: status.logged_in ? 'Logged in' : 'Not logged in'
-		}),
+		sessionBadge(status),
+		status.demo || status.session === undefined ? null : connectButton('Connect account'),
 		status.version ? h('span', { className: 'badge badge-quiet', text: `v${status.version}` }) : null
 	)
-	if (status.logged_in === false) {
-		replaceChildren(
-			banner,
-			h('strong', { text: 'Not logged in. ' }),
-			'Only the Public panel works. Add SESSION_ID, CSRF_TOKEN and DS_USER_ID to the .env file and restart, or start with ',
-			h('code', { text: 'smkit playground --demo' }),
-			' to try everything on simulated data.'
-		)
+	const message = sessionBanner(status)
+	if (message) {
+		replaceChildren(banner, ...message)
+		banner.classList.toggle('banner-error', status.session === 'expired')
 		banner.hidden = false
 	} else {
 		banner.hidden = true
+		banner.classList.remove('banner-error')
 		banner.replaceChildren()
 	}
 }

@@ -164,7 +164,7 @@ describe('dashboard', () => {
 			expect(await page.locator('main .chart-figure figcaption').allTextContents()).toEqual([
 				'Instagram requests per minute',
 				'Average latency per endpoint',
-				'Rate-limit budget left'
+				'Rate-limit budget left (speed: unlimited)'
 			])
 			// The client counted the upstream requests this file made, per endpoint.
 			expect(

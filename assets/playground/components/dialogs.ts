@@ -5,7 +5,8 @@
  */
 import { h } from '../lib/dom'
 
-function openDialog(
+/** Opens a modal built by `build`; resolves to the value passed to `close` ('' for Escape). */
+export function openDialog(
 	build: (dialog: HTMLDialogElement, close: (value: string) => void) => HTMLElement[]
 ): Promise<string> {
 	const previousFocus = document.activeElement as HTMLElement | null

@@ -54,6 +54,12 @@ export function lastRequest(): DataRequest | null {
 }
 
 const token = new URLSearchParams(window.location.search).get('token')
+const sessionListeners = new Set<(code: string) => void>()
+
+/** Calls `listener` whenever an answer says Instagram refused the session (login or challenge required). */
+export function onSessionRefused(listener: (code: string) => void): void {
+	sessionListeners.add(listener)
+}
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {
 	return token ? { ...extra, Authorization: `Bearer ${token}` } : extra
@@ -152,6 +158,9 @@ export async function apiRequest<T = unknown>(
 			? envelope.error
 			: `Unexpected answer from the server (HTTP ${response.status}).`
 	const code = envelope && typeof envelope.code === 'string' ? envelope.code : 'bad_response'
+	if (code === 'login_required' || code === 'challenge_required') {
+		for (const listener of sessionListeners) listener(code)
+	}
 	return { ...base, ok: false, status: response.status, error, code, durationMs, sizeBytes }
 }
 

@@ -1,5 +1,8 @@
 /** What the whole page knows about the server: the latest `/api/status` data, shared by every panel. */
 
+/** The session states `/api/status` reports. */
+export type SessionState = 'valid' | 'expired' | 'challenge' | 'unchecked' | 'none'
+
 /** `/api/status` data (DESIGN.md section 4); every field may be missing on an older server. */
 export interface ServerStatus {
 	status?: string
@@ -9,6 +12,14 @@ export interface ServerStatus {
 	total_errors?: number
 	client_ready?: boolean
 	logged_in?: boolean
+	/** What Instagram last said about the session. */
+	session?: SessionState
+	/** The account, when the session is valid. */
+	username?: string | null
+	session_checked_at?: string | null
+	/** safe, normal, fast or unlimited. */
+	speed?: string
+	proxies?: { mode?: string; total?: number; available?: number } | null
 	demo?: boolean
 	ai_available?: boolean
 	ai_provider?: string | null

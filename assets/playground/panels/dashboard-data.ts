@@ -35,6 +35,8 @@ export interface ClientFigures {
 	per_minute?: { minute?: string; requests?: number; errors?: number }[]
 	endpoints?: Record<string, EndpointFigures>
 	rate_limits?: Record<string, BudgetFigures> | null
+	/** Speed mode the budgets come from: safe, normal, fast or unlimited. */
+	speed?: string
 }
 
 /** `/api/dashboard` data. */

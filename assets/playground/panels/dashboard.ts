@@ -43,6 +43,7 @@ function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDeta
 	const endpoints = endpointRows(client)
 	const slowest = Math.max(1, ...endpoints.map((row) => row.avg_ms))
 	const errorKinds = Object.entries(client.errors_by_kind ?? {}).filter(([, count]) => count > 0)
+	const speed = client.speed ?? status?.speed ?? 'normal'
 	const budgets = Object.entries(client.rate_limits ?? {}).map(([category, budget]) => ({
 		label: category,
 		value: budget.remaining ?? 0,
@@ -77,6 +78,9 @@ function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDeta
 			]),
 			card('Session', [
 				['Logged in', yesNo(status?.logged_in)],
+				['Instagram session', status?.session ?? '—'],
+				['Account', status?.username ? `@${status.username}` : '—'],
+				['Speed', speed],
 				['Demo data', yesNo(status?.demo)],
 				[
 					'AI',
@@ -110,11 +114,12 @@ function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDeta
 				{ title: 'Average latency per endpoint', emptyText: 'No upstream requests yet.' }
 			),
 			horizontalBars(budgets, {
-				title: 'Rate-limit budget left',
+				title: `Rate-limit budget left (speed: ${speed})`,
 				tone: 'budget',
-				emptyText: status?.demo
-					? 'The client limits no rate in demo mode.'
-					: 'Client-side rate limiting is off.'
+				emptyText:
+					speed === 'unlimited'
+						? 'Speed unlimited: the client limits no rate.'
+						: 'Client-side rate limiting is off.'
 			})
 		),
 		h('h2', { className: 'section-title', text: 'Requests per upstream endpoint' }),
