@@ -14,6 +14,7 @@ import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { openInstagram } from '../demo'
 import { type ParsedOptions, parseOptions } from '../server/options'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore } from '../store/db'
 import { EXPORT_FORMATS, type ExportFormat, exportParts, jsonLines, writeExport } from './export'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
@@ -68,7 +69,8 @@ export const collectOptions = {
 		default: false,
 		flag: '--fresh',
 		description: 'Start over instead of continuing an unfinished run'
-	})
+	}),
+	...upstreamOptions
 }
 
 /** Validated options of `smkit collect`. */
@@ -141,7 +143,9 @@ export async function runCollect(
 	const log = (line: string) => process.stderr.write(`${line}\n`)
 	const store = openStore(options.dbPath)
 	const env = mergeEnv(loadEnvFile(options.envPath))
-	const instagram = await openInstagram(options, env)
+	const upstream = resolveUpstream(options, env, options.demo)
+	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
+	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const controller = new AbortController()
 	const interrupt = () => controller.abort(new Error('interrupted'))
 	process.once('SIGINT', interrupt)

@@ -148,7 +148,9 @@ export function resolveUpstream(
 		)
 	}
 	const factor = BUDGET_FACTORS[speed]
-	if (speed !== 'normal')
+	// Demo mode's default (the simulator at full speed) goes unsaid; any chosen speed is said.
+	const demoDefault = demo && !options.speed && !env.SMKIT_SPEED?.trim()
+	if (speed !== 'normal' && !demoDefault)
 		lines.push(
 			`Speed: ${speed} (${factor === null ? 'no client-side rate limits' : `rate-limit budgets x${factor}`})`
 		)
@@ -157,7 +159,6 @@ export function resolveUpstream(
 		speed,
 		lines,
 		// The simulator has no account to protect: no warning for demo mode's default.
-		warnings:
-			speed === 'unlimited' && !(demo && !options.speed && !env.SMKIT_SPEED) ? [UNLIMITED_WARNING] : []
+		warnings: speed === 'unlimited' && !demoDefault ? [UNLIMITED_WARNING] : []
 	}
 }
