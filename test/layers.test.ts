@@ -24,7 +24,18 @@ const allowed: Record<string, readonly string[]> = {
 	session: ['client', 'server'],
 	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'store', 'assets'],
 	agentweb: ['agent', 'client', 'server', 'demo', 'assets'],
-	main: ['agent', 'agentweb', 'playground', 'simulator', 'client', 'server', 'demo', 'jobs', 'session', 'store'],
+	main: [
+		'agent',
+		'agentweb',
+		'playground',
+		'simulator',
+		'client',
+		'server',
+		'demo',
+		'jobs',
+		'session',
+		'store'
+	],
 	'cli-error': []
 }
 const leaves = new Set(['cli-error', 'package'])
