@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
 import type { ClientOptions } from '../client/client'
-import { ProxyConfigError, ProxyPool } from '../client/proxy'
+import { bypassesProxy, ProxyConfigError, ProxyPool } from '../client/proxy'
 import { INSTAGRAM_ORIGIN } from '../client/request'
 import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, UNLIMITED_WARNING } from '../client/speed'
 
@@ -141,10 +141,12 @@ export function resolveUpstream(
 			throw error
 		}
 		const [first] = proxies.figures()
+		const direct = bypassesProxy(new URL(origin), env.NO_PROXY ?? env.no_proxy)
 		lines.push(
-			proxies.size === 1
+			(proxies.size === 1
 				? `Proxy: ${first?.url}${fromEnvironment ? ' (from the environment)' : ''}`
-				: `Proxies: ${proxies.size} from ${options.proxyFile}, ${proxies.mode}`
+				: `Proxies: ${proxies.size} from ${options.proxyFile}, ${proxies.mode}`) +
+				(direct ? `, not used: NO_PROXY names ${new URL(origin).host}` : '')
 		)
 	}
 	const factor = BUDGET_FACTORS[speed]

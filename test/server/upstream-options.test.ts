@@ -1,0 +1,123 @@
+/**
+ * How a command's proxy and speed come from its options and the environment: `--speed` over
+ * SMKIT_SPEED over the default, `--proxy`/`--proxy-file` over HTTPS_PROXY / HTTP_PROXY / ALL_PROXY,
+ * NO_PROXY, and proxy credentials never in what is printed.
+ */
+import { afterAll, describe, expect, it } from 'bun:test'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { UsageError } from '../../src/cli-error'
+import { UNLIMITED_WARNING } from '../../src/client/speed'
+import { resolveUpstream } from '../../src/server/upstream-options'
+
+const folder = await mkdtemp(path.join(tmpdir(), 'smkit-upstream-'))
+afterAll(() => rm(folder, { recursive: true, force: true }))
+
+const rotate = { proxyMode: 'rotate' as const }
+const INSTAGRAM = new URL('https://www.instagram.com/api/v1/users/web_profile_info/')
+const SIMULATOR = 'http://127.0.0.1:4000'
+
+function usageError(run: () => unknown): UsageError {
+	try {
+		run()
+	} catch (error) {
+		if (error instanceof UsageError) return error
+		throw error
+	}
+	throw new Error('expected a UsageError')
+}
+
+describe('speed', () => {
+	it('--speed wins over SMKIT_SPEED, which wins over the default (normal; unlimited in demo mode)', () => {
+		expect(resolveUpstream(rotate, {}).speed).toBe('normal')
+		expect(resolveUpstream(rotate, {}, true).speed).toBe('unlimited')
+		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'safe' }).speed).toBe('safe')
+		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'safe' }, true).speed).toBe('safe')
+		expect(resolveUpstream({ ...rotate, speed: 'fast' }, { SMKIT_SPEED: 'safe' }).speed).toBe('fast')
+		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'fast' }).clientOptions.speed).toBe('fast')
+	})
+
+	it('says a chosen speed at start and warns about unlimited, but not for demo mode default', () => {
+		expect(resolveUpstream(rotate, {}).lines).toEqual([])
+		expect(resolveUpstream(rotate, {}, true)).toMatchObject({ lines: [], warnings: [] })
+		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'fast' }).lines).toEqual([
+			'Speed: fast (rate-limit budgets x2)'
+		])
+		const unlimited = resolveUpstream({ ...rotate, speed: 'unlimited' }, {})
+		expect(unlimited.warnings).toEqual([UNLIMITED_WARNING])
+		expect(unlimited.lines).toEqual(['Speed: unlimited (no client-side rate limits)'])
+	})
+
+	it('refuses an unknown SMKIT_SPEED as bad usage', () => {
+		expect(usageError(() => resolveUpstream(rotate, { SMKIT_SPEED: 'turbo' })).message).toContain(
+			"SMKIT_SPEED must be safe, normal, fast or unlimited, got 'turbo'"
+		)
+	})
+})
+
+describe('proxies', () => {
+	it('takes HTTPS_PROXY for Instagram, HTTP_PROXY for an http:// upstream, else ALL_PROXY', () => {
+		const env = { HTTPS_PROXY: 'http://127.0.0.1:3001', HTTP_PROXY: 'http://127.0.0.1:3002' }
+		const https = resolveUpstream(rotate, env).clientOptions.proxies
+		expect(https?.pick(INSTAGRAM)?.url).toBe('http://127.0.0.1:3001')
+		const http = resolveUpstream(rotate, { ...env, SMKIT_UPSTREAM_URL: SIMULATOR }).clientOptions.proxies
+		expect(http?.pick(new URL(`${SIMULATOR}/x`))?.url).toBe('http://127.0.0.1:3002')
+		const all = resolveUpstream(rotate, { ALL_PROXY: 'http://127.0.0.1:3003' }).clientOptions.proxies
+		expect(all?.pick(INSTAGRAM)?.url).toBe('http://127.0.0.1:3003')
+		expect(resolveUpstream(rotate, {}).clientOptions.proxies).toBeUndefined()
+	})
+
+	it('--proxy wins over the variables; NO_PROXY hosts are reached directly and the start-up line says so', () => {
+		const chosen = resolveUpstream(
+			{ ...rotate, proxy: 'http://127.0.0.1:3009' },
+			{ HTTPS_PROXY: 'http://127.0.0.1:3001' }
+		)
+		expect(chosen.clientOptions.proxies?.pick(INSTAGRAM)?.url).toBe('http://127.0.0.1:3009')
+		expect(chosen.lines).toEqual(['Proxy: http://127.0.0.1:3009'])
+		const bypassed = resolveUpstream(rotate, {
+			HTTPS_PROXY: 'http://127.0.0.1:3001',
+			NO_PROXY: 'localhost, .instagram.com'
+		})
+		expect(bypassed.clientOptions.proxies?.pick(INSTAGRAM)).toBeUndefined()
+		expect(bypassed.lines).toEqual([
+			'Proxy: http://127.0.0.1:3001 (from the environment), not used: NO_PROXY names www.instagram.com'
+		])
+	})
+
+	it('reads --proxy-file (comments and blank lines skipped) in the mode asked for', async () => {
+		const file = path.join(folder, 'proxies.txt')
+		await writeFile(file, '# pool\nhttp://127.0.0.1:3001\n\nhttp://u:p4ss@127.0.0.1:3002\n')
+		const sticky = resolveUpstream({ proxyFile: file, proxyMode: 'sticky' }, {})
+		expect(sticky.clientOptions.proxies?.size).toBe(2)
+		expect(sticky.clientOptions.proxies?.mode).toBe('sticky')
+		expect(sticky.lines).toEqual([`Proxies: 2 from ${file}, sticky`])
+	})
+
+	it('refuses bad proxy settings as bad usage, never showing credentials', async () => {
+		const empty = path.join(folder, 'empty.txt')
+		await writeFile(empty, '# nothing\n')
+		const cases: [Parameters<typeof resolveUpstream>[0], Record<string, string>, string][] = [
+			[
+				{ ...rotate, proxy: 'socks5://user:s0cks-pass@127.0.0.1:1080' },
+				{},
+				'socks5 proxies are not supported'
+			],
+			[{ ...rotate }, { HTTPS_PROXY: 'ftp://user:ftp-pass@host' }, 'must be an http:// or https:// URL'],
+			[{ ...rotate, proxy: 'http://127.0.0.1:1', proxyFile: empty }, {}, 'cannot be combined'],
+			[{ ...rotate, proxyFile: empty }, {}, 'lists no proxy'],
+			[{ ...rotate, proxyFile: path.join(folder, 'missing.txt') }, {}, 'cannot read']
+		]
+		for (const [options, env, message] of cases) {
+			const error = usageError(() => resolveUpstream(options, env))
+			expect(error.message).toContain(message)
+			expect(error.message).not.toMatch(/s0cks-pass|ftp-pass/)
+		}
+	})
+
+	it('prints proxies without their credentials', () => {
+		const secret = resolveUpstream({ ...rotate, proxy: 'http://alice:pr0xy-s3cret@127.0.0.1:3001' }, {})
+		expect(secret.lines.join('\n')).not.toContain('pr0xy-s3cret')
+		expect(secret.lines.join('\n')).not.toContain('alice')
+	})
+})
