@@ -1,5 +1,5 @@
 /** Files imported `with { type: 'file' }` resolve to a path Bun.file can open (also inside the binary). */
-declare module '@scalar/api-reference/browser/standalone.js' {
+declare module '*/vendor/scalar-api-reference/standalone.js' {
 	const path: string
 	export default path
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { type PlaygroundHarness, startPlayground } from './support'
 
 let playground: PlaygroundHarness
@@ -43,6 +45,13 @@ describe('OpenAPI', () => {
 		const script = await playground.get('/openapi/scalar.js')
 		expect(script.status).toBe(200)
 		expect(script.headers.get('content-type')).toContain('javascript')
-		expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000)
+		// The vendored bundle (vendor/README.md), byte for byte, of the version its folder records.
+		const vendored = join(import.meta.dir, '../../vendor/scalar-api-reference')
+		const served = new Uint8Array(await script.arrayBuffer())
+		expect(served.byteLength).toBeGreaterThan(1_000_000)
+		expect(Buffer.from(served).equals(readFileSync(join(vendored, 'standalone.js')))).toBe(true)
+		const version = readFileSync(join(vendored, 'VERSION'), 'utf8').trim()
+		expect(new TextDecoder().decode(served.subarray(0, 600))).toContain(`@scalar/api-reference ${version}`)
+		expect(readFileSync(join(vendored, 'LICENSE'), 'utf8')).toContain('MIT License')
 	})
 })

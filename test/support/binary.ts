@@ -11,9 +11,12 @@ import packageJson from '../../package.json'
 const ROOT = resolve(import.meta.dir, '../..')
 let built: Promise<string> | undefined
 
-/** The build command of package.json with its output redirected to `outfile`. */
+/**
+ * The build command of package.json (its `bun build`, without the step that moves the binary out of
+ * dist/) with its output redirected to `outfile`; the source maps land beside it.
+ */
 function buildArguments(outfile: string): string[] {
-	const words = packageJson.scripts.build.split(/\s+/)
+	const words = packageJson.scripts.build.split('&&')[0].trim().split(/\s+/)
 	if (words[0] !== 'bun') throw new Error(`unexpected build script: ${packageJson.scripts.build}`)
 	const at = words.indexOf('--outfile')
 	if (at < 0) throw new Error('the build script names no --outfile')
