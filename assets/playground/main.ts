@@ -1,5 +1,5 @@
 /**
- * Entry of the playground page: registers the 15 panels (SPEC.md section 1), starts the shell,
+ * Entry of the playground page: registers the panels, starts the shell,
  * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
  */
 import { apiGet, hasToken, onSessionRefused } from './lib/api'
@@ -10,6 +10,7 @@ import { DATA_PANELS, matchRequest } from './panels/catalog'
 import { createDashboardPanel } from './panels/dashboard'
 import { createDataPanel, type DataPanel } from './panels/data-panel'
 import { createHistoryPanel } from './panels/history'
+import { createJobsPanel } from './panels/jobs'
 import { createSavedPanel } from './panels/saved'
 import { renderStatusError, type Shell, startShell } from './shell'
 
@@ -33,6 +34,7 @@ const entries: PanelEntry[] = [
 			create: () => createDataPanel(spec)
 		})
 	),
+	{ id: 'jobs', title: 'Jobs', group: 'Workspace', create: createJobsPanel },
 	{ id: 'saved', title: 'Saved', group: 'Workspace', create: createSavedPanel },
 	{ id: 'history', title: 'History', group: 'Workspace', create: () => createHistoryPanel(rerun) },
 	{ id: 'dashboard', title: 'Dashboard', group: 'Workspace', create: createDashboardPanel }

@@ -1,5 +1,5 @@
 /**
- * Every panel in a real Chromium against a demo playground: each of the 15 opens by deep link at
+ * Every panel in a real Chromium against a demo playground: each of the 16 opens by deep link at
  * 1280 px and 390 px (screenshots under test-artifacts/screenshots/), every endpoint of every data
  * panel renders a result, navigation works by keyboard and from the mobile menu, and the page
  * never contacts another origin.
@@ -35,6 +35,7 @@ const PANELS = [
 	['hashtags', 'Hashtags'],
 	['notifications', 'Notifications'],
 	['direct', 'Direct'],
+	['jobs', 'Jobs'],
 	['saved', 'Saved'],
 	['history', 'History'],
 	['dashboard', 'Dashboard']
@@ -55,7 +56,7 @@ afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
 
 describe('panels', () => {
 	test(
-		'the navigation lists the 15 panels of SPEC 1 in order',
+		'the navigation lists the 16 panels in order',
 		async () => {
 			await openPanel(page, playground, 'users')
 			expect(await page.locator('#nav-list .nav-link').allTextContents()).toEqual(
@@ -98,6 +99,7 @@ describe('panels', () => {
 					if (panel) await runAction(page, panel.actions[0].id)
 					if (id === 'dashboard') await page.locator('.stat-grid').waitFor()
 					if (id === 'history') await page.locator('.history-table').waitFor()
+					if (id === 'jobs') await page.locator('.jobs-list .result-empty, .jobs-list .job').first().waitFor()
 					if (id === 'ai-chat') await page.locator('.notice').waitFor()
 					// No horizontal scrolling of the page itself, even at phone width.
 					const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)

@@ -1,12 +1,14 @@
 /**
  * The result area every data panel shares: a status line (HTTP status, duration, size, items),
  * a summary card for users and posts, views (Table, Tree, Images, Raw), "Load more" when the
- * envelope has `next_cursor` (appends, fetching with `?cursor=`), and Save, CSV and Copy.
+ * envelope has `next_cursor` (appends, fetching with `?cursor=`), Save, CSV and Copy, and "Collect
+ * all" under a list a job can collect whole (it starts the job and opens the Jobs panel).
  * Failures show the envelope's `error` and `code` as they are.
  */
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { h, replaceChildren } from '../lib/dom'
 import { formatBytes, formatCount, formatDuration } from '../lib/format'
+import { type Collectable, collectAll, collectableList } from '../lib/jobs'
 import { dataTable, fieldTable } from './data-table'
 import { collectImages, gallery } from './gallery'
 import { jsonTree, setTreeExpanded } from './json-tree'
@@ -184,6 +186,8 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 				on: { click: () => void copyJson(current.data) }
 			})
 		)
+		const collectable = current.path && Array.isArray(current.data) ? collectableList(current.path) : null
+		if (collectable) actions.append(collectButton(collectable))
 		const more =
 			current.nextCursor && Array.isArray(current.data)
 				? h(
@@ -205,6 +209,32 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			body,
 			more
 		)
+	}
+
+	/** "Collect all": starts a job for the whole list, then opens the Jobs panel on it. */
+	function collectButton(list: Collectable): HTMLButtonElement {
+		const button = h('button', {
+			className: 'button',
+			text: 'Collect all',
+			attrs: { type: 'button', title: `Start a job that collects every record of this list (${list.kind})` },
+			on: {
+				click: async () => {
+					button.disabled = true
+					const started = await collectAll(list)
+					button.disabled = false
+					if (!started.ok || !started.envelope) {
+						showToast(`Could not start the job: ${started.error} (${started.code})`, 'error')
+						return
+					}
+					showToast(
+						`Job ${started.envelope.data.id} started: ${list.kind} of ${started.envelope.data.target}.`,
+						'success'
+					)
+					window.location.hash = '#jobs'
+				}
+			}
+		})
+		return button
 	}
 
 	function renderError(result: ApiResult): void {

@@ -65,6 +65,11 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
 	return token ? { ...extra, Authorization: `Bearer ${token}` } : extra
 }
 
+/** The access-token header for requests made without `apiRequest` (streams, downloads). */
+export function authHeaders(): Record<string, string> {
+	return headers()
+}
+
 /** True when the page URL carried an access token. */
 export function hasToken(): boolean {
 	return token !== null && token !== ''
@@ -178,23 +183,29 @@ export interface Download {
 	fileName: string
 }
 
-/** POSTs JSON and returns the file the server answers with, or the error envelope as an ApiResult. */
+/**
+ * POSTs JSON (or GETs, when `body` is undefined) and returns the file the server answers with, or
+ * the error envelope as an ApiResult.
+ */
 export async function apiDownload(
 	path: string,
 	body: unknown,
 	fallbackName: string
 ): Promise<Download | ApiResult> {
 	const started = performance.now()
+	const method = body === undefined ? 'GET' : 'POST'
 	try {
 		const response = await fetch(path, {
-			method: 'POST',
-			headers: headers({ 'Content-Type': 'application/json' }),
-			body: JSON.stringify(body),
+			method,
+			headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			body: body === undefined ? undefined : JSON.stringify(body),
 			cache: 'no-store'
 		})
 		const type = response.headers.get('Content-Type') ?? ''
-		if (response.ok && !type.includes('application/json')) {
-			const fileName = fileNameFromDisposition(response.headers.get('Content-Disposition')) ?? fallbackName
+		const disposition = response.headers.get('Content-Disposition')
+		// A JSON file is a download too when the server sends it as an attachment.
+		if (response.ok && (!type.includes('application/json') || /^\s*attachment/i.test(disposition ?? ''))) {
+			const fileName = fileNameFromDisposition(disposition) ?? fallbackName
 			return { blob: await response.blob(), fileName }
 		}
 		const envelope = (await response.json().catch(() => ({}))) as Record<string, unknown>
@@ -205,7 +216,7 @@ export async function apiDownload(
 			code: typeof envelope.code === 'string' ? envelope.code : 'bad_response',
 			durationMs: performance.now() - started,
 			sizeBytes: 0,
-			method: 'POST',
+			method,
 			path
 		}
 	} catch (error) {
@@ -216,7 +227,7 @@ export async function apiDownload(
 			code: 'network_error',
 			durationMs: performance.now() - started,
 			sizeBytes: 0,
-			method: 'POST',
+			method,
 			path
 		}
 	}

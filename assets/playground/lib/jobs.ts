@@ -1,0 +1,121 @@
+/**
+ * The jobs API as the page uses it (`/api/jobs`): the job record, starting a job, following one's
+ * server-sent progress events, and which list results a job can collect whole ("Collect all").
+ */
+import { parseEventBlock } from '../../shared/chat/api'
+import { type ApiResult, apiGet, apiRequest, authHeaders } from './api'
+
+export const JOB_KINDS = ['followers', 'following', 'posts', 'media', 'tag', 'comments', 'likers'] as const
+export type JobKind = (typeof JOB_KINDS)[number]
+
+/** A job as `/api/jobs` shows it. */
+export interface Job {
+	id: number
+	kind: JobKind
+	target: string
+	limit: number | null
+	status: 'queued' | 'running' | 'waiting' | 'paused' | 'done' | 'failed' | 'cancelled'
+	collected: number
+	total: number | null
+	pages: number
+	error: string | null
+	error_code: string | null
+	created_at: string
+	updated_at: string
+}
+
+/** One progress event of `GET /api/jobs/{id}/events`. */
+export interface JobEvent {
+	type: 'status' | 'page' | 'wait'
+	job: Job
+	added?: number
+	wait_ms?: number
+	rate?: number
+}
+
+/** Statuses in which a job still changes by itself. */
+export const isActive = (job: Job): boolean => ['queued', 'running', 'waiting'].includes(job.status)
+
+/** Starts a job. */
+export function startJob(kind: JobKind, target: string, limit: number | null): Promise<ApiResult<Job>> {
+	return apiRequest<Job>('POST', '/api/jobs', { kind, target, ...(limit ? { limit } : {}) })
+}
+
+/**
+ * Reads a job's event stream until it ends (the job settled), fails or `signal` aborts; each event
+ * goes to `onEvent` as it arrives. Resolves to true when the stream ended normally.
+ */
+export async function followJob(
+	id: number,
+	onEvent: (event: JobEvent) => void,
+	signal: AbortSignal
+): Promise<boolean> {
+	let response: Response
+	try {
+		response = await fetch(`/api/jobs/${id}/events`, {
+			headers: authHeaders(),
+			cache: 'no-store',
+			signal
+		})
+	} catch {
+		return false
+	}
+	if (!response.ok || !response.body) return false
+	const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+	let buffer = ''
+	try {
+		for (;;) {
+			const { done, value } = await reader.read()
+			if (done) return true
+			buffer += value
+			let boundary = /\r?\n\r?\n/.exec(buffer)
+			while (boundary) {
+				const event = parseEventBlock(buffer.slice(0, boundary.index)) as JobEvent | null
+				buffer = buffer.slice(boundary.index + boundary[0].length)
+				if (event?.job) onEvent(event)
+				boundary = /\r?\n\r?\n/.exec(buffer)
+			}
+		}
+	} catch {
+		return false
+	}
+}
+
+/** A list result a job can collect whole: the job's kind and how to find its target. */
+export interface Collectable {
+	kind: JobKind
+	/** The target as the path has it. */
+	value: string
+	/** The path names the user by pk: the job needs the username, looked up first. */
+	byUserPk: boolean
+}
+
+const COLLECTABLE: [RegExp, JobKind, boolean][] = [
+	[/^\/api\/friendships\/followers\/([^/?]+)/, 'followers', true],
+	[/^\/api\/friendships\/following\/([^/?]+)/, 'following', true],
+	[/^\/api\/feed\/user\/([^/?]+)/, 'posts', true],
+	[/^\/api\/public\/posts\/([^/?]+)/, 'posts', false],
+	[/^\/api\/feed\/tag\/([^/?]+)/, 'tag', false],
+	[/^\/api\/media\/comments\/([^/?]+)/, 'comments', false],
+	[/^\/api\/media\/likers\/([^/?]+)/, 'likers', false]
+]
+
+/** The job that collects the whole list `path` shows a page of, or null when no job kind does. */
+export function collectableList(path: string): Collectable | null {
+	for (const [pattern, kind, byUserPk] of COLLECTABLE) {
+		const match = pattern.exec(path)
+		if (match) return { kind, value: decodeURIComponent(match[1] as string), byUserPk }
+	}
+	return null
+}
+
+/** Starts the job for a collectable list (looking up the username when the path has a pk). */
+export async function collectAll(list: Collectable): Promise<ApiResult<Job>> {
+	let target = list.value
+	if (list.byUserPk) {
+		const user = await apiGet<{ username?: string }>(`/api/users/id/${encodeURIComponent(list.value)}`)
+		if (!user.ok || !user.envelope?.data.username) return user as ApiResult<never>
+		target = user.envelope.data.username
+	}
+	return startJob(list.kind, target, null)
+}

@@ -1,0 +1,411 @@
+/**
+ * Jobs: long collections the server runs until the whole list is stored (`/api/jobs`). Start one
+ * from the form (or with "Collect all" under a list result), follow each with a progress bar fed by
+ * the job's server-sent events (one per stored page), pause, resume, cancel or delete it, and
+ * download its records as CSV, JSONL or JSON. A job that waits, pauses or fails says why and what
+ * to do next.
+ */
+import { confirmAction } from '../components/dialogs'
+import { showToast } from '../components/toast'
+import { apiDownload, apiGet, apiRequest } from '../lib/api'
+import { h, replaceChildren } from '../lib/dom'
+import { formatBytes, formatCount, formatTime } from '../lib/format'
+import { followJob, isActive, JOB_KINDS, type Job, type JobEvent, type JobKind, startJob } from '../lib/jobs'
+import type { Panel } from '../lib/panel'
+
+const TARGETS: Record<JobKind, { label: string; placeholder: string }> = {
+	followers: { label: 'Username', placeholder: 'mega.travel' },
+	following: { label: 'Username', placeholder: 'luna.explorer' },
+	posts: { label: 'Username', placeholder: 'luna.explorer' },
+	media: { label: 'Username', placeholder: 'luna.explorer' },
+	tag: { label: 'Hashtag', placeholder: 'sunset' },
+	comments: { label: 'Media pk or post URL', placeholder: '3842790443716764595' },
+	likers: { label: 'Media pk or post URL', placeholder: '3842790443716764595' }
+}
+
+const KIND_LABELS: Record<JobKind, string> = {
+	followers: 'Followers',
+	following: 'Following',
+	posts: 'Posts (a user’s feed)',
+	media: 'Media files (downloads a user’s images and videos)',
+	tag: 'Hashtag posts',
+	comments: 'Comments of a post',
+	likers: 'Likers of a post'
+}
+
+/** What the user can do about an error code, beyond the server's message. */
+const NEXT_STEP: Record<string, string> = {
+	not_found: 'Check the spelling of the target, then start a new job.',
+	private_account: 'The account is private: follow it from the logged-in account, then press Resume.',
+	login_required: 'Renew the session in the environment file, restart the playground, then press Resume.',
+	challenge_required:
+		'Complete the security check on instagram.com in the same browser session, then press Resume.',
+	bad_request: 'Correct the target and start again.'
+}
+
+const STATUS_TAGS: Record<Job['status'], string> = {
+	queued: 'tag',
+	running: 'tag tag-accent',
+	waiting: 'tag tag-warning',
+	paused: 'tag tag-warning',
+	done: 'tag tag-success',
+	failed: 'tag tag-error',
+	cancelled: 'tag'
+}
+
+/** The sentence under a job's bar: why it waits, paused or failed, and what to do. */
+function advice(job: Job): string | null {
+	if (job.status === 'waiting')
+		return `${job.error ?? 'Waiting for Instagram.'} Nothing to do: the job continues by itself.`
+	if (job.status === 'paused')
+		return job.error_code && job.error
+			? `${job.error} ${NEXT_STEP[job.error_code] ?? ''}`.trim()
+			: 'Paused. Press Resume to continue where it stopped.'
+	if (job.status === 'failed')
+		return `${job.error ?? 'The job failed.'} ${NEXT_STEP[job.error_code ?? ''] ?? 'Press Resume to try again from the last stored page.'}`
+	return null
+}
+
+/** One job's row: kept and updated in place as events arrive. */
+interface JobRow {
+	element: HTMLElement
+	update(job: Job, rate?: number): void
+}
+
+/** Builds the Jobs panel. */
+export function createJobsPanel(): Panel {
+	const list = h('div', { className: 'jobs-list', attrs: { 'aria-live': 'polite' } })
+	const rows = new Map<number, JobRow>()
+	const streams = new Map<number, AbortController>()
+	let visible = false
+
+	// The start form.
+	const kind = h('select', { className: 'input', attrs: { id: 'job-kind', name: 'kind' } })
+	for (const value of JOB_KINDS) kind.append(h('option', { text: KIND_LABELS[value], attrs: { value } }))
+	const targetLabel = h('label', { className: 'field-label', attrs: { for: 'job-target' } })
+	const target = h('input', {
+		className: 'input',
+		attrs: { id: 'job-target', name: 'target', required: true, autocomplete: 'off', spellcheck: 'false' }
+	})
+	const limit = h('input', {
+		className: 'input',
+		attrs: {
+			id: 'job-limit',
+			name: 'limit',
+			type: 'number',
+			min: 1,
+			inputmode: 'numeric',
+			placeholder: 'all'
+		}
+	})
+	const formError = h('div', { className: 'form-error', attrs: { role: 'alert' } })
+	const syncKind = (): void => {
+		const { label, placeholder } = TARGETS[kind.value as JobKind]
+		targetLabel.textContent = label
+		target.placeholder = placeholder
+	}
+	kind.addEventListener('change', syncKind)
+	syncKind()
+	const form = h(
+		'form',
+		{ className: 'action-form', attrs: { 'aria-label': 'Start a job' } },
+		h(
+			'div',
+			{ className: 'fields' },
+			h(
+				'div',
+				{ className: 'field' },
+				h('label', { className: 'field-label', text: 'Collect', attrs: { for: 'job-kind' } }),
+				kind
+			),
+			h('div', { className: 'field' }, targetLabel, target),
+			h(
+				'div',
+				{ className: 'field' },
+				h('label', { className: 'field-label', text: 'Limit (optional)', attrs: { for: 'job-limit' } }),
+				limit,
+				h('span', { className: 'field-hint', text: 'Stop after this many records; empty: the whole list.' })
+			)
+		),
+		h(
+			'div',
+			{ className: 'form-actions' },
+			h('button', { className: 'button button-primary', text: 'Start job', attrs: { type: 'submit' } })
+		),
+		formError
+	)
+	form.addEventListener('submit', (event) => {
+		event.preventDefault()
+		if (!form.reportValidity()) return
+		void submit()
+	})
+
+	async function submit(): Promise<void> {
+		formError.replaceChildren()
+		const count = limit.value.trim() === '' ? null : Number(limit.value)
+		const result = await startJob(kind.value as JobKind, target.value.trim(), count)
+		if (!result.ok || !result.envelope) {
+			replaceChildren(
+				formError,
+				h(
+					'div',
+					{ className: 'error-box' },
+					h(
+						'div',
+						{ className: 'error-title' },
+						h('span', { className: 'tag tag-error', text: result.code ?? 'error' })
+					),
+					h('p', {
+						className: 'error-text',
+						text: `${result.error ?? 'The job did not start.'} ${NEXT_STEP[result.code ?? ''] ?? ''}`.trim()
+					})
+				)
+			)
+			return
+		}
+		showToast(`Job ${result.envelope.data.id} started.`, 'success')
+		await refresh()
+	}
+
+	async function download(job: Job, format: 'csv' | 'jsonl' | 'json'): Promise<void> {
+		const answer = await apiDownload(
+			`/api/jobs/${job.id}/export?format=${format}`,
+			undefined,
+			`job-${job.id}.${format}`
+		)
+		if (!('blob' in answer)) {
+			showToast(`Download failed: ${answer.error} (${answer.code})`, 'error')
+			return
+		}
+		const url = URL.createObjectURL(answer.blob)
+		const link = h('a', { attrs: { href: url, download: answer.fileName } })
+		document.body.append(link)
+		link.click()
+		link.remove()
+		setTimeout(() => URL.revokeObjectURL(url), 10_000)
+		showToast(`Downloaded ${answer.fileName} (${formatBytes(answer.blob.size)})`, 'success')
+	}
+
+	async function act(job: Job, action: 'pause' | 'resume' | 'cancel'): Promise<void> {
+		const result = await apiRequest<Job>('POST', `/api/jobs/${job.id}/${action}`)
+		if (!result.ok || !result.envelope) {
+			showToast(`Could not ${action} job ${job.id}: ${result.error} (${result.code})`, 'error')
+			return
+		}
+		show(result.envelope.data)
+	}
+
+	async function remove(job: Job): Promise<void> {
+		const confirmed = await confirmAction({
+			title: `Delete job ${job.id}?`,
+			message: `Its ${formatCount(job.collected)} stored records are deleted too. Download them first if you need them.`,
+			confirmLabel: 'Delete',
+			danger: true
+		})
+		if (!confirmed) return
+		const result = await apiRequest('DELETE', `/api/jobs/${job.id}`)
+		if (!result.ok) showToast(`Could not delete job ${job.id}: ${result.error} (${result.code})`, 'error')
+		await refresh()
+	}
+
+	function button(
+		text: string,
+		label: string,
+		onClick: () => void,
+		className = 'button button-small'
+	): HTMLButtonElement {
+		return h('button', {
+			className,
+			text,
+			attrs: { type: 'button', 'aria-label': label },
+			on: { click: onClick }
+		})
+	}
+
+	function buildRow(first: Job): JobRow {
+		const title = h('span', { className: 'job-title' })
+		const status = h('span')
+		const bar = h('progress', { className: 'job-bar', attrs: { max: 1 } })
+		const figures = h('span', { className: 'job-figures' })
+		const note = h('p', { className: 'job-note' })
+		const actions = h('div', { className: 'row-actions' })
+		const element = h(
+			'article',
+			{ className: 'job', dataset: { job: String(first.id) }, attrs: { 'aria-label': `Job ${first.id}` } },
+			h('div', { className: 'job-head' }, title, status, figures),
+			bar,
+			note,
+			actions
+		)
+		let current = first
+		let lastRate: number | undefined
+		function update(job: Job, rate?: number): void {
+			current = job
+			if (rate !== undefined) lastRate = rate
+			title.textContent = `#${job.id} ${job.kind} · ${job.target}`
+			status.className = STATUS_TAGS[job.status]
+			status.textContent = job.status
+			const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
+			if (goal && goal > 0) {
+				bar.max = goal
+				bar.value = Math.min(job.collected, goal)
+			} else if (job.status === 'done') {
+				bar.max = 1
+				bar.value = 1
+			} else bar.removeAttribute('value')
+			bar.setAttribute('aria-label', `Job ${job.id} progress`)
+			element.dataset.pages = String(job.pages)
+			element.dataset.status = job.status
+			const parts = [
+				`${formatCount(job.collected)}${goal ? ` / ${formatCount(goal)}` : ''} records`,
+				`${formatCount(job.pages)} pages`
+			]
+			if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
+			parts.push(`updated ${formatTime(job.updated_at)}`)
+			figures.textContent = parts.join(' · ')
+			const text = advice(job)
+			note.textContent = text ?? ''
+			note.hidden = text === null
+			note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
+			note.setAttribute('role', job.status === 'failed' || job.status === 'paused' ? 'alert' : 'status')
+			const name = `job ${job.id}`
+			replaceChildren(
+				actions,
+				isActive(job) ? button('Pause', `Pause ${name}`, () => void act(current, 'pause')) : null,
+				['paused', 'failed', 'cancelled'].includes(job.status)
+					? button(
+							'Resume',
+							`Resume ${name}`,
+							() => void act(current, 'resume'),
+							'button button-small button-primary'
+						)
+					: null,
+				isActive(job) || job.status === 'paused'
+					? button('Cancel', `Cancel ${name}`, () => void act(current, 'cancel'))
+					: null,
+				...(['csv', 'jsonl', 'json'] as const).map((format) =>
+					h('button', {
+						className: 'button button-small',
+						text: format.toUpperCase(),
+						attrs: {
+							type: 'button',
+							'aria-label': `Download ${name} as ${format.toUpperCase()}`,
+							disabled: job.collected === 0,
+							title:
+								job.collected === 0
+									? 'Nothing collected yet'
+									: `Download the records as ${format.toUpperCase()}`
+						},
+						on: { click: () => void download(current, format) }
+					})
+				),
+				button('Delete', `Delete ${name}`, () => void remove(current), 'button button-small button-danger')
+			)
+		}
+		update(first)
+		return { element, update }
+	}
+
+	/** Shows a job's state: updates its row (creating it), and follows its events while it is active. */
+	function show(job: Job, rate?: number): void {
+		let row = rows.get(job.id)
+		if (!row) {
+			row = buildRow(job)
+			rows.set(job.id, row)
+			list.querySelector('.result-empty')?.remove()
+			list.prepend(row.element)
+		} else row.update(job, rate)
+		if (isActive(job) && visible) follow(job.id)
+	}
+
+	function follow(id: number): void {
+		if (streams.has(id)) return
+		const controller = new AbortController()
+		streams.set(id, controller)
+		const onEvent = (event: JobEvent) => show(event.job, event.rate)
+		void followJob(id, onEvent, controller.signal).then(async () => {
+			streams.delete(id)
+			if (controller.signal.aborted) return
+			// The stream ended: the job settled, or the connection dropped (then follow again).
+			const latest = await apiGet<Job>(`/api/jobs/${id}`)
+			if (latest.ok && latest.envelope) {
+				if (isActive(latest.envelope.data)) await new Promise((resolve) => setTimeout(resolve, 1000))
+				show(latest.envelope.data)
+			}
+		})
+	}
+
+	async function refresh(): Promise<void> {
+		const result = await apiGet<Job[]>('/api/jobs')
+		if (!result.ok || !result.envelope) {
+			replaceChildren(
+				list,
+				h(
+					'div',
+					{ className: 'error-box', attrs: { role: 'alert' } },
+					h('span', { className: 'tag tag-error', text: result.code ?? 'error' }),
+					' ',
+					`Could not list the jobs: ${result.error ?? ''}`
+				)
+			)
+			rows.clear()
+			return
+		}
+		list.querySelector('.error-box')?.remove()
+		const jobs = Array.isArray(result.envelope.data) ? result.envelope.data : []
+		const ids = new Set(jobs.map((job) => job.id))
+		for (const [id, row] of rows) {
+			if (ids.has(id)) continue
+			row.element.remove()
+			rows.delete(id)
+			streams.get(id)?.abort()
+		}
+		if (jobs.length === 0 && rows.size === 0) {
+			replaceChildren(
+				list,
+				h('p', {
+					className: 'result-empty',
+					text: 'No jobs yet. Start one above, or press "Collect all" under a list result.'
+				})
+			)
+			return
+		}
+		// Oldest first, each prepended: the newest ends on top.
+		for (const job of [...jobs].reverse()) show(job)
+	}
+
+	const element = h(
+		'section',
+		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-jobs' } },
+		h(
+			'header',
+			{ className: 'panel-header' },
+			h('h1', { className: 'panel-title', text: 'Jobs', attrs: { id: 'panel-title-jobs', tabindex: -1 } }),
+			h('p', {
+				className: 'panel-description',
+				text: 'Collect a whole list on the server, page after page. Jobs survive restarts and continue where they stopped; at most two run at once.'
+			})
+		),
+		form,
+		h(
+			'div',
+			{ className: 'panel-toolbar' },
+			button('Refresh', 'Refresh the jobs', () => void refresh(), 'button')
+		),
+		list
+	)
+	return {
+		id: 'jobs',
+		title: 'Jobs',
+		element,
+		show() {
+			visible = true
+			void refresh()
+		},
+		hide() {
+			visible = false
+			for (const controller of streams.values()) controller.abort()
+			streams.clear()
+		}
+	}
+}

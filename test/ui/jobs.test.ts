@@ -1,0 +1,192 @@
+/**
+ * The Jobs panel in Chromium against a demo playground: a job started from the form shows every
+ * stored page as it arrives (the progress bar moves once per page, fed by the job's server-sent
+ * events), pause, resume and cancel work, the records download as CSV, JSONL and JSON, "Collect
+ * all" under a list result starts the job for the whole list, and errors say what to do.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
+import {
+	BROWSER_TIMEOUT,
+	closeDemoBrowser,
+	type DemoPlayground,
+	expectCleanPage,
+	type ForeignRequests,
+	openDemoBrowser,
+	openPanel,
+	type PageWatch,
+	runAction,
+	SCREENSHOT_DIR
+} from '../support/browser'
+
+let playground: DemoPlayground
+let browser: Browser
+let page: Page
+let foreign: ForeignRequests
+let watch: PageWatch
+
+beforeAll(async () => {
+	;({ playground, browser, page, foreign, watch } = await openDemoBrowser({ acceptDownloads: true }))
+	await mkdir(SCREENSHOT_DIR, { recursive: true })
+}, BROWSER_TIMEOUT)
+
+afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
+
+/** Fills the start form and submits it. */
+async function startJob(kind: string, target: string, limit = ''): Promise<void> {
+	await page.locator('#job-kind').selectOption(kind)
+	await page.locator('#job-target').fill(target)
+	await page.locator('#job-limit').fill(limit)
+	await page.locator('main form button[type=submit]').click()
+}
+
+/** The card of the newest job whose title names `target`. */
+const card = (target: string) => page.locator('main article.job', { hasText: target }).first()
+
+/** Waits until the card shows `status`. */
+async function waitForStatus(target: string, status: string, timeout = 60_000): Promise<void> {
+	await page
+		.locator(`main article.job[data-status="${status}"]`, { hasText: target })
+		.first()
+		.waitFor({ timeout })
+}
+
+describe('Jobs panel', () => {
+	test(
+		'a job started from the form shows each stored page as it arrives and ends with the whole list',
+		async () => {
+			// Each followers page takes a moment, so pages arrive one by one; the first takes longer, so
+			// the page has opened the job's event stream before any page is stored.
+			playground.simulator.faults.set([
+				{ kind: 'latency', latencyMs: 2500, times: 1, pathPattern: 'followers' },
+				{ kind: 'latency', latencyMs: 30, pathPattern: 'followers' }
+			])
+			await openPanel(page, playground, 'jobs')
+			// Every value the cards' page counter ever holds (the old value of each change, and the last).
+			await page.evaluate(() => {
+				const seen: string[] = []
+				;(window as any).pagesSeen = seen
+				new MutationObserver((mutations) => {
+					for (const mutation of mutations) if (mutation.oldValue !== null) seen.push(mutation.oldValue)
+				}).observe(document.querySelector('main') as Node, {
+					subtree: true,
+					attributeFilter: ['data-pages'],
+					attributeOldValue: true
+				})
+			})
+			await startJob('followers', DEMO_PRESETS.mega.username)
+			await waitForStatus(DEMO_PRESETS.mega.username, 'done')
+			playground.simulator.faults.clear()
+			const mega = card(DEMO_PRESETS.mega.username)
+			const pages = Number(await mega.getAttribute('data-pages'))
+			// 5,400 followers in pages of 200.
+			expect(pages).toBe(27)
+			const seen = new Set([
+				...(await page.evaluate(() => (window as any).pagesSeen as string[])),
+				String(pages)
+			])
+			const everyPage = Array.from({ length: pages + 1 }, (_, index) => String(index))
+			expect(everyPage.filter((value) => !seen.has(value))).toEqual([])
+			const bar = mega.locator('progress')
+			expect(await bar.evaluate((element: HTMLProgressElement) => [element.value, element.max])).toEqual([
+				5400, 5400
+			])
+			expect(await mega.locator('.job-figures').textContent()).toContain('5,400 / 5,400 records')
+			await page.screenshot({ path: join(SCREENSHOT_DIR, 'jobs-1280.png'), fullPage: true })
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'pause, resume and cancel; the records download as CSV, JSONL and JSON',
+		async () => {
+			playground.simulator.faults.set({ kind: 'latency', latencyMs: 400, pathPattern: 'feed|graphql' })
+			await openPanel(page, playground, 'jobs')
+			await startJob('posts', DEMO_PRESETS.mega.username)
+			const posts = card(`posts · ${DEMO_PRESETS.mega.username}`)
+			await posts.locator('button', { hasText: 'Pause' }).click()
+			await waitForStatus(`posts · ${DEMO_PRESETS.mega.username}`, 'paused')
+			expect(await posts.locator('.job-note').textContent()).toContain('Press Resume')
+			await posts.locator('button', { hasText: 'Resume' }).click()
+			await page
+				.locator('main article.job[data-status="running"]', {
+					hasText: `posts · ${DEMO_PRESETS.mega.username}`
+				})
+				.waitFor()
+			// A few pages in: the bar shows part of the list.
+			await page.waitForFunction(
+				() =>
+					Number(document.querySelector<HTMLElement>('article.job[data-status="running"]')?.dataset.pages) >=
+					2
+			)
+			await page.screenshot({ path: join(SCREENSHOT_DIR, 'jobs-running-1280.png'), fullPage: true })
+			await posts.locator('button', { hasText: 'Cancel' }).click()
+			await waitForStatus(`posts · ${DEMO_PRESETS.mega.username}`, 'cancelled')
+			playground.simulator.faults.clear()
+
+			const mega = card(`followers · ${DEMO_PRESETS.mega.username}`)
+			const files: Record<string, string> = {}
+			for (const format of ['CSV', 'JSONL', 'JSON']) {
+				const [download] = await Promise.all([
+					page.waitForEvent('download'),
+					mega.locator('button', { hasText: new RegExp(`^${format}$`) }).click()
+				])
+				expect(download.suggestedFilename()).toMatch(
+					new RegExp(`^job-\\d+-followers-mega\\.travel\\.${format.toLowerCase()}$`)
+				)
+				files[format] = await readFile((await download.path()) as string, 'utf8')
+			}
+			const jsonl = (files.JSONL as string)
+				.trim()
+				.split('\n')
+				.map((line) => JSON.parse(line).pk)
+			expect(jsonl).toHaveLength(5400)
+			expect(new Set(jsonl).size).toBe(5400)
+			expect((JSON.parse(files.JSON as string) as { pk: string }[]).map((user) => user.pk)).toEqual(jsonl)
+			// The header line and one line per follower (the CSV starts with a byte order mark).
+			expect(
+				(files.CSV as string)
+					.replace(/^\uFEFF/, '')
+					.trim()
+					.split(/\r?\n/)
+			).toHaveLength(5401)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'"Collect all" under a followers result starts the job for the whole list',
+		async () => {
+			await openPanel(page, playground, 'friendships/followers')
+			const result = await runAction(page, 'followers')
+			expect(await result.locator('.result-count').textContent()).toBe('50 items')
+			await result.locator('button', { hasText: 'Collect all' }).click()
+			await page.locator('main .panel-title', { hasText: 'Jobs' }).waitFor()
+			await waitForStatus(`followers · ${DEMO_PRESETS.luna.username}`, 'done')
+			expect(
+				await card(`followers · ${DEMO_PRESETS.luna.username}`).locator('.job-figures').textContent()
+			).toContain('263 / 263 records')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'errors say what to do',
+		async () => {
+			await openPanel(page, playground, 'jobs')
+			await startJob('comments', 'not a post')
+			const alert = page.locator('main .form-error .error-box')
+			await alert.waitFor()
+			expect(await alert.textContent()).toContain('Correct the target')
+			await startJob('followers', DEMO_PRESETS.missing.username)
+			await waitForStatus(DEMO_PRESETS.missing.username, 'failed')
+			const note = await card(DEMO_PRESETS.missing.username).locator('.job-note').textContent()
+			expect(note).toContain('Check the spelling of the target')
+			expectCleanPage({ foreign, watch })
+		},
+		BROWSER_TIMEOUT
+	)
+})
