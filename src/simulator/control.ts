@@ -3,7 +3,7 @@
  * fault control (`GET|POST|DELETE /__sim/faults`), the request log (`GET|DELETE /__sim/requests`),
  * the clock (`GET /__sim/clock`, `POST /__sim/clock {advance_hours}`), the demo session's state
  * (`GET|POST|DELETE /__sim/session`, body `{"state":"expired"}`), a health check, and generated
- * placeholder images for every picture URL in the data set.
+ * placeholder images and videos for every media URL in the data set.
  */
 import { type Faults, validateFaultRule } from './faults'
 import type { LiveWorld } from './live-world'
@@ -34,6 +34,26 @@ function placeholderImage(key: string, searchParams: URLSearchParams): Response 
 		`<rect width="100%" height="100%" fill="url(#g)"/></svg>`
 	return new Response(svg, {
 		headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }
+	})
+}
+
+/**
+ * A placeholder video: a short MP4 header (an `ftyp` box) and a `free` box of bytes derived from
+ * the key, so every video URL gives its own stable file. Not playable; enough for downloads.
+ */
+function placeholderVideo(key: string): Response {
+	const seed = deriveSeed('video', key)
+	const filler = new Uint8Array(1024).map((_, index) => (seed + index * 31) & 0xff)
+	const box = (type: string, body: Uint8Array) => {
+		const bytes = new Uint8Array(8 + body.length)
+		new DataView(bytes.buffer).setUint32(0, bytes.length)
+		bytes.set(new TextEncoder().encode(type), 4)
+		bytes.set(body, 8)
+		return bytes
+	}
+	const ftyp = box('ftyp', new TextEncoder().encode('isom\0\0\x02\0isomiso2mp41'))
+	return new Response(new Blob([ftyp, box('free', filler)]), {
+		headers: { 'content-type': 'video/mp4', 'cache-control': 'public, max-age=86400' }
 	})
 }
 
@@ -116,5 +136,7 @@ export async function handleControl(
 	if (path === '/__sim/health' || path === '/__sim/health/') return json({ status: 'ok' })
 	const image = /^\/__sim\/img\/[a-z]+\/([^/]+)\.svg$/.exec(path)
 	if (image && request.method === 'GET') return placeholderImage(image[1] as string, url.searchParams)
+	const video = /^\/__sim\/video\/([^/]+)\.mp4$/.exec(path)
+	if (video && request.method === 'GET') return placeholderVideo(video[1] as string)
 	return json({ message: 'Not found', status: 'fail' }, 404)
 }

@@ -1,0 +1,122 @@
+/**
+ * The `media` job kind against the simulator: every image and video of a user's posts lands in
+ * `<data dir>/downloads/<username>/`, a file already there is skipped and never overwritten, a
+ * second run downloads nothing, leftovers of a killed download are removed, and names from the
+ * data cannot leave the folder.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Media } from '../../src/client/types'
+import { downloadFolder, filesOf } from '../../src/jobs/downloads'
+import { runJob } from '../../src/jobs/run'
+import { JobStore } from '../../src/jobs/store'
+import { openStore, type Store } from '../../src/store/db'
+import { DEMO, useSimulator } from '../client/simulator-setup'
+
+const simulator = useSimulator()
+let folder: string
+let store: Store
+let jobs: JobStore
+
+beforeEach(() => {
+	folder = mkdtempSync(join(tmpdir(), 'smkit-media-'))
+	store = openStore(join(folder, 'smkit.db'))
+	jobs = new JobStore(store)
+})
+afterEach(() => {
+	store.close()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+/** A fetch that counts the files it was asked for. */
+function countingFetch() {
+	const urls: string[] = []
+	const fetcher = ((url: string | URL | Request, init?: RequestInit) => {
+		urls.push(String(url))
+		return fetch(url, init)
+	}) as typeof fetch
+	return { urls, fetcher }
+}
+
+const LIMIT = 40
+
+describe('media job', () => {
+	test('downloads every image and video of the posts once, into downloads/<username>/', async () => {
+		const downloads = join(folder, 'downloads', DEMO.luna.username)
+		// The first post's first file is already there (a user's own copy), and a killed run left a part.
+		const first = (await simulator.client().feed.getUserFeed(DEMO.luna.pk, { count: 1 })).items[0] as Media
+		const existing = filesOf(first)[0]?.name as string
+		mkdirSync(downloads, { recursive: true })
+		writeFileSync(join(downloads, existing), 'mine')
+		writeFileSync(join(downloads, `${existing}.part-4242`), 'half')
+
+		const { urls, fetcher } = countingFetch()
+		const job = jobs.create({ kind: 'media', target: DEMO.luna.username, limit: LIMIT })
+		const finished = await runJob(jobs, job.id, { ig: simulator.client(), dataDir: folder, fetch: fetcher })
+		expect(finished).toMatchObject({ status: 'done', collected: LIMIT })
+
+		const records = [...jobs.records(job.id)] as (Media & { files: string[] })[]
+		const names = records.flatMap((record) => record.files)
+		expect(new Set(names).size).toBe(names.length)
+		expect(readdirSync(downloads).sort()).toEqual([...names].sort())
+		// Images and videos both: the data has reels among the first posts.
+		expect(names.some((name) => name.endsWith('.mp4'))).toBe(true)
+		expect(names.some((name) => name.endsWith('.svg'))).toBe(true)
+		// Each file is what the URL serves; the file already there was skipped, not replaced.
+		expect(readFileSync(join(downloads, existing), 'utf8')).toBe('mine')
+		expect(urls).toHaveLength(names.length - 1)
+		const video = records.find((record) => record.video_versions.length > 0) as Media
+		const videoName = filesOf(video)[0]?.name as string
+		const served = new Uint8Array(await (await fetch(video.video_versions[0]?.url as string)).arrayBuffer())
+		expect(new Uint8Array(readFileSync(join(downloads, videoName)))).toEqual(served)
+
+		// A second job over the same posts finds every file in place and fetches none.
+		const again = countingFetch()
+		const second = jobs.create({ kind: 'media', target: DEMO.luna.username, limit: LIMIT })
+		expect(
+			await runJob(jobs, second.id, { ig: simulator.client(), dataDir: folder, fetch: again.fetcher })
+		).toMatchObject({ status: 'done', collected: LIMIT })
+		expect(again.urls).toEqual([])
+		expect(readdirSync(downloads).sort()).toEqual([...names].sort())
+	})
+
+	test('a failing file download makes the job wait and try again, then finish', async () => {
+		let failures = 2
+		const fetcher = ((url: string | URL | Request, init?: RequestInit) => {
+			if (failures-- > 0) return Promise.resolve(new Response('busy', { status: 503 }))
+			return fetch(url, init)
+		}) as typeof fetch
+		const job = jobs.create({ kind: 'media', target: DEMO.luna.username, limit: 5 })
+		const finished = await runJob(jobs, job.id, {
+			ig: simulator.client(),
+			dataDir: folder,
+			fetch: fetcher,
+			backoffMs: 1,
+			maxBackoffMs: 5
+		})
+		expect(finished).toMatchObject({ status: 'done', collected: 5 })
+		const names = [...jobs.records(job.id)].flatMap((record) => (record as { files: string[] }).files)
+		for (const name of names)
+			expect(existsSync(join(folder, 'downloads', DEMO.luna.username, name))).toBe(true)
+	})
+
+	test('names from the data cannot leave the download folder', () => {
+		for (const username of ['..', '../etc', 'a/b', '.', '', 'x'.repeat(31)])
+			expect(() => downloadFolder(folder, username)).toThrow()
+		expect(downloadFolder(folder, 'luna.explorer')).toBe(join(folder, 'downloads', 'luna.explorer'))
+		const hostile = {
+			pk: '3842790443716764595',
+			code: '../../evil',
+			carousel: [],
+			video_versions: [],
+			image_versions: [{ url: 'https://cdn.example/x/..%2F..%2Fpasswd?x=1' }]
+		} as unknown as Media
+		const [file] = filesOf(hostile)
+		expect(file?.name).toBe('3842790443716764595.jpg')
+		expect(
+			filesOf({ ...hostile, image_versions: [{ url: 'javascript:alert(1)' }] } as unknown as Media)
+		).toEqual([])
+	})
+})
