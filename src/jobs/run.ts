@@ -2,6 +2,8 @@
  * Runs one job to its end: resolves the target, then fetches page after page from the stored
  * cursor, storing each page's records with the cursor after it in one transaction (`storePage`),
  * so a job killed at any moment resumes from its last stored page with nothing lost or repeated.
+ * Without a limit the next page is requested before the current one is written (read-ahead), so the
+ * upstream works while SQLite writes; pages are still stored strictly in order.
  *
  * Upstream trouble never ends a job early: 429s, 5xx, malformed answers, time-outs and connection
  * failures make it wait (status `waiting`, growing back-off, Instagram's Retry-After honoured) and
@@ -36,6 +38,12 @@ export interface RunOptions {
 	maxAttempts?: number
 	/** Fetches media files (tests). Default the global fetch. */
 	fetch?: typeof fetch
+}
+
+/** A fetched page: its records (keyed) and the cursor after it. */
+interface Page {
+	records: KeyedRecord[]
+	next: string | null
 }
 
 /** Another process runs the job already. */
@@ -82,15 +90,15 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 	const maxBackoffMs = options.maxBackoffMs ?? 300_000
 	const maxAttempts = options.maxAttempts ?? 40
 
-	/** Runs `step` until it succeeds, waiting between transient failures. */
-	async function patiently<Result>(step: () => Promise<Result>): Promise<Result> {
+	/** Runs `step` until it succeeds, waiting between transient failures (until `stop` aborts). */
+	async function patiently<Result>(step: () => Promise<Result>, stop: AbortSignal = signal): Promise<Result> {
 		for (let attempt = 0; ; attempt++) {
 			try {
 				const result = await step()
 				if (jobs.get(id)?.status === 'waiting') setStatus('running')
 				return result
 			} catch (error) {
-				if (signal.aborted || !isTransient(error) || attempt + 1 >= maxAttempts) throw error
+				if (stop.aborted || !isTransient(error) || attempt + 1 >= maxAttempts) throw error
 				const retryAfter =
 					error instanceof IgError ? (error as { retryAfter?: number }).retryAfter : undefined
 				const step = Math.min(backoffMs * 2 ** attempt, maxBackoffMs) * (0.8 + 0.4 * Math.random())
@@ -102,7 +110,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 					code
 				)
 				emit({ type: 'wait', job, wait_ms: wait })
-				await sleep(wait, signal)
+				await sleep(wait, stop)
 			}
 		}
 	}
@@ -127,32 +135,54 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 			folder = downloadFolder(options.dataDir ?? 'demo', job.target)
 			sweepTemporaryFiles(folder)
 		}
-		let emptyPages = 0
-		for (;;) {
-			job = jobs.get(id) as Job
-			const ended = job.pages > 0 && cursor === null
-			if (ended || (job.limit !== null && job.collected >= job.limit) || emptyPages >= 5) break
-			const page = await patiently(async () => {
-				const fetched = await source.page(options.ig, targetId as string, cursor, signal)
-				const room = job.limit === null ? fetched.items.length : job.limit - job.collected
-				const items = fetched.items.slice(0, Math.max(0, room))
+		/** The page at `from`, retried through transient failures, with its files for `media`. */
+		const fetchPage = (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> =>
+			patiently(async () => {
+				const fetched = await source.page(options.ig, targetId as string, from, stop)
+				const items = room === null ? fetched.items : fetched.items.slice(0, Math.max(0, room))
 				const records: KeyedRecord[] = []
 				for (const item of items) {
 					const data = folder
 						? {
 								...(item as Media),
-								files: await downloadMediaFiles(item as Media, folder, signal, options.fetch)
+								files: await downloadMediaFiles(item as Media, folder, stop, options.fetch)
 							}
 						: item
 					records.push({ key: source.key(item), data })
 				}
-				return { records, next: fetched.next_cursor === cursor ? null : fetched.next_cursor }
-			})
-			const added = jobs.storePage(id, page.records, page.next)
-			emptyPages = page.records.length === 0 ? emptyPages + 1 : 0
-			cursor = page.next
-			job = jobs.get(id) as Job
-			emit({ type: 'page', job, added, rate: rate(job) })
+				return { records, next: fetched.next_cursor === from ? null : fetched.next_cursor }
+			}, stop)
+		// Without a limit, the next page is asked for before this one is stored, so Instagram answers
+		// while SQLite writes. It is stored only after this one: the checkpoint order stays the same.
+		const readAhead = new AbortController()
+		const aheadSignal = AbortSignal.any([signal, readAhead.signal])
+		let ahead: { from: string; page: Promise<Page> } | null = null
+		let emptyPages = 0
+		try {
+			for (;;) {
+				job = jobs.get(id) as Job
+				const ended = job.pages > 0 && cursor === null
+				if (ended || (job.limit !== null && job.collected >= job.limit) || emptyPages >= 5) break
+				const page: Page =
+					ahead !== null && ahead.from === cursor
+						? await ahead.page
+						: await fetchPage(cursor, job.limit === null ? null : job.limit - job.collected, signal)
+				ahead = null
+				if (job.limit === null && page.next !== null) {
+					const pending = fetchPage(page.next, null, aheadSignal)
+					pending.catch(() => {})
+					ahead = { from: page.next, page: pending }
+					// Let the request go out before the synchronous write below.
+					await new Promise((resolve) => setImmediate(resolve))
+				}
+				const added = jobs.storePage(id, page.records, page.next)
+				emptyPages = page.records.length === 0 ? emptyPages + 1 : 0
+				cursor = page.next
+				job = jobs.get(id) as Job
+				emit({ type: 'page', job, added, rate: rate(job) })
+			}
+		} finally {
+			readAhead.abort()
 		}
 		if (signal.aborted) return jobs.get(id) as Job
 		return setStatus('done')

@@ -12,6 +12,7 @@ import { JobStore } from '../../src/jobs/store'
 import type { JobEvent } from '../../src/jobs/types'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
 import { openStore, type Store } from '../../src/store/db'
+import { MIGRATIONS } from '../../src/store/migrations'
 import { useSimulator } from '../client/simulator-setup'
 
 const simulator = useSimulator()
@@ -48,10 +49,39 @@ describe('store', () => {
 		jobs = new JobStore(store)
 		expect(jobs.get(job.id)?.target).toBe('luna.explorer')
 		const applied = store.db.query<{ id: string }, []>('SELECT id FROM schema_migrations').all()
-		expect(applied.map((row) => row.id)).toEqual(['jobs-1'])
+		expect(applied.map((row) => row.id)).toEqual(['jobs-1', 'jobs-2'])
 		expect(store.db.query<{ journal_mode: string }, []>('PRAGMA journal_mode').get()?.journal_mode).toBe(
 			'wal'
 		)
+	})
+
+	test('a file written before jobs-2 keeps its jobs, records, order and key rule after the upgrade', () => {
+		store.close()
+		const path = join(folder, 'old.db')
+		const old = openStore(path, MIGRATIONS.slice(0, 1))
+		const oldJobs = new JobStore(old)
+		const job = oldJobs.create({ kind: 'followers', target: 'x' })
+		oldJobs.storePage(
+			job.id,
+			['9', '3', '7'].map((pk) => ({ key: pk, data: { pk } })),
+			'c1'
+		)
+		old.close()
+		store = openStore(path)
+		jobs = new JobStore(store)
+		expect(storedPks(job.id)).toEqual(['9', '3', '7'])
+		expect(jobs.get(job.id)).toMatchObject({ collected: 3, pages: 1 })
+		// Still one row per key, and deleting the job still deletes its records.
+		expect(
+			jobs.storePage(
+				job.id,
+				['3', '1'].map((pk) => ({ key: pk, data: { pk } })),
+				'c2'
+			)
+		).toBe(1)
+		expect(storedPks(job.id)).toEqual(['9', '3', '7', '1'])
+		jobs.delete(job.id)
+		expect(store.db.query<{ n: number }, []>('SELECT count(*) AS n FROM job_records').get()?.n).toBe(0)
 	})
 
 	test('a record key is stored once, and the page and its cursor are one transaction', () => {
