@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures the playground, the sandbox, the CSV export and the agent on this
+ * `npm run bench`: measures the playground, the sandbox, the CSV export, jobs and the agent on this
  * machine, over loopback only, and prints one table (also written to the git-ignored
  * `bench/results.json`). Every server under test runs in its own process (the compiled `./smkit`,
  * built first when missing or stale); the load comes from this process. Sized to finish in about
@@ -28,6 +28,7 @@ import { formatTable, writeResults } from './lib/report'
 import { summarize } from './lib/summary'
 import { benchAgent } from './sections/agent'
 import { benchColdStart } from './sections/cold-start'
+import { benchCollect } from './sections/collect'
 import { benchCsv } from './sections/csv'
 import { benchSandbox } from './sections/sandbox'
 import { benchThroughput, THROUGHPUT_PATHS } from './sections/throughput'
@@ -157,6 +158,9 @@ async function main() {
 		const csv = await benchCsv(playground.url, { records: 100_000, runs: 7 })
 		const playgroundRssAfterCsv = playground.rss()
 
+		log(`collect: followers job of mega.travel vs the raw walk, ${settings.rounds} rounds`)
+		const collect = await benchCollect(client, { rounds: settings.rounds })
+
 		log('sandbox')
 		const sandbox = await benchSandbox(client, { samples: 200, bridgeSamples: 40, callsPerRun: 50 })
 		log('agent')
@@ -169,6 +173,7 @@ async function main() {
 			coldNoDemo,
 			coldBare,
 			csv,
+			collect,
 			sandbox,
 			agent
 		})
