@@ -1,7 +1,8 @@
 /**
  * `/api/jobs` in the playground: a job started over HTTP collects exactly the list a walk of the
  * matching endpoint returns, its events arrive at least once per page, exports follow the export
- * rules, wrong input and wrong states answer envelopes, and the routes are in the OpenAPI document.
+ * rules, wrong input and wrong states answer envelopes, the routes are in the OpenAPI document, and
+ * they follow the security rules of the other routes (token beyond loopback, JSON bodies, Host).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
@@ -176,5 +177,67 @@ describe('states and errors', () => {
 		}
 		expect(Object.keys(body.paths['/api/jobs/{id}/resume'])).toEqual(['post'])
 		expectNoLeaks(playground)
+	})
+})
+
+describe('the security rules of the other routes', () => {
+	let guarded: PlaygroundHarness
+	beforeAll(async () => {
+		guarded = await startPlayground({
+			deps: { security: { host: '0.0.0.0', port: 8877, token: 'jobs-token' } }
+		})
+	})
+	afterAll(async () => {
+		await guarded.stop()
+	})
+	const at = (path: string, init: RequestInit = {}) =>
+		guarded.app.handle(new Request(`http://192.168.1.20:8877${path}`, init))
+	const json = { 'content-type': 'application/json' }
+	const start = JSON.stringify({ kind: 'followers', target: 'luna.explorer' })
+
+	it('beyond loopback every jobs route needs the token', async () => {
+		for (const [method, path] of [
+			['GET', '/api/jobs'],
+			['POST', '/api/jobs'],
+			['GET', '/api/jobs/1'],
+			['GET', '/api/jobs/1/events'],
+			['GET', '/api/jobs/1/export?format=jsonl'],
+			['POST', '/api/jobs/1/pause'],
+			['POST', '/api/jobs/1/cancel'],
+			['DELETE', '/api/jobs/1']
+		] as const) {
+			const response = await at(path, { method, headers: json, body: method === 'POST' ? start : undefined })
+			expect({ method, path, status: response.status }).toEqual({ method, path, status: 403 })
+			expect((await response.json()).code).toBe('forbidden')
+		}
+		const created = await at('/api/jobs', {
+			method: 'POST',
+			headers: { ...json, authorization: 'Bearer jobs-token' },
+			body: start
+		})
+		expect(created.status).toBe(200)
+		const { id } = (await created.json()).data
+		const listed = await (await at('/api/jobs?token=jobs-token')).json()
+		expect(listed.data.map((job: { id: number }) => job.id)).toEqual([id])
+	})
+
+	it('a text/plain POST or a foreign Host is refused and starts nothing', async () => {
+		const before = (await (await at('/api/jobs?token=jobs-token')).json()).data.length
+		const plain = await at('/api/jobs?token=jobs-token', {
+			method: 'POST',
+			headers: { 'content-type': 'text/plain' },
+			body: start
+		})
+		expect(plain.status).toBe(403)
+		const rebound = await guarded.app.handle(
+			new Request('http://127.0.0.1/api/jobs?token=jobs-token', {
+				method: 'POST',
+				headers: { ...json, host: 'rebind.attacker.example' },
+				body: start
+			})
+		)
+		expect(rebound.status).toBe(403)
+		expect((await (await at('/api/jobs?token=jobs-token')).json()).data.length).toBe(before)
+		expect(JSON.stringify(guarded.logs)).not.toContain('jobs-token')
 	})
 })
