@@ -158,8 +158,10 @@ async function main() {
 		const csv = await benchCsv(playground.url, { records: 100_000, runs: 7 })
 		const playgroundRssAfterCsv = playground.rss()
 
-		log(`collect: followers job of mega.travel vs the raw walk, ${settings.rounds} rounds`)
-		const collect = await benchCollect(client, { rounds: settings.rounds })
+		log(
+			`collect: followers job of mega.travel vs the walk of the followers endpoint, ${settings.rounds} rounds`
+		)
+		const collect = await benchCollect(playground.url, client, { rounds: settings.rounds })
 
 		log('sandbox')
 		const sandbox = await benchSandbox(client, { samples: 200, bridgeSamples: 40, callsPerRun: 50 })

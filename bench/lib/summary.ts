@@ -61,11 +61,11 @@ export function summarize(measured: Measurements) {
 			target: { op: '<', limit: 1.5 }
 		},
 		agent_step_ms: { value: agent.stepMs, unit: 'ms', target: { op: '<', limit: 20 } },
-		// The job keeps at least 80% of the raw walk's rate, measured in the same run.
+		// The job keeps at least 80% of the rate of walking the followers endpoint, in the same run.
 		collect_records_per_s: {
 			value: collect.medianJob,
 			unit: 'records/s',
-			target: { op: '>=', limit: Math.round(0.8 * collect.medianWalk) }
+			target: { op: '>=', limit: Math.round(0.8 * collect.medianEndpointWalk) }
 		}
 	}
 	const headline = (id: string, figure: string, value: string, reference: string): Row => {
@@ -162,9 +162,14 @@ export function summarize(measured: Measurements) {
 		headline(
 			'collect_records_per_s',
 			`followers job, ${collect.records} records in ${collect.pages} pages`,
-			`${Math.round(collect.medianJob)} records/s (${(collect.medianJob / collect.medianWalk).toFixed(2)} of the walk)`,
-			`raw walk of the followers endpoint ${Math.round(collect.medianWalk)} records/s`
+			`${Math.round(collect.medianJob)} records/s (${(collect.medianJob / collect.medianEndpointWalk).toFixed(2)} of the walk)`,
+			`walk of the followers endpoint ${Math.round(collect.medianEndpointWalk)} records/s`
 		),
+		{
+			figure: 'followers job in-process / client walk',
+			value: (collect.medianClientJob / collect.medianClientWalk).toFixed(2),
+			reference: `job ${Math.round(collect.medianClientJob)} vs walk ${Math.round(collect.medianClientWalk)} records/s, no HTTP either side`
+		},
 		headline(
 			'agent_step_ms',
 			'agent overhead per step',
