@@ -4,6 +4,7 @@
  * a JSON parser that turns malformed JSON into a 400 instead of Elysia's bare "Bad Request".
  */
 import { Elysia } from 'elysia'
+import { requestBodyRead } from './connection-guard'
 import { HttpError } from './envelope'
 
 /** One mebibyte, the default body limit (DESIGN 4). */
@@ -41,7 +42,10 @@ export async function readBodyText(request: Request, limit: number): Promise<str
 	let size = 0
 	for (;;) {
 		const { done, value } = await reader.read()
-		if (done) break
+		if (done) {
+			requestBodyRead(request)
+			break
+		}
 		size += value.byteLength
 		if (size > limit) {
 			await reader.cancel().catch(() => {})

@@ -5,6 +5,7 @@
  * a clean stop on SIGINT/SIGTERM. Each command adds only its own options and start-up lines.
  */
 import { Type } from '@sinclair/typebox'
+import { guardedServeOptions, readTimeoutFromEnv } from './connection-guard'
 import { type ParsedOptions, parseOptions } from './options'
 import { isLoopbackHost, resolveAccessToken, type SecurityOptions } from './security'
 import { waitForStopSignal } from './signals'
@@ -77,7 +78,7 @@ export interface StartServer {
 	/** The command, for the first line: `smkit playground: http://...`. */
 	name: string
 	options: Pick<ServerOptions, 'port' | 'host' | 'token' | 'corsOrigin'>
-	/** The environment (for `SMKIT_TOKEN`). */
+	/** The environment (for `SMKIT_TOKEN` and `SMKIT_READ_TIMEOUT`). */
 	env: Record<string, string | undefined>
 	/** Builds the app with the checks it must apply (the bound port is known once listening). */
 	build: (security: SecurityOptions) => { fetch: (request: Request) => Response | Promise<Response> }
@@ -106,18 +107,23 @@ export function displayHost(host: string): string {
 }
 
 /**
- * Listens with the settings both servers need: no idle time-out (a plain ask waits on the model,
- * a client call on Instagram, and both end on their own deadlines; event streams send keep-alives)
- * and Bun's own body cap (128 MiB) left above the app's limits, so the app answers an oversized
- * body itself with a 413 envelope after reading at most its limit and one chunk. A port in use, or
- * any other failure to listen, is an error naming the address.
+ * Listens with the settings both servers need: the connection guards of `guardedServeOptions` (a
+ * read deadline of `readTimeoutSeconds` for headers, bodies and idle connections, envelopes for
+ * malformed requests and escaped errors, no development error page) and Bun's own body cap
+ * (128 MiB) left above the app's limits, so the app answers an oversized body itself with a 413
+ * envelope after reading at most its limit and one chunk. A port in use, or any other failure to
+ * listen, is an error naming the address.
  */
 export function listen(
 	app: { fetch: (request: Request) => Response | Promise<Response> },
-	options: { host: string; port: number }
+	options: { host: string; port: number; readTimeoutSeconds?: number }
 ): ReturnType<typeof Bun.serve> {
 	try {
-		return Bun.serve({ port: options.port, hostname: options.host, fetch: app.fetch, idleTimeout: 0 })
+		return Bun.serve({
+			port: options.port,
+			hostname: options.host,
+			...guardedServeOptions(app.fetch, options.readTimeoutSeconds)
+		})
 	} catch (error) {
 		const inUse =
 			error instanceof Error &&
@@ -145,7 +151,7 @@ export async function startServer(start: StartServer): Promise<RunningServer> {
 			token: access.token,
 			corsOrigin: options.corsOrigin
 		})
-		server = listen(app, options)
+		server = listen(app, { ...options, readTimeoutSeconds: readTimeoutFromEnv(start.env) })
 	} catch (error) {
 		await start.onStop?.()
 		throw error

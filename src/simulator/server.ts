@@ -106,6 +106,11 @@ export interface Simulator {
 	readonly session: SessionSwitch
 }
 
+/** An Instagram-style failure body (`{ message, status: 'fail' }`). */
+function failJson(status: number, message: string): Response {
+	return Response.json({ message, status: 'fail' }, { status })
+}
+
 /** Starts a simulated Instagram on loopback. The data set of a seed is built once per process, on first use. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const seed = options.seed ?? DEFAULT_SEED
@@ -128,7 +133,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		hostname: host,
 		// Long latency faults must not be cut by the idle timer; hangs switch it off per request.
 		idleTimeout: 120,
+		// Never Bun's development error page (it shows the working directory and source excerpts).
+		development: false,
+		error: (error) => failJson(500, `Internal error: ${error.message.split('\n')[0]}`),
 		async fetch(request, bunServer) {
+			if (!URL.canParse(request.url)) return failJson(400, 'Bad request: malformed Host header')
 			const url = new URL(request.url)
 			if (url.pathname.startsWith('/__sim/')) {
 				return (

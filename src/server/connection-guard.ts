@@ -1,0 +1,89 @@
+/**
+ * What both servers' listening socket needs against hostile connections, below the app:
+ * - a request whose URL cannot be built (a malformed Host header) is answered with a 400 envelope
+ *   before any app code runs;
+ * - an error that escapes the app is a 500 envelope and one log line, never Bun's development
+ *   error page (it shows the working directory and source excerpts) nor a stack trace per request;
+ * - a read deadline: a client has `readTimeoutSeconds` of silence while it sends a request's
+ *   headers and body, and between requests on a kept-alive connection, so half-sent requests
+ *   cannot pile up until the file descriptors run out. Once the request is read, the handler's own
+ *   work has no deadline here (an ask waits on the model, a client call on Instagram, and both end
+ *   on their own deadlines); after it answers, the deadline applies again while the response is
+ *   written (event streams send keep-alives well within it).
+ */
+import { failureResponse } from './envelope'
+
+/** Seconds of silence allowed while a request is read (default of `SMKIT_READ_TIMEOUT`). */
+export const DEFAULT_READ_TIMEOUT_SECONDS = 30
+
+/** Bun's limit for a socket's idle timeout. */
+const MAX_TIMEOUT_SECONDS = 255
+
+/** Requests whose body is still being read: what ends their read deadline. */
+const bodiesBeingRead = new WeakMap<Request, () => void>()
+
+/** Called by body readers once a request's body has been read to its end. */
+export function requestBodyRead(request: Request): void {
+	bodiesBeingRead.get(request)?.()
+	bodiesBeingRead.delete(request)
+}
+
+/** The read deadline from `SMKIT_READ_TIMEOUT` (seconds, 1-255), else the default. */
+export function readTimeoutFromEnv(env: Record<string, string | undefined>): number {
+	const value = Number(env.SMKIT_READ_TIMEOUT)
+	return Number.isInteger(value) && value >= 1 && value <= MAX_TIMEOUT_SECONDS
+		? value
+		: DEFAULT_READ_TIMEOUT_SECONDS
+}
+
+/** The subset of Bun's server a fetch handler uses here. */
+interface TimeoutControl {
+	timeout(request: Request, seconds: number): void
+}
+
+/** Sets a request's socket timeout, ignoring a connection that is already gone. */
+function setTimeoutOf(server: TimeoutControl, request: Request, seconds: number): void {
+	try {
+		server.timeout(request, seconds)
+	} catch {
+		// The client left; nothing to time out.
+	}
+}
+
+/** Answers an error that escaped the app: a 500 envelope, and the message (not the stack) logged. */
+export function internalErrorResponse(error: unknown): Response {
+	const message = error instanceof Error ? error.message : String(error)
+	console.error(`smkit: internal error: ${message.split('\n')[0].slice(0, 300)}`)
+	return failureResponse('Internal server error', 'internal_error')
+}
+
+/** A request whose URL cannot be parsed: in practice a malformed Host header. */
+export function malformedRequestResponse(): Response {
+	return failureResponse('Bad request: malformed Host header or request target', 'bad_request')
+}
+
+/** `Bun.serve` options wrapping `fetch` with the guards above. */
+export function guardedServeOptions(
+	fetch: (request: Request) => Response | Promise<Response>,
+	readTimeoutSeconds: number = DEFAULT_READ_TIMEOUT_SECONDS
+) {
+	return {
+		development: false,
+		idleTimeout: readTimeoutSeconds,
+		error: internalErrorResponse,
+		async fetch(request: Request, server: TimeoutControl): Promise<Response> {
+			if (!URL.canParse(request.url)) return malformedRequestResponse()
+			const endReadDeadline = () => setTimeoutOf(server, request, 0)
+			if (request.body === null || request.headers.get('content-length') === '0') endReadDeadline()
+			else bodiesBeingRead.set(request, endReadDeadline)
+			try {
+				return await fetch(request)
+			} catch (error) {
+				return internalErrorResponse(error)
+			} finally {
+				bodiesBeingRead.delete(request)
+				setTimeoutOf(server, request, readTimeoutSeconds)
+			}
+		}
+	}
+}
