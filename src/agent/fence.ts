@@ -1,0 +1,88 @@
+/**
+ * Neutralises anything in untrusted text that a model could read as the data fence's own tag
+ * (`<tool_output>` or `</tool_output>` for the agent), so Instagram data or run output cannot close the fence and
+ * speak as instructions. Matching ignores case and catches look-alikes: other angle brackets
+ * (full-width, small, single guillemet, mathematical, HTML and JavaScript escapes), other slashes,
+ * spaces or invisible characters inside the tag, any separator or none between the two words, and
+ * letters that look the same (full-width, mathematical, accented, Cyrillic and Greek twins, 0 for
+ * o, 1 or I for l). A matched tag's bracket becomes `[`, which no reader takes for a tag opener
+ * (an escape such as `&lt;` would itself be one of the look-alikes), and the text stays readable.
+ */
+
+/** Openers of a tag, and the escapes that stand for one. */
+const angleBracket = /<|＜|﹤|‹|〈|〈|⟨|˂|❮|⧼|ᐸ|&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c/giu
+
+/** Characters a tag may carry between its bracket, slash and letters without changing how it reads. */
+const ignorable = /^[\s_\-.·‐-―＿﹍﹎﹏\p{Cf}]$/u
+
+/** Slash look-alikes of a closing tag. */
+const slash = /^[/／⁄∕⧸\\]$/u
+
+/** Letters that look like the fence's letters, after case folding and removing accents. */
+const lookAlikes: Record<string, string> = {
+	т: 't',
+	τ: 't',
+	ţ: 't',
+	о: 'o',
+	ο: 'o',
+	օ: 'o',
+	ᴏ: 'o',
+	σ: 'o',
+	'0': 'o',
+	ӏ: 'l',
+	ı: 'l',
+	i: 'l',
+	'1': 'l',
+	'|': 'l',
+	ǀ: 'l',
+	υ: 'u',
+	ս: 'u',
+	ᴜ: 'u',
+	µ: 'u',
+	р: 'p',
+	ρ: 'p',
+	ⲣ: 'p'
+}
+
+/** The letter a character reads as, or the character itself when it is not one of ours. */
+function readAs(character: string): string {
+	const folded = character.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+	return lookAlikes[folded] ?? folded
+}
+
+/** The letters of a tag name as they are compared: lower case, separators removed. */
+function lettersOf(name: string): string {
+	return [...name]
+		.map(readAs)
+		.filter((letter) => !ignorable.test(letter))
+		.join('')
+}
+
+/** Whether the text from `start` reads as `fenceLetters` (after an optional slash). */
+function readsAsFenceName(text: string, start: number, fenceLetters: string): boolean {
+	let matched = 0
+	let slashSeen = false
+	let position = start
+	const limit = Math.min(text.length, start + 200)
+	while (position < limit && matched < fenceLetters.length) {
+		const character = String.fromCodePoint(text.codePointAt(position) as number)
+		position += character.length
+		if (ignorable.test(character)) continue
+		if (matched === 0 && !slashSeen && slash.test(character)) {
+			slashSeen = true
+			continue
+		}
+		const letters = readAs(character)
+		if (letters === '' || !fenceLetters.startsWith(letters, matched)) return false
+		matched += letters.length
+	}
+	return matched === fenceLetters.length
+}
+
+/** `text` with every tag that reads as `<tag>` or `</tag>` opened with `[` instead of its bracket. */
+export function neutraliseFenceTags(text: string, tag: string): string {
+	const fenceLetters = lettersOf(tag)
+	return text.replace(angleBracket, (bracket, offset: number) =>
+		readsAsFenceName(text, offset + bracket.length, fenceLetters) ? '[' : bracket
+	)
+}
