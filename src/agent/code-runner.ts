@@ -5,6 +5,7 @@
  * asks permission (file_write) and writes into the output folder.
  */
 import type { InstagramClient } from '../client/client'
+import { redactValue } from '../client/redact'
 import type { MethodSpec } from '../client/registry'
 import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
 import { FileNameError, type OutputFiles } from './files'
@@ -53,6 +54,12 @@ function toJson(value: unknown): unknown {
 	if (value === undefined) return null
 	const text = JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item))
 	return text === undefined ? null : JSON.parse(text)
+}
+
+/** A bridge value without secrets; walked only when its JSON text shows one. */
+function redactResult(value: unknown, redact: (text: string) => string): unknown {
+	const text = JSON.stringify(value)
+	return text === undefined || redact(text) === text ? value : redactValue(value, redact)
 }
 
 function describeCall(path: string, args: readonly unknown[]): string {
@@ -110,6 +117,9 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			description: context.description
 		})
 		let callCount = 0
+		// Upstream answers and errors may echo the session (a hostile upstream, a proxy's error page);
+		// nothing of it may reach the code, and through it the model or the answer.
+		const redact = (text: string) => options.client.transport.redact(text)
 
 		const callMethod = async (path: string, args: unknown[]): Promise<unknown> => {
 			const spec = byPath.get(path)
@@ -145,12 +155,13 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			try {
 				const method = client[spec.group]?.[spec.name]
 				if (typeof method !== 'function') throw new Error(`ig.${path} is not available in this client`)
-				const result = toJson(await method.apply(client[spec.group], args))
+				const result = redactResult(toJson(await method.apply(client[spec.group], args)), redact)
 				const preview = truncateText(JSON.stringify(result) ?? '', eventOutputLimit)
 				emitSafely(context.onEvent, { type: 'tool_result', ...event, success: true, output: preview })
 				return result
 			} catch (error) {
-				const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+				if (error instanceof Error) error.message = redact(error.message)
+				const message = error instanceof Error ? `${error.name}: ${error.message}` : redact(String(error))
 				emitSafely(context.onEvent, { type: 'tool_result', ...event, success: false, output: message })
 				throw error instanceof Error ? error : new Error(message)
 			}

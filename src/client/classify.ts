@@ -4,6 +4,7 @@
  */
 import { IgApiError, type IgErrorKind } from './errors'
 import { parseUpstreamJson } from './json'
+import { redactSecrets } from './redact'
 
 /** The parts of an upstream response the classification looks at (body already read). */
 export interface UpstreamAnswer {
@@ -53,12 +54,6 @@ export function parseRetryAfter(value: string | null): number | undefined {
 	return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 
-function redact(text: string, secrets: readonly string[]): string {
-	let result = text
-	for (const secret of secrets) if (secret.length >= 4) result = result.split(secret).join('[redacted]')
-	return result
-}
-
 /** The human-readable upstream message, shortened; never the raw body. */
 function upstreamMessage(body: Body | undefined): string {
 	const candidates = [body?.message, body?.feedback_message, body?.error_title, body?.error_type]
@@ -93,7 +88,7 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 		const description = `Instagram ${detail} (HTTP ${status} from ${context.method} ${context.endpoint})`
 		return {
 			ok: false as const,
-			error: new IgApiError(kind, redact(description, context.secrets ?? []), {
+			error: new IgApiError(kind, redactSecrets(description, context.secrets ?? []), {
 				upstreamStatus: status,
 				body: body ?? answer.text.slice(0, 500),
 				endpoint: `${context.method} ${context.endpoint}`,

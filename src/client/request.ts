@@ -24,6 +24,7 @@ import {
 } from './headers'
 import type { ProxyEntry, ProxyPool } from './proxy'
 import { type RateLimiter, sleep } from './rate-limit'
+import { redactSecrets } from './redact'
 import { backoffDelay, isRetryable, retryAfterOf } from './retry'
 import type { SessionHealth } from './session-health'
 import type { ClientStats } from './stats'
@@ -244,7 +245,7 @@ export class Transport {
 			)
 		if (spec.signal?.aborted) return undefined
 		const reason = error instanceof Error ? error.message : String(error)
-		return new IgNetworkError(`Could not reach Instagram${via} (${endpoint}): ${this.#redact(reason)}`, {
+		return new IgNetworkError(`Could not reach Instagram${via} (${endpoint}): ${this.redact(reason)}`, {
 			endpoint,
 			cause: error
 		})
@@ -288,10 +289,8 @@ export class Transport {
 		].filter((value): value is string => Boolean(value))
 	}
 
-	#redact(text: string): string {
-		let result = text
-		for (const secret of this.#secrets())
-			if (secret.length >= 4) result = result.split(secret).join('[redacted]')
-		return result
+	/** `text` without this session's secrets, in any encoding, nor any session cookie value. */
+	redact(text: string): string {
+		return redactSecrets(text, this.#secrets())
 	}
 }
