@@ -17,7 +17,12 @@ import {
 	createChatModel,
 	resolveModel
 } from './model'
-import { type Approver, PermissionGate, type PermissionLevel } from './permissions'
+import {
+	type Approver,
+	PermissionGate,
+	type PermissionGateOptions,
+	type PermissionLevel
+} from './permissions'
 import { buildSystemPrompt } from './prompt'
 import { AgentAbortError } from './provider-error'
 import type { ProviderConfig } from './providers'
@@ -37,6 +42,8 @@ export interface AgentOptions {
 	permission?: PermissionLevel
 	/** Decides actions that need asking; without one they are denied. */
 	approver?: Approver
+	/** Whether `ask_once` approvals remembered earlier apply to a write of the ask with this signal (default yes). */
+	remembersFor?: PermissionGateOptions['remembersFor']
 	/** Model calls per ask (default 15). */
 	maxSteps?: number
 	/** Wall-clock limit of one code run in seconds (default 30). */
@@ -89,7 +96,11 @@ export class Agent {
 		this.chatModel = options.chatModel
 		this.permission = options.permission ?? 'ask_once'
 		this.maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 15))
-		this.gate = new PermissionGate({ level: this.permission, approver: options.approver })
+		this.gate = new PermissionGate({
+			level: this.permission,
+			approver: options.approver,
+			remembersFor: options.remembersFor
+		})
 		this.methods = options.methods ?? methodRegistry
 		this.files = new OutputFiles(options.filesDir ?? 'output')
 		this.system = this.buildPrompt()

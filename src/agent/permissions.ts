@@ -69,17 +69,47 @@ export function permissionDeniedMessage(request: Pick<ApprovalRequest, 'kind' | 
 }
 
 /**
- * Asks the approver according to the level. `ask_once` remembers an approval per action kind
- * until `reset()`; a denial applies to that one action. `full_access` never asks.
+ * Write methods that carry text out of the account (a message, a comment): the way data would be
+ * exfiltrated, so `ask_once` asks before each call of them.
+ */
+export const alwaysAskedMethods: ReadonlySet<string> = new Set(['direct.sendText', 'media.comment'])
+
+/**
+ * What an `ask_once` approval covers: running code and writing files per kind, a write call per
+ * method (approving a like does not approve a follow); undefined for actions asked every time.
+ */
+export function approvalScope(action: Pick<ApprovalRequest, 'kind' | 'method'>): string | undefined {
+	if (action.kind !== 'write_call') return action.kind
+	const method = action.method ?? ''
+	return alwaysAskedMethods.has(method) ? undefined : `write_call:${method}`
+}
+
+/** Options of `PermissionGate`. */
+export interface PermissionGateOptions {
+	level: PermissionLevel
+	approver?: Approver
+	/**
+	 * Whether approvals remembered under `ask_once` may stand in for asking, for a request with this
+	 * signal (default: always). A server answers false for a plain JSON ask, which no person
+	 * watches, so approvals given in the browser never carry over to it for writes.
+	 */
+	remembersFor?: (context: { signal?: AbortSignal }) => boolean
+}
+
+/**
+ * Asks the approver according to the level. `ask_once` remembers an approval per scope (see
+ * `approvalScope`) until `reset()`; a denial applies to that one action. `full_access` never asks.
  */
 export class PermissionGate {
 	readonly level: PermissionLevel
 	private readonly approver: Approver
-	private readonly remembered = new Set<ActionKind>()
+	private readonly remembered = new Set<string>()
+	private readonly remembersFor: (context: { signal?: AbortSignal }) => boolean
 
-	constructor(options: { level: PermissionLevel; approver?: Approver }) {
+	constructor(options: PermissionGateOptions) {
 		this.level = options.level
 		this.approver = options.approver ?? denyAllApprover
+		this.remembersFor = options.remembersFor ?? (() => true)
 	}
 
 	/**
@@ -91,7 +121,8 @@ export class PermissionGate {
 		context: { signal?: AbortSignal; onEvent?: AgentEventListener } = {}
 	): Promise<boolean> {
 		if (this.level === 'full_access') return true
-		if (this.level === 'ask_once' && this.remembered.has(action.kind)) return true
+		const scope = this.level === 'ask_once' ? approvalScope(action) : undefined
+		if (scope !== undefined && this.remembered.has(scope) && this.mayRemember(action, context)) return true
 		if (context.signal?.aborted) return false
 		const request: ApprovalRequest = { id: crypto.randomUUID(), ...action }
 		emitSafely(context.onEvent, { type: 'permission', ...request })
@@ -102,8 +133,13 @@ export class PermissionGate {
 			allowed = false
 		}
 		if (context.signal?.aborted) return false
-		if (allowed && this.level === 'ask_once') this.remembered.add(action.kind)
+		if (allowed && scope !== undefined) this.remembered.add(scope)
 		return allowed
+	}
+
+	/** Writes (account writes and files) use remembered approvals only where the caller allows it. */
+	private mayRemember(action: Pick<ApprovalRequest, 'kind'>, context: { signal?: AbortSignal }): boolean {
+		return action.kind === 'code_run' || this.remembersFor(context)
 	}
 
 	/** Forgets remembered approvals (a new conversation). */

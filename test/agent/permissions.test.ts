@@ -56,6 +56,51 @@ describe('PermissionGate', () => {
 		expect(asked).toHaveLength(4)
 	})
 
+	test('ask_once: an approved write covers that method only; messages and comments ask every time', async () => {
+		const { asked, approver } = recordingApprover(Array(10).fill(true))
+		const gate = new PermissionGate({ level: 'ask_once', approver })
+		const write = (method: string) => ({
+			kind: 'write_call' as const,
+			title: method,
+			detail: '',
+			method,
+			args: ['1']
+		})
+		expect(await gate.check(write('media.like'))).toBe(true)
+		expect(await gate.check(write('media.like'))).toBe(true)
+		expect(asked).toHaveLength(1)
+		expect(await gate.check(write('friendships.follow'))).toBe(true)
+		expect(asked).toHaveLength(2)
+		for (const method of ['direct.sendText', 'direct.sendText', 'media.comment', 'media.comment']) {
+			await gate.check(write(method))
+		}
+		expect(asked.map((request) => request.method).slice(2)).toEqual([
+			'direct.sendText',
+			'direct.sendText',
+			'media.comment',
+			'media.comment'
+		])
+	})
+
+	test('ask_once: remembered write approvals apply only where remembersFor allows', async () => {
+		const { asked, approver } = recordingApprover(Array(10).fill(true))
+		const watched = new AbortController().signal
+		const gate = new PermissionGate({
+			level: 'ask_once',
+			approver,
+			remembersFor: (context) => context.signal === watched
+		})
+		expect(await gate.check(like, { signal: watched })).toBe(true)
+		expect(await gate.check(codeRun, { signal: watched })).toBe(true)
+		expect(asked).toHaveLength(2)
+		// Another ask, nobody watching: the write is asked again (and this approver would answer).
+		await gate.check(like)
+		expect(asked).toHaveLength(3)
+		// Running code is not a write: its approval still stands.
+		await gate.check(codeRun)
+		expect(asked).toHaveLength(3)
+	})
+
 	test('full_access never asks; without an approver nothing is approved', async () => {
 		const { asked, approver } = recordingApprover([])
 		expect(await new PermissionGate({ level: 'full_access', approver }).check(like)).toBe(true)

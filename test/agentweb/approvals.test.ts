@@ -144,6 +144,55 @@ describe('ask_once', () => {
 	})
 })
 
+describe('ask_once approvals cover one write method, and never a JSON ask', () => {
+	/** A streaming ask whose every card is approved; resolves to its events. */
+	const approvedStream = async (app: ReturnType<ChatHarness['agentWeb']>, message: string) => {
+		const reader = new EventReader(await app.handle(jsonRequest('POST', '/api/ask/stream', { message })))
+		for (;;) {
+			const next = await reader.until((event) => event.type === 'permission').catch(() => undefined)
+			if (!next) return reader.events
+			await app.handle(jsonRequest('POST', '/api/approve', { id: next.id, allow: true }))
+		}
+	}
+
+	test('a follow approved in the browser does not let a later JSON ask follow', async () => {
+		await unfollowLuna()
+		const app = harness.agentWeb({ permission: 'ask_once' })
+		followScript()
+		const events = await approvedStream(app, 'Follow luna')
+		expect(events.filter((event) => event.type === 'permission').map((event) => event.kind)).toEqual([
+			'code_run',
+			'write_call'
+		])
+		expect(harness.simulator.state.isFollowing(lunaPk)).toBe(true)
+		await unfollowLuna()
+		followScript()
+		const body = await (await app.handle(jsonRequest('POST', '/api/ask', { message: 'Follow luna' }))).json()
+		expect(body.success).toBe(false)
+		expect(body.error).toContain('1 action needed approval and was denied')
+		expect(harness.simulator.state.isFollowing(lunaPk)).toBe(false)
+	})
+
+	test('a remembered follow does not approve an unfollow, and a message is asked every time', async () => {
+		await unfollowLuna()
+		const app = harness.agentWeb({ permission: 'ask_once' })
+		followScript()
+		await approvedStream(app, 'Follow luna')
+		const writes = [
+			`await ig.friendships.unfollow('${lunaPk}')`,
+			`await ig.direct.sendText('${lunaPk}', 'hello')`,
+			`await ig.direct.sendText('${lunaPk}', 'hello again')`
+		]
+		harness.llm.setScript((_request, index) =>
+			index === 0 ? reply.code(writes.join('\n')) : reply.text('ok')
+		)
+		const events = await approvedStream(app, 'Unfollow luna and write to her twice')
+		const asked = events.filter((event) => event.type === 'permission').map((event) => event.method)
+		expect(asked).toEqual(['friendships.unfollow', 'direct.sendText', 'direct.sendText'])
+		expect(harness.simulator.state.isFollowing(lunaPk)).toBe(false)
+	})
+})
+
 describe('a JSON ask has nobody to ask', () => {
 	test('its actions are denied and the error says to use the browser or --permission full_access', async () => {
 		await unfollowLuna()

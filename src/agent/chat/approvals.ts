@@ -13,6 +13,8 @@ export type ApprovalMode = 'browser' | 'none'
 
 /** The approver of one ask, plus what it denied for lack of a person to ask. */
 export interface ApprovalChannel {
+	/** `browser` when a person watches the ask and can approve. */
+	mode: ApprovalMode
 	approver: Approver
 	/** Requests denied because the request could not show approve/deny cards (mode `none`). */
 	deniedUnasked: ApprovalRequest[]
@@ -53,6 +55,7 @@ export class BrowserApprovals {
 		const deniedUnasked: ApprovalRequest[] = []
 		if (mode === 'none') {
 			return {
+				mode,
 				deniedUnasked,
 				approver: async (request) => {
 					deniedUnasked.push(request)
@@ -61,6 +64,7 @@ export class BrowserApprovals {
 			}
 		}
 		return {
+			mode,
 			deniedUnasked,
 			approver: async (request, context) => {
 				const allowed = await this.deferred.approver(request, context)

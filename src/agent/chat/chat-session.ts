@@ -50,7 +50,10 @@ export class ChatSession {
 			const channel = context?.signal ? this.channels.get(context.signal) : undefined
 			return channel ? channel.approver(request, context) : Promise.resolve(false)
 		}
-		this.agent = this.buildAgent(route)
+		// A plain JSON ask (nobody watching) never writes on the strength of an approval given in the browser.
+		const remembersFor = (context: { signal?: AbortSignal }) =>
+			context.signal !== undefined && this.channels.get(context.signal)?.mode === 'browser'
+		this.agent = this.buildAgent(route, remembersFor)
 	}
 
 	/** Provider name, display label and model (a local runner's `auto` is resolved after the first ask). */
@@ -114,7 +117,8 @@ export class ChatSession {
 					onEvent: options.onEvent ? (index, event) => eventsOf(index)(event) : undefined,
 					createAgent: (index) => {
 						channels[index] = this.approvals.channel(options.approvals, eventsOf(index))
-						return this.buildAgent(channels[index].approver)
+						const mode = channels[index].mode
+						return this.buildAgent(channels[index].approver, () => mode === 'browser')
 					}
 				})
 				const results = result.results.map((task, index) => {
@@ -142,14 +146,17 @@ export class ChatSession {
 		return this.approvals.decide(id, allow)
 	}
 
-	private buildAgent(approver: Approver): Agent {
+	private buildAgent(
+		approver: Approver,
+		remembersFor: (context: { signal?: AbortSignal }) => boolean
+	): Agent {
 		const {
 			approvalTimeoutMs: _timeout,
 			concurrency: _concurrency,
 			noBrowserHint: _hint,
 			...agent
 		} = this.options
-		return new Agent({ ...agent, permission: this.permission, approver })
+		return new Agent({ ...agent, permission: this.permission, approver, remembersFor })
 	}
 
 	/** Waits for the lock; undefined when the client left first. Says so while waiting. */
