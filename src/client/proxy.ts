@@ -212,3 +212,17 @@ export class ProxyPool {
 		}))
 	}
 }
+
+/**
+ * `fetch` for requests outside the client's transport (media file downloads): each goes through
+ * the proxy the pool picks for its URL, the same rotation and NO_PROXY rules as API calls. Without
+ * a pool, the global fetch.
+ */
+export function fetchThroughProxies(pool: ProxyPool | undefined): typeof fetch {
+	if (!pool) return fetch
+	const proxied = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+		const proxy = pool.pick(new URL(input instanceof Request ? input.url : String(input)))
+		return fetch(input, proxy ? { ...init, proxy: proxy.url } : init)
+	}
+	return Object.assign(proxied, { preconnect: fetch.preconnect })
+}

@@ -14,6 +14,7 @@
  */
 import type { InstagramClient } from '../client/client'
 import { IgError } from '../client/errors'
+import { fetchThroughProxies } from '../client/proxy'
 import { sleep } from '../client/rate-limit'
 import type { Media } from '../client/types'
 import { DownloadError, downloadFolder, downloadMediaFiles, sweepTemporaryFiles } from './downloads'
@@ -36,7 +37,7 @@ export interface RunOptions {
 	maxBackoffMs?: number
 	/** Consecutive failed attempts of one step before the job fails. Default 40. */
 	maxAttempts?: number
-	/** Fetches media files (tests). Default the global fetch. */
+	/** Fetches media files (tests). Default: the global fetch through the client's proxies. */
 	fetch?: typeof fetch
 }
 
@@ -135,6 +136,8 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 			folder = downloadFolder(options.dataDir ?? 'demo', job.target)
 			sweepTemporaryFiles(folder)
 		}
+		// Media files go through the same proxies as the API calls.
+		const download = options.fetch ?? fetchThroughProxies(options.ig.proxies)
 		/** The page at `from`, retried through transient failures, with its files for `media`. */
 		const fetchPage = (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> =>
 			patiently(async () => {
@@ -145,7 +148,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 					const data = folder
 						? {
 								...(item as Media),
-								files: await downloadMediaFiles(item as Media, folder, stop, options.fetch)
+								files: await downloadMediaFiles(item as Media, folder, stop, download)
 							}
 						: item
 					records.push({ key: source.key(item), data })
