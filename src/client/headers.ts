@@ -169,8 +169,13 @@ const COOKIE_FIELDS: Record<string, keyof Session> = {
 	rur: 'rur'
 }
 
-/** Applies `Set-Cookie` and `x-ig-set-www-claim` from a response to `session` (Instagram updates cookies as it goes). */
-export function absorbSessionUpdates(session: Session, headers: Headers): void {
+/**
+ * Applies `Set-Cookie` and `x-ig-set-www-claim` from a response to `session` (Instagram updates
+ * cookies as it goes). Returns true when the response empties the `sessionid` cookie: Instagram no
+ * longer accepts the session, even when it answered the request (as to an anonymous visitor).
+ */
+export function absorbSessionUpdates(session: Session, headers: Headers): boolean {
+	let ended = false
 	for (const cookie of headers.getSetCookie()) {
 		const [pair = ''] = cookie.split(';')
 		const separator = pair.indexOf('=')
@@ -180,8 +185,11 @@ export function absorbSessionUpdates(session: Session, headers: Headers): void {
 			.trim()
 			.replace(/^"|"$/g, '')
 		// An emptied or "delete" cookie is Instagram logging the session out; keep what we have.
-		if (field && separator > 0 && value && value !== 'delete' && value !== '""') session[field] = value
+		const emptied = !value || value === 'delete' || value === '""'
+		if (field === 'sessionId' && separator > 0 && emptied) ended = true
+		if (field && separator > 0 && !emptied) session[field] = value
 	}
 	const claim = headers.get('x-ig-set-www-claim')
 	if (claim) session.igWwwClaim = claim
+	return ended
 }

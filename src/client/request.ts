@@ -138,8 +138,10 @@ export class Transport {
 			if ((await settings.limiter.acquire(spec.category, label, spec.signal)) > 0)
 				settings.stats.recordThrottle()
 			try {
-				const data = await this.#attempt(spec)
-				if (!spec.anonymous) settings.health.recordSuccess()
+				const { data, sessionEnded } = await this.#attempt(spec)
+				// Answered, but with the session cookie emptied: Instagram no longer accepts the session.
+				if (!spec.anonymous)
+					sessionEnded ? settings.health.recordFailure('login_required') : settings.health.recordSuccess()
 				return data
 			} catch (error) {
 				// Local decisions (status 0: no credentials, own budget) say nothing about the session.
@@ -157,7 +159,7 @@ export class Transport {
 	}
 
 	/** One HTTP exchange: build, send with a timeout, read, update the session, classify, count. */
-	async #attempt(spec: RequestSpec): Promise<unknown> {
+	async #attempt(spec: RequestSpec): Promise<{ data: unknown; sessionEnded: boolean }> {
 		const settings = this.#settings
 		const url = new URL(spec.path, this.#originFor(spec))
 		for (const [name, value] of Object.entries(spec.query ?? {}))
@@ -210,7 +212,7 @@ export class Transport {
 				if (!failover || !settings.proxies.hasAlternative(tried)) throw failure
 			}
 		}
-		if (!spec.anonymous) absorbSessionUpdates(this.#session as Session, response.headers)
+		const sessionEnded = !spec.anonymous && absorbSessionUpdates(this.#session as Session, response.headers)
 		const result = classifyResponse(
 			{ status: response.status, headers: response.headers, text },
 			{ method: spec.method, endpoint: spec.path, expect: spec.expect, secrets: this.#secrets() }
@@ -223,7 +225,7 @@ export class Transport {
 			errorKind === 'rate_limited'
 		)
 		if (!result.ok) throw result.error
-		return result.data
+		return { data: result.data, sessionEnded }
 	}
 
 	/** Wraps a fetch failure; undefined when the caller aborted (their reason propagates unchanged). */
@@ -259,7 +261,7 @@ export class Transport {
 	/** The first authenticated request per client: captures the www-claim and server revision; errors ignored. */
 	async #runWarmUp(): Promise<void> {
 		try {
-			const text = await this.#attempt({
+			const { data: text } = await this.#attempt({
 				method: 'GET',
 				path: WARM_UP_PATH,
 				template: WARM_UP_PATH,

@@ -75,14 +75,30 @@ function withoutCookies(request: Request): Request {
 	return new Request(request, { headers })
 }
 
-/** Routes one upstream request: 404/405, the session and CSRF checks, then the handler. */
-export async function routeRequest(
-	incoming: Request,
-	url: URL,
-	shared: { state: SimulatorState; origin: string; session?: SessionSwitch }
-): Promise<Response> {
-	const rejected = shared.session && shared.session.state !== 'valid' && hasSession(incoming)
-	const request = rejected ? withoutCookies(incoming) : incoming
+/** What Instagram sends to a browser whose session it no longer accepts: the session cookie, emptied. */
+export const ENDED_SESSION_COOKIE =
+	'sessionid=""; Domain=.instagram.com; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; Secure; HttpOnly'
+
+/** Shared state of the routes. */
+interface RouteShared {
+	state: SimulatorState
+	origin: string
+	session?: SessionSwitch
+}
+
+/**
+ * Routes one upstream request: 404/405, the session and CSRF checks, then the handler. A session
+ * the simulator no longer accepts is answered as an anonymous visitor (or refused on session
+ * routes), and every such answer empties the session cookie, as Instagram does.
+ */
+export async function routeRequest(incoming: Request, url: URL, shared: RouteShared): Promise<Response> {
+	const rejected = Boolean(shared.session && shared.session.state !== 'valid' && hasSession(incoming))
+	const response = await answer(rejected ? withoutCookies(incoming) : incoming, url, shared, rejected)
+	if (rejected) response.headers.append('set-cookie', ENDED_SESSION_COOKIE)
+	return response
+}
+
+async function answer(request: Request, url: URL, shared: RouteShared, rejected: boolean): Promise<Response> {
 	const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`
 	const matched = router.match(request.method, path)
 	if (matched === 'wrong-method') return replyResponse(fail(405, 'Method not allowed'))

@@ -53,6 +53,19 @@ describe('session health', () => {
 		expect(ig.session.report()).toMatchObject({ session: 'valid', username: 'smkit_demo' })
 	})
 
+	it('flips to expired when an answer empties the session cookie, though the call itself succeeds', async () => {
+		const ig = newClient()
+		await ig.checkSession()
+		simulator.session.set('expired')
+		// A profile is still answered (as to an anonymous visitor), with sessionid emptied.
+		const profile = await ig.users.getByUsername('luna.explorer')
+		expect(profile.username).toBe('luna.explorer')
+		expect(ig.session.report()).toMatchObject({ session: 'expired', username: null })
+		simulator.session.set('valid')
+		await ig.users.getByUsername('luna.explorer')
+		expect(ig.session.state).toBe('valid')
+	})
+
 	it('says challenge when Instagram asks for one', async () => {
 		const ig = newClient()
 		simulator.session.set('challenge')
