@@ -6,11 +6,18 @@
  * upstream body goes through `parseUpstreamJson`, which keeps unsafe integers as their exact
  * decimal string. It uses the native parser's reviver with the source text of each value
  * (JSON.parse source text access), which profiling showed several times faster than a
- * JavaScript JSON parser on profile and feed responses.
+ * JavaScript JSON parser on profile and feed responses, and only when the text holds a bare
+ * integer long enough to need it.
  */
 
-/** A digit run long enough to exceed 2^53; without one the plain native parse is exact. */
-const LONG_NUMBER = /\d{16,}/
+/**
+ * A bare number of 16+ digits (where JSON allows a number: at the start, or after `:`, `,` or `[`
+ * and optional white space), the only kind that can exceed 2^53. Without one, the plain native
+ * parse is exact and several times faster than the reviver: ids in strings ("id":"3842...", as in
+ * profile answers and picture URLs) no longer send a body through the reviver. Digits inside a
+ * string that happen to follow such a character only cost the slower path, never a wrong value.
+ */
+const LONG_NUMBER = /(?:^|[:,[])\s*-?\d{16}/
 const INTEGER_TEXT = /^-?\d+$/
 
 /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'bun:test'
+import { describe, expect, it, spyOn } from 'bun:test'
 import { parseUpstreamJson, toId } from '../../src/client/json'
 
 describe('parseUpstreamJson', () => {
@@ -28,6 +28,28 @@ describe('parseUpstreamJson', () => {
 
 	it('would differ from JSON.parse, which rounds the same id', () => {
 		expect(String(JSON.parse('{"pk":3842790443716764595}').pk)).not.toBe('3842790443716764595')
+	})
+
+	it('finds bare long integers wherever JSON allows a number: after spaces, newlines, a minus, at the top', () => {
+		const parsed = parseUpstreamJson('{"a": 3842790443716764595,\n"b":[\n\t-3842790443716764596 ]}') as any
+		expect(parsed).toEqual({ a: '3842790443716764595', b: ['-3842790443716764596'] })
+		expect(parseUpstreamJson(' 3842790443716764597')).toBe('3842790443716764597')
+		expect(parseUpstreamJson('3842790443716764598')).toBe('3842790443716764598')
+	})
+
+	it('parses without a reviver when long digit runs appear only inside strings (profile answers)', () => {
+		const text = '{"id":"3842790443716764595","caption":"call 12345678901234567","n":12}'
+		const parse = spyOn(JSON, 'parse')
+		try {
+			expect(parseUpstreamJson(text)).toEqual({
+				id: '3842790443716764595',
+				caption: 'call 12345678901234567',
+				n: 12
+			})
+			expect(parse.mock.calls.map((call) => call.length)).toEqual([1])
+		} finally {
+			parse.mockRestore()
+		}
 	})
 
 	it('throws SyntaxError on invalid JSON', () => {
