@@ -2,8 +2,8 @@
  * `npm run bench`: measures the playground, the sandbox, the CSV export, jobs and the agent on this
  * machine, over loopback only, and prints one table (also written to the git-ignored
  * `bench/results.json`). Every server under test runs in its own process (the compiled `./smkit`,
- * built first when missing or stale); the load comes from this process. Sized to finish in about
- * two minutes on two shared cores.
+ * built first when missing or stale), and so does the load (a load-worker process per run). Sized
+ * to finish in about three minutes on two shared cores.
  *
  * Options: --rounds N (5) --duration MS (2000) --concurrency N (50) --launches N (10) --no-build
  */
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util'
 import { createDemoClient } from '../src/demo'
 import {
 	BINARY,
-	buildBareServer,
+	buildReferenceServer,
 	ensureBinary,
 	freePort,
 	isolatedEnv,
@@ -63,7 +63,10 @@ async function main() {
 	const work = await mkdtemp(path.join(tmpdir(), 'smkit-bench-'))
 	const servers: ServerProcess[] = []
 	try {
-		const bareBinary = await buildBareServer(work)
+		const [bareBinary, minimalBinary] = await Promise.all([
+			buildReferenceServer('bare', work),
+			buildReferenceServer('minimal', work)
+		])
 		const env = isolatedEnv()
 
 		log(`cold start: ${settings.launches} launches of each binary`)
@@ -137,14 +140,22 @@ async function main() {
 		)
 		servers.push(bare)
 		const bareIdleRss = await settledRss(bare, 500)
+		const minimalPort = freePort()
+		const minimal = await startServerProcess(
+			[minimalBinary, String(minimalPort), simulator.url],
+			minimalPort,
+			THROUGHPUT_PATHS.profile,
+			{ cwd: work }
+		)
+		servers.push(minimal)
 		const client = createDemoClient(simulator.url)
 
 		log(
-			`throughput: ${settings.rounds} rounds x 3 endpoints x 3 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each`
+			`throughput: ${settings.rounds} rounds x 3 endpoints x up to 4 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each after a 500 ms warm-up, load from its own process`
 		)
 		const throughput = await benchThroughput(
-			{ playgroundUrl: playground.url, bareUrl: bare.url, client },
-			{ ...settings, warmupMs: 1000 },
+			{ playgroundUrl: playground.url, bareUrl: bare.url, minimalUrl: minimal.url, upstream: simulator.url },
+			{ ...settings, warmupMs: 500 },
 			log
 		)
 		const memory = {

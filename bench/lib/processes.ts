@@ -165,22 +165,22 @@ export function playgroundCommand(
 	]
 }
 
-/** Compiles the bare reference server (`bench/servers/bare.ts`) to a binary in `directory`. */
-export async function buildBareServer(directory: string): Promise<string> {
-	const outfile = path.join(directory, 'bare-server')
+/** Compiles a reference server under `bench/servers/` (`bare`, `minimal`) to a binary in `directory`. */
+export async function buildReferenceServer(name: 'bare' | 'minimal', directory: string): Promise<string> {
+	const outfile = path.join(directory, `${name}-server`)
 	const build = Bun.spawn(
 		[
 			process.execPath,
 			'build',
 			'--compile',
 			'--minify',
-			path.join(ROOT, 'bench/servers/bare.ts'),
+			path.join(ROOT, `bench/servers/${name}.ts`),
 			'--outfile',
 			outfile
 		],
 		{ cwd: ROOT, stdout: 'pipe', stderr: 'pipe' }
 	)
 	const [code, errors] = await Promise.all([build.exited, new Response(build.stderr).text()])
-	if (code !== 0) throw new Error(`building the bare server failed (exit ${code}): ${errors}`)
+	if (code !== 0) throw new Error(`building the ${name} server failed (exit ${code}): ${errors}`)
 	return outfile
 }

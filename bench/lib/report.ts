@@ -21,15 +21,15 @@ export interface Row {
 export interface Headline {
 	value: number
 	unit: string
-	target?: { op: '<' | '>='; limit: number }
+	target?: { op: '<' | '<=' | '>='; limit: number }
 }
 
 /** Whether a headline figure meets its target (true when it has none). */
 export function meets(headline: Headline): boolean {
 	if (!headline.target) return true
-	return headline.target.op === '<'
-		? headline.value < headline.target.limit
-		: headline.value >= headline.target.limit
+	const { op, limit } = headline.target
+	if (op === '<') return headline.value < limit
+	return op === '<=' ? headline.value <= limit : headline.value >= limit
 }
 
 /** `< 150 ms`-style text of a target. */

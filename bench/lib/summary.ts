@@ -7,7 +7,7 @@ import type { ColdStartFigures } from '../sections/cold-start'
 import type { CollectFigures } from '../sections/collect'
 import type { CsvFigures } from '../sections/csv'
 import type { SandboxFigures } from '../sections/sandbox'
-import type { EndpointId, TargetFigures, TargetId } from '../sections/throughput'
+import { type EndpointId, roundRatios, type TargetFigures, type TargetId } from '../sections/throughput'
 import { type Headline, meets, type Row, targetText } from './report'
 import { median } from './stats'
 
@@ -31,20 +31,64 @@ export interface Measurements {
 }
 
 const ms = (value: number, digits = 1) => `${value.toFixed(digits)} ms`
-const rps = (figures?: TargetFigures) => (figures ? `${Math.round(figures.rps)} req/s` : 'n/a')
+const rps = (figures?: TargetFigures) =>
+	figures
+		? `${Math.round(figures.rps)} req/s (${Math.round(figures.rpsRange[0])}-${Math.round(figures.rpsRange[1])})`
+		: 'n/a'
 const latency = (figures?: TargetFigures) =>
-	figures ? `p50 ${figures.p50Ms.toFixed(1)} / p99 ${figures.p99Ms.toFixed(1)} ms` : 'n/a'
+	figures
+		? `p50 ${figures.p50Ms.toFixed(1)} / p99 ${figures.p99Ms.toFixed(1)} ms (${figures.p99Range[0].toFixed(1)}-${figures.p99Range[1].toFixed(1)})`
+		: 'n/a'
+const spread = (ratio: { median: number; range: [number, number] }) =>
+	`${ratio.median.toFixed(2)} (${ratio.range[0].toFixed(2)}-${ratio.range[1].toFixed(2)})`
 
 /** Rows, headline figures and raw figures from the measurements. */
 export function summarize(measured: Measurements) {
 	const { throughput, memory, coldPlayground, coldNoDemo, coldBare, csv, collect, sandbox, agent } = measured
 	const profile = throughput.profile
 	const followers = throughput.followers
-	const ratio = (endpoint: Partial<Record<TargetId, TargetFigures>>) =>
-		(endpoint.playground?.rps ?? 0) / (endpoint.client_direct?.rps ?? Number.NaN)
+	// Per-round ratios: the runs of one round ran back to back, on the same state of the machine.
+	const rpsOf = (run: { rps: number }) => run.rps
+	const p99Of = (run: { p99Ms: number }) => run.p99Ms
+	const ratios = (endpoint: Partial<Record<TargetId, TargetFigures>>) => ({
+		direct: roundRatios(endpoint.playground, endpoint.client_direct, rpsOf),
+		minimal: roundRatios(endpoint.playground, endpoint.minimal_proxy, rpsOf),
+		p99Minimal: roundRatios(endpoint.playground, endpoint.minimal_proxy, p99Of)
+	})
+	const profileRatios = ratios(profile)
+	const followersRatios = ratios(followers)
 
 	const headlines: Record<string, Headline> = {
-		throughput_ratio: { value: ratio(profile), unit: 'ratio', target: { op: '>=', limit: 0.7 } },
+		throughput_ratio: {
+			value: profileRatios.direct.median,
+			unit: 'ratio',
+			target: { op: '>=', limit: 0.85 }
+		},
+		throughput_ratio_minimal: {
+			value: profileRatios.minimal.median,
+			unit: 'ratio',
+			target: { op: '>=', limit: 0.85 }
+		},
+		p99_ratio_minimal: {
+			value: profileRatios.p99Minimal.median,
+			unit: 'ratio',
+			target: { op: '<=', limit: 1.3 }
+		},
+		followers_ratio: {
+			value: followersRatios.direct.median,
+			unit: 'ratio',
+			target: { op: '>=', limit: 0.85 }
+		},
+		followers_ratio_minimal: {
+			value: followersRatios.minimal.median,
+			unit: 'ratio',
+			target: { op: '>=', limit: 0.85 }
+		},
+		followers_p99_ratio_minimal: {
+			value: followersRatios.p99Minimal.median,
+			unit: 'ratio',
+			target: { op: '<=', limit: 1.3 }
+		},
 		p99_profile_ms: {
 			value: profile.playground?.p99Ms ?? Number.NaN,
 			unit: 'ms',
@@ -73,7 +117,7 @@ export function summarize(measured: Measurements) {
 		return { id, figure, value, reference, target: targetText(item), met: meets(item) }
 	}
 	const versus = (endpoint: Partial<Record<TargetId, TargetFigures>>, show: (f?: TargetFigures) => string) =>
-		`(a) client->simulator ${show(endpoint.client_direct)}; (b) bare Bun.serve ${show(endpoint.bare_bun)}`
+		`(a) client->simulator ${show(endpoint.client_direct)}; (c) minimal proxy ${show(endpoint.minimal_proxy)}; (b) bare Bun.serve ${show(endpoint.bare_bun)}`
 
 	const rows: Row[] = [
 		{
@@ -87,19 +131,14 @@ export function summarize(measured: Measurements) {
 			reference: versus(profile, latency)
 		},
 		{
-			figure: 'followers page (50) throughput',
+			figure: 'followers page (100) throughput',
 			value: rps(followers.playground),
 			reference: versus(followers, rps)
 		},
 		{
-			figure: 'followers page (50) latency',
+			figure: 'followers page (100) latency',
 			value: latency(followers.playground),
 			reference: versus(followers, latency)
-		},
-		{
-			figure: 'followers ratio to (a)',
-			value: ratio(followers).toFixed(2),
-			reference: 'playground / client->simulator'
 		},
 		{
 			figure: 'history throughput',
@@ -114,14 +153,39 @@ export function summarize(measured: Measurements) {
 		headline(
 			'throughput_ratio',
 			'profile throughput / (a)',
-			ratio(profile).toFixed(2),
-			`${rps(profile.playground)} vs ${rps(profile.client_direct)}`
+			spread(profileRatios.direct),
+			'per-round ratio: median (min-max)'
+		),
+		headline(
+			'throughput_ratio_minimal',
+			'profile throughput / (c)',
+			spread(profileRatios.minimal),
+			'per-round ratio: median (min-max)'
+		),
+		headline('p99_ratio_minimal', 'profile p99 / (c) p99', spread(profileRatios.p99Minimal), 'per round'),
+		headline(
+			'followers_ratio',
+			'followers (100) throughput / (a)',
+			spread(followersRatios.direct),
+			'per round'
+		),
+		headline(
+			'followers_ratio_minimal',
+			'followers (100) throughput / (c)',
+			spread(followersRatios.minimal),
+			'per round'
+		),
+		headline(
+			'followers_p99_ratio_minimal',
+			'followers (100) p99 / (c) p99',
+			spread(followersRatios.p99Minimal),
+			'per round'
 		),
 		headline(
 			'p99_profile_ms',
 			'profile p99 at 50 clients',
 			ms(profile.playground?.p99Ms ?? Number.NaN),
-			`(a) ${ms(profile.client_direct?.p99Ms ?? Number.NaN)}; (b) ${ms(profile.bare_bun?.p99Ms ?? Number.NaN)}`
+			`(a) ${ms(profile.client_direct?.p99Ms ?? Number.NaN)}; (c) ${ms(profile.minimal_proxy?.p99Ms ?? Number.NaN)}; (b) ${ms(profile.bare_bun?.p99Ms ?? Number.NaN)}`
 		),
 		headline(
 			'cold_start_ms',

@@ -1,30 +1,39 @@
 /**
  * Section 1: playground throughput and latency under concurrent load on three endpoints, against
- * (a) the same client calling the simulator directly and (b) a bare `Bun.serve` JSON endpoint.
- * Every server runs in its own process; the load comes from this process. Runs are interleaved
- * (each round runs every endpoint on every target, the target order rotating) and medians reported.
+ * (a) the same client calling the simulator directly, (b) a bare `Bun.serve` answering fixed JSON
+ * and (c) a minimal Bun proxy doing only what the endpoint must (fetch, parse, pick, serialise).
+ * Every server runs in its own process, and so does the load generator (load-worker.ts, one
+ * process per run, with its own warm-up). Runs are interleaved (each round runs every endpoint on
+ * every target, the target order rotating); figures are medians over the rounds with their spread.
  */
-import type { InstagramClient } from '../../src/client/client'
-import { httpGetTask, type LoadResult, type LoadTask, runLoad } from '../lib/load'
+import path from 'node:path'
+import type { LoadResult } from '../lib/load'
+import type { LoadJob } from '../lib/load-worker'
+import { ROOT } from '../lib/processes'
 import { median } from '../lib/stats'
+
+/** The followers page under load: 100 records. */
+export const FOLLOWERS_PAGE = { pk: '1000000002', count: 100 }
 
 /** The playground paths under load, by endpoint id. */
 export const THROUGHPUT_PATHS = {
 	profile: '/api/users/username/luna.explorer',
-	followers: '/api/friendships/followers/1000000002?count=50',
+	followers: `/api/friendships/followers/${FOLLOWERS_PAGE.pk}?count=${FOLLOWERS_PAGE.count}`,
 	history: '/api/history'
 } as const
 
 /** An endpoint id of the throughput section. */
 export type EndpointId = keyof typeof THROUGHPUT_PATHS
-/** A target under load: the playground, (a) the client against the simulator, (b) bare Bun.serve. */
-export type TargetId = 'playground' | 'client_direct' | 'bare_bun'
+/** A target under load: the playground, (a) client direct, (b) bare Bun.serve, (c) minimal proxy. */
+export type TargetId = 'playground' | 'client_direct' | 'bare_bun' | 'minimal_proxy'
 
-/** Medians over the rounds of one endpoint on one target, plus every run. */
+/** Medians over the rounds of one endpoint on one target, their min-max spread, and every run. */
 export interface TargetFigures {
 	rps: number
 	p50Ms: number
 	p99Ms: number
+	rpsRange: [number, number]
+	p99Range: [number, number]
 	failures: number
 	runs: LoadResult[]
 }
@@ -37,27 +46,55 @@ export interface ThroughputOptions {
 	concurrency: number
 }
 
-/** The three targets' base URLs and the client for reference (a). */
+/** The targets' base URLs; `upstream` is the simulator reference (a) calls. */
 export interface ThroughputTargets {
 	playgroundUrl: string
 	bareUrl: string
-	/** A demo client pointed at the simulator process (reference a). */
-	client: InstagramClient
+	minimalUrl: string
+	upstream: string
 }
 
-/** The load task of one endpoint on one target; undefined where the target has no such call. */
-function taskFor(endpoint: EndpointId, target: TargetId, targets: ThroughputTargets): LoadTask | undefined {
-	if (target === 'playground') return httpGetTask(targets.playgroundUrl + THROUGHPUT_PATHS[endpoint])
-	if (target === 'bare_bun') return httpGetTask(targets.bareUrl + THROUGHPUT_PATHS[endpoint])
-	const { client } = targets
-	if (endpoint === 'profile')
-		return async () => (await client.users.getByUsername('luna.explorer')).username === 'luna.explorer'
-	if (endpoint === 'followers')
-		return async () =>
-			(await client.friendships.getFollowers('1000000002', { count: 50 })).items.length === 50
-	// The history is the playground's own; the client has nothing to compare it with.
-	return undefined
+/** The load job of one endpoint on one target; undefined where the target has no such call. */
+function jobFor(
+	endpoint: EndpointId,
+	target: TargetId,
+	targets: ThroughputTargets,
+	options: ThroughputOptions
+): LoadJob | undefined {
+	const shape = {
+		concurrency: options.concurrency,
+		durationMs: options.durationMs,
+		warmupMs: options.warmupMs
+	}
+	const path = THROUGHPUT_PATHS[endpoint]
+	if (target === 'playground') return { ...shape, url: targets.playgroundUrl + path }
+	if (target === 'bare_bun') return { ...shape, url: targets.bareUrl + path }
+	// The history is the playground's own; (a) and (c) have nothing to compare it with.
+	if (endpoint === 'history') return undefined
+	if (target === 'minimal_proxy') return { ...shape, url: targets.minimalUrl + path }
+	return { ...shape, client: { upstream: targets.upstream, endpoint, followers: FOLLOWERS_PAGE } }
 }
+
+/** Runs one load job in a load-worker process and reads its result. */
+async function runInWorker(job: LoadJob): Promise<LoadResult> {
+	const worker = Bun.spawn(
+		[process.execPath, path.join(ROOT, 'bench/lib/load-worker.ts'), JSON.stringify(job)],
+		{
+			cwd: ROOT,
+			stdout: 'pipe',
+			stderr: 'pipe'
+		}
+	)
+	const [code, output, errors] = await Promise.all([
+		worker.exited,
+		new Response(worker.stdout).text(),
+		new Response(worker.stderr).text()
+	])
+	if (code !== 0) throw new Error(`load worker failed (exit ${code}): ${errors.trim()}`)
+	return JSON.parse(output) as LoadResult
+}
+
+const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)]
 
 /** Runs the interleaved rounds; returns figures per endpoint and target. */
 export async function benchThroughput(
@@ -66,26 +103,18 @@ export async function benchThroughput(
 	log: (line: string) => void
 ): Promise<Record<EndpointId, Partial<Record<TargetId, TargetFigures>>>> {
 	const endpoints = Object.keys(THROUGHPUT_PATHS) as EndpointId[]
-	const order: TargetId[] = ['playground', 'client_direct', 'bare_bun']
+	const order: TargetId[] = ['playground', 'client_direct', 'minimal_proxy', 'bare_bun']
 	const runs = new Map<string, LoadResult[]>()
-	const tasks = new Map<string, LoadTask>()
-	for (const endpoint of endpoints) {
-		for (const target of order) {
-			const task = taskFor(endpoint, target, targets)
-			if (task) tasks.set(`${endpoint}/${target}`, task)
-		}
-	}
-	// Warm-up: JIT and connection pools of every target, not measured.
-	for (const task of tasks.values()) await runLoad(task, options.concurrency, options.warmupMs)
 	for (let round = 0; round < options.rounds; round++) {
 		for (const endpoint of endpoints) {
 			// Rotating the order spreads any drift (heat, other work on the machine) over the targets.
-			const rotated = [...order.slice(round % 3), ...order.slice(0, round % 3)]
+			const shift = round % order.length
+			const rotated = [...order.slice(shift), ...order.slice(0, shift)]
 			for (const target of rotated) {
+				const job = jobFor(endpoint, target, targets, options)
+				if (!job) continue
 				const key = `${endpoint}/${target}`
-				const task = tasks.get(key)
-				if (!task) continue
-				const result = await runLoad(task, options.concurrency, options.durationMs)
+				const result = await runInWorker(job)
 				runs.set(key, [...(runs.get(key) ?? []), result])
 				log(
 					`  round ${round + 1} ${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} failed (${result.firstFailure})` : ''}`
@@ -103,10 +132,29 @@ export async function benchThroughput(
 				rps: median(results.map((result) => result.rps)),
 				p50Ms: median(results.map((result) => result.p50Ms)),
 				p99Ms: median(results.map((result) => result.p99Ms)),
+				rpsRange: range(results.map((result) => result.rps)),
+				p99Range: range(results.map((result) => result.p99Ms)),
 				failures: results.reduce((sum, result) => sum + result.failures, 0),
 				runs: results
 			}
 		}
 	}
 	return figures
+}
+
+/**
+ * The ratio of `numerator` to `denominator` per round (runs of one round ran back to back, so they
+ * share the machine's state), as the median over the rounds with its min-max spread.
+ */
+export function roundRatios(
+	numerator: TargetFigures | undefined,
+	denominator: TargetFigures | undefined,
+	pick: (run: LoadResult) => number
+): { median: number; range: [number, number] } {
+	if (!numerator || !denominator) return { median: Number.NaN, range: [Number.NaN, Number.NaN] }
+	const ratios = numerator.runs.map((run, index) => {
+		const other = denominator.runs[index]
+		return other ? pick(run) / pick(other) : Number.NaN
+	})
+	return { median: median(ratios), range: range(ratios) }
 }
