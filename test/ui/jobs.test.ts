@@ -174,6 +174,25 @@ describe('Jobs panel', () => {
 	)
 
 	test(
+		'a job Instagram rate-limits shows that it waits and needs nothing, then finishes',
+		async () => {
+			playground.simulator.faults.set({
+				kind: 'rate_limit',
+				retryAfter: 1,
+				pathPattern: 'friendships/\\d+/following'
+			})
+			await openPanel(page, playground, 'jobs')
+			await startJob('following', DEMO_PRESETS.luna.username)
+			await waitForStatus(`following · ${DEMO_PRESETS.luna.username}`, 'waiting')
+			const note = await card(`following · ${DEMO_PRESETS.luna.username}`).locator('.job-note').textContent()
+			expect(note).toContain('Nothing to do: the job continues by itself.')
+			playground.simulator.faults.clear()
+			await waitForStatus(`following · ${DEMO_PRESETS.luna.username}`, 'done')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'errors say what to do',
 		async () => {
 			await openPanel(page, playground, 'jobs')

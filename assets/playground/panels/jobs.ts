@@ -69,7 +69,8 @@ function advice(job: Job): string | null {
 /** One job's row: kept and updated in place as events arrive. */
 interface JobRow {
 	element: HTMLElement
-	update(job: Job, rate?: number): void
+	/** `budgetWaitMs`: the job waits this long for a request slot of the client's budget. */
+	update(job: Job, rate?: number, budgetWaitMs?: number): void
 }
 
 /** Builds the Jobs panel. */
@@ -239,7 +240,7 @@ export function createJobsPanel(): Panel {
 		)
 		let current = first
 		let lastRate: number | undefined
-		function update(job: Job, rate?: number): void {
+		function update(job: Job, rate?: number, budgetWaitMs?: number): void {
 			current = job
 			if (rate !== undefined) lastRate = rate
 			title.textContent = `#${job.id} ${job.kind} · ${job.target}`
@@ -263,7 +264,10 @@ export function createJobsPanel(): Panel {
 			if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
 			parts.push(`updated ${formatTime(job.updated_at)}`)
 			figures.textContent = parts.join(' · ')
-			const text = advice(job)
+			const text =
+				budgetWaitMs && job.status === 'running'
+					? `Waiting ${Math.ceil(budgetWaitMs / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
+					: advice(job)
 			note.textContent = text ?? ''
 			note.hidden = text === null
 			note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
@@ -307,14 +311,14 @@ export function createJobsPanel(): Panel {
 	}
 
 	/** Shows a job's state: updates its row (creating it), and follows its events while it is active. */
-	function show(job: Job, rate?: number): void {
+	function show(job: Job, rate?: number, budgetWaitMs?: number): void {
 		let row = rows.get(job.id)
 		if (!row) {
 			row = buildRow(job)
 			rows.set(job.id, row)
 			list.querySelector('.result-empty')?.remove()
 			list.prepend(row.element)
-		} else row.update(job, rate)
+		} else row.update(job, rate, budgetWaitMs)
 		if (isActive(job) && visible) follow(job.id)
 	}
 
@@ -322,7 +326,8 @@ export function createJobsPanel(): Panel {
 		if (streams.has(id)) return
 		const controller = new AbortController()
 		streams.set(id, controller)
-		const onEvent = (event: JobEvent) => show(event.job, event.rate)
+		const onEvent = (event: JobEvent) =>
+			show(event.job, event.rate, event.type === 'wait' ? event.wait_ms : undefined)
 		void followJob(id, onEvent, controller.signal).then(async () => {
 			streams.delete(id)
 			if (controller.signal.aborted) return
