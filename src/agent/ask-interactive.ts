@@ -77,6 +77,8 @@ export async function runInteractive(options: {
 	agent: Agent
 	reader: LineReader
 	quiet: boolean
+	/** Runs on the built-in simulated Instagram (`--demo`): the header says so. */
+	demo?: boolean
 	/** Forgets the terminal approver's "always" answers on /reset. */
 	resetApprovals: () => void
 	/** Called by the reader's interrupt hook; lets ask.ts route Ctrl-C here. */
@@ -108,7 +110,8 @@ export async function runInteractive(options: {
 	if (!options.quiet) {
 		const info = agent.describe()
 		process.stderr.write(
-			`${paint('bold', '✻ smkit agent')}  ${info.label} │ ${info.model} │ permission ${agent.permission}\n` +
+			`${paint('bold', '✻ smkit agent')}  ${info.label} │ ${info.model} │ permission ${agent.permission}` +
+				`${options.demo ? ` │ ${paint('yellow', 'demo data (simulated Instagram)')}` : ''}\n` +
 				`${paint('dim', 'Type /help for commands, exit to leave.')}\n`
 		)
 	}

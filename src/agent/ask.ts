@@ -153,6 +153,7 @@ async function runInteractiveMode(
 			agent,
 			reader,
 			quiet: options.quiet,
+			demo: options.demo,
 			resetApprovals: terminal.reset,
 			bindInterrupt: interrupts.bind
 		})

@@ -3,3 +3,8 @@ declare module '*/vendor/scalar-api-reference/standalone.js' {
 	const path: string
 	export default path
 }
+
+declare module '*.ico' {
+	const path: string
+	export default path
+}

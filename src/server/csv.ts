@@ -139,14 +139,25 @@ export function checkCellCount({ header, rows }: CsvTable): void {
 	)
 }
 
-/** The records of an export request: `{ data: { data: [...] } }` or `{ data: [...] }`; else a 400. */
+/**
+ * The records of an export request: `{ data: [...] }` or `{ data: { data: [...] } }` (a list
+ * envelope); a single record, `{ data: {...} }` or an envelope of one, is one row. Else a 400.
+ */
 export function recordsOf(body: unknown): Row[] {
 	const outer = isPlainObject(body) ? body.data : undefined
-	const records = Array.isArray(outer) ? outer : isPlainObject(outer) ? outer.data : undefined
+	let records: unknown
+	if (Array.isArray(outer)) records = outer
+	else if (isPlainObject(outer)) {
+		// An envelope (or a bare `{ data }` wrapper) holds the data; any other object is the record.
+		const wrapper = typeof outer.success === 'boolean' || (Object.keys(outer).length === 1 && 'data' in outer)
+		if (Array.isArray(outer.data)) records = outer.data
+		else if (!wrapper) records = [outer]
+		else if (isPlainObject(outer.data)) records = [outer.data]
+	}
 	if (!Array.isArray(records)) {
 		throw new HttpError(
 			'bad_request',
-			'Invalid data: expected { data: [records] } or { data: { data: [records] } }'
+			'Invalid data: expected { data: [records] }, { data: { data: [records] } } or { data: {record} }'
 		)
 	}
 	if (records.length === 0) throw new HttpError('bad_request', 'Invalid data: there are no records to export')
@@ -197,11 +208,30 @@ export function toCsv(records: readonly Row[]): string {
 	return [...csvChunks(toCsvTable(records))].join('')
 }
 
-/** `export-YYYYMMDD-HHMMSS.csv` for a moment in local time. */
-export function exportFileName(date = new Date()): string {
+/**
+ * What a file holds as a file-name part: letters, digits, `.`, `_` and `-` (runs of anything else
+ * become one `_`), no leading dot, at most 80 characters; `export` when nothing is left.
+ */
+export function fileNamePart(name: unknown): string {
+	const cleaned =
+		typeof name === 'string'
+			? name
+					.replace(/[^A-Za-z0-9._-]+/g, '_')
+					.replace(/^[._-]+|[._-]+$/g, '')
+					.slice(0, 80)
+			: ''
+	return cleaned === '' ? 'export' : cleaned
+}
+
+/**
+ * `NAME-YYYYMMDD-HHMMSS.csv` for a moment in local time, NAME saying what the file holds
+ * (`followers-luna.explorer`), `export` by default.
+ */
+export function exportFileName(date = new Date(), name?: unknown): string {
 	const two = (value: number) => String(value).padStart(2, '0')
 	const day = `${date.getFullYear()}${two(date.getMonth() + 1)}${two(date.getDate())}`
-	return `export-${day}-${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}.csv`
+	const time = `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`
+	return `${fileNamePart(name)}-${day}-${time}.csv`
 }
 
 /** A byte stream of the table, BOM first, one chunk per pull; errors past `MAX_OUTPUT_BYTES`. */
@@ -232,15 +262,17 @@ function csvStream(table: CsvTable): ReadableStream<Uint8Array> {
 
 /**
  * The download response: UTF-8 with BOM (so spreadsheet programs detect the encoding), streamed.
- * Every 400 (shape, caps, nesting) is raised before the response starts.
+ * Every 400 (shape, caps, nesting) is raised before the response starts. The body's optional
+ * `name` says what the records are and starts the file name.
  */
 export async function csvResponse(body: unknown, date = new Date()): Promise<Response> {
 	const table = await toCsvTableAsync(recordsOf(body))
 	checkCellCount(table)
+	const name = isPlainObject(body) ? body.name : undefined
 	return new Response(csvStream(table), {
 		headers: {
 			'content-type': 'text/csv; charset=utf-8',
-			'content-disposition': `attachment; filename="${exportFileName(date)}"`
+			'content-disposition': `attachment; filename="${exportFileName(date, name)}"`
 		}
 	})
 }

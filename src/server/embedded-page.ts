@@ -5,11 +5,18 @@
  * from any working directory. Run from source (`bun run`, `bun test`) the import is only a path,
  * so the sources are bundled once per process, in memory, under fixed names. Served through the
  * app rather than as a Bun.serve static route, so the app's guards and error envelopes apply and
- * `app.handle()` tests see the page too.
+ * `app.handle()` tests see the page too. Each server also answers `/favicon.ico`.
  */
 import { basename } from 'node:path'
 import type { HTMLBundle } from 'bun'
 import { Elysia, NotFoundError } from 'elysia'
+import faviconFile from '../../assets/shared/favicon.ico' with { type: 'file' }
+
+/**
+ * The icon browsers ask for on their own, for pages that name none (the API reference); the UIs
+ * name theirs inline in their HTML.
+ */
+export const FAVICON_PATH = '/favicon.ico'
 
 /** One file of the page, ready to send. */
 interface PageAsset {
@@ -106,13 +113,21 @@ export function embedPage(page: HTMLBundle, options: EmbeddedPageOptions): Embed
 		return new Response(asset.body, { headers })
 	}
 
-	const paths = () => (page.files ? [...embeddedAssets(page.files).keys()] : ['/', ...sourceAssetPaths])
+	const pagePaths = () => (page.files ? [...embeddedAssets(page.files).keys()] : ['/', ...sourceAssetPaths])
 	return {
-		paths,
+		paths: () => [...pagePaths(), FAVICON_PATH],
 		routes() {
 			const app = new Elysia({ name: options.name })
 			const hook = options.hideFromReference ? { detail: { hide: true } } : {}
-			for (const path of paths()) app.get(path, ({ request }) => serveAsset(path, request), hook)
+			for (const path of pagePaths()) app.get(path, ({ request }) => serveAsset(path, request), hook)
+			app.get(
+				FAVICON_PATH,
+				() =>
+					new Response(Bun.file(faviconFile), {
+						headers: { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' }
+					}),
+				{ detail: { hide: true } }
+			)
 			return app
 		}
 	}

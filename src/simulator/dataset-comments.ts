@@ -52,8 +52,9 @@ export function generateComments(seed: number, media: DemoMedia, users: readonly
 	}
 	for (const comment of comments) comment.replies.sort((left, right) => left.createdAt - right.createdAt)
 	const newest = comments[0]
-	if (String(media.pk) === DEMO_PRESETS.media[0].pk && newest) {
-		// The contract's hostile comment: the newest on luna.explorer's first preset post.
+	if (String(media.pk) === DEMO_PRESETS.xssMediaPks[0] && newest) {
+		// The contract's hostile comment: the newest on xss.payload's own first hostile post (a test
+		// fixture, kept off luna.explorer's posts that people open first).
 		Object.assign(newest, {
 			userPk: DEMO_PRESETS.xss.pk,
 			text: `${XSS_PAYLOADS.imgOnerror} nice pic #sunset`

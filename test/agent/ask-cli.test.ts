@@ -138,6 +138,17 @@ describe('smkit ask', () => {
 		expect(JSON.stringify(sent.map((request) => request.body))).not.toContain('"exit"')
 	})
 
+	test('the -i header says when it runs on demo data, and only then', async () => {
+		const demo = await smkit(['-i', '--demo'], { stdin: 'exit\n' })
+		expect(demo.code).toBe(0)
+		const [header] = demo.stderr.split('\n').filter((line) => line.includes('smkit agent'))
+		expect(header).toContain('│ demo data (simulated Instagram)')
+		const real = await smkit(['-i'], { stdin: 'exit\n' })
+		expect(real.code).toBe(0)
+		expect(real.stderr).toContain('smkit agent')
+		expect(real.stderr).not.toContain('demo data')
+	})
+
 	test('--parallel runs three tasks and exits 0 when all succeed', async () => {
 		llm.setScript((request) => {
 			const question = request.body.messages.findLast(

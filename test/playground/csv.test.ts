@@ -137,10 +137,18 @@ describe('recordsOf', () => {
 		expect(recordsOf({ data: [{ a: 1 }] })).toEqual([{ a: 1 }])
 	})
 
+	it('takes a single record, bare or in an envelope, as one row', () => {
+		const record = { pk: '1', user: { username: 'luna' } }
+		expect(recordsOf({ data: record })).toEqual([record])
+		expect(recordsOf({ data: { data: record } })).toEqual([record])
+		expect(recordsOf({ data: { success: true, message: 'Profile', data: record } })).toEqual([record])
+	})
+
 	it.each([
 		['no data', {}],
 		['data is a string', { data: 'x' }],
-		['data.data is an object', { data: { data: { a: 1 } } }],
+		['data.data is a string', { data: { data: 'x' } }],
+		['an envelope without data', { data: { success: true, message: 'x' } }],
 		['empty list', { data: [] }],
 		['a record is a number', { data: [{ a: 1 }, 2] }],
 		['a record is an array', { data: [[1, 2]] }],
@@ -172,5 +180,20 @@ describe('csvResponse', () => {
 
 	it('names files export-YYYYMMDD-HHMMSS.csv', () => {
 		expect(exportFileName(new Date(2024, 11, 31, 23, 59, 58))).toBe('export-20241231-235958.csv')
+	})
+
+	it('starts the file name with what the records are, reduced to safe characters', async () => {
+		const date = new Date(2026, 10, 23, 19, 58, 47)
+		expect(exportFileName(date, 'followers-luna.explorer')).toBe(
+			'followers-luna.explorer-20261123-195847.csv'
+		)
+		expect(exportFileName(date, 'users-a&b c#d')).toBe('users-a_b_c_d-20261123-195847.csv')
+		expect(exportFileName(date, '../"evil"\r\n')).toBe('evil-20261123-195847.csv')
+		expect(exportFileName(date, '...')).toBe('export-20261123-195847.csv')
+		expect(exportFileName(date, 42)).toBe('export-20261123-195847.csv')
+		const response = await csvResponse({ data: [{ a: 1 }], name: 'comments-DVUVYxwAOOz' }, date)
+		expect(response.headers.get('content-disposition')).toBe(
+			'attachment; filename="comments-DVUVYxwAOOz-20261123-195847.csv"'
+		)
 	})
 })

@@ -38,6 +38,35 @@ describe('POST /api/export/csv', () => {
 		expect(rows[1][header.indexOf('pk')]).toBe('3842790443716764595')
 	})
 
+	it('exports a single record (a profile, a media info) as one row with dotted columns', async () => {
+		for (const path of ['/api/users/username/luna.explorer', '/api/media/info/3842790443716764595']) {
+			const envelope = await (await playground.get(path)).json()
+			for (const body of [{ data: envelope }, { data: envelope.data }]) {
+				const response = await exportCsv(body)
+				expect(response.status).toBe(200)
+				const rows = Papa.parse<string[]>((await response.text()).replace(/^\uFEFF/, ''), {
+					newline: '\r\n'
+				}).data
+				expect(rows).toHaveLength(2)
+				expect(rows[1][rows[0].indexOf('pk')]).toBe(envelope.data.pk)
+				if (envelope.data.user) expect(rows[1][rows[0].indexOf('user.username')]).toBe('luna.explorer')
+				// The same columns a list of that record gets.
+				const listed = await exportCsv({ data: [envelope.data] })
+				expect(rows[0]).toEqual(
+					Papa.parse<string[]>((await listed.text()).replace(/^\uFEFF/, ''), { newline: '\r\n' }).data[0]
+				)
+			}
+		}
+	})
+
+	it('names the file after what it holds when the body says', async () => {
+		const followers = await expectList(await playground.get('/api/friendships/followers/1000000002?count=2'))
+		const response = await exportCsv({ data: followers, name: 'followers-luna.explorer' })
+		expect(response.headers.get('content-disposition')).toMatch(
+			/^attachment; filename="followers-luna\.explorer-\d{8}-\d{6}\.csv"$/
+		)
+	})
+
 	it('answers bad input with a 400 envelope', async () => {
 		await expectFailure(await exportCsv({ data: [] }), 400, 'bad_request')
 		await expectFailure(await exportCsv({ data: { data: 'x' } }), 400, 'bad_request')

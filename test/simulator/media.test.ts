@@ -110,12 +110,14 @@ describe('GET /api/v1/media/{pk}/comments/', () => {
 		expect(total).toBe((media?.topLevelCommentCount ?? 0) + (media?.replyCount ?? 0))
 	})
 
-	it('puts the hostile comment of xss.payload first on the photo preset', async () => {
-		const { body } = await getJson(simulator, `/api/v1/media/${photo.pk}/comments/`)
-		expectShape(body.comments[0], {
+	it("puts the hostile comment of xss.payload first on its own first post, not on luna.explorer's", async () => {
+		const hostile = await getJson(simulator, `/api/v1/media/${DEMO_PRESETS.xssMediaPks[0]}/comments/`)
+		expectShape(hostile.body.comments[0], {
 			user: { username: 'xss.payload' },
 			text: expect.stringContaining(XSS_PAYLOADS.imgOnerror)
 		})
+		const { body } = await getJson(simulator, `/api/v1/media/${photo.pk}/comments/`)
+		expect(JSON.stringify(body.comments)).not.toContain(XSS_PAYLOADS.imgOnerror)
 		const withReplies = body.comments.find(
 			(comment: { child_comment_count: number }) => comment.child_comment_count > 0
 		)

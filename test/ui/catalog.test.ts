@@ -102,4 +102,22 @@ describe('catalog', () => {
 			}
 		}
 	})
+
+	test('no example chip or default value is the xss.payload test fixture', () => {
+		const fixture = new Set<string>([
+			DEMO_PRESETS.xss.username,
+			DEMO_PRESETS.xss.pk,
+			...DEMO_PRESETS.xssMediaPks
+		])
+		const shown = DATA_PANELS.flatMap((panel) =>
+			panel.actions.flatMap((action) =>
+				action.fields.flatMap((field) => [
+					field.value,
+					...(field.presets ?? []).flatMap((preset) => [preset.value, preset.label])
+				])
+			)
+		)
+		expect(shown.length).toBeGreaterThan(20)
+		expect(shown.filter((value) => fixture.has(value ?? ''))).toEqual([])
+	})
 })

@@ -124,7 +124,7 @@ describe('hostile data renders as text', () => {
 				expect(await result.locator('.summary-card .card-text').textContent()).toContain('window.__xss=1')
 				await expectInert()
 			}
-			const comments = await run('media', 'comments', { media_pk: DEMO_PRESETS.media[0].pk })
+			const comments = await run('media', 'comments', { media_pk: DEMO_PRESETS.xssMediaPks[0] })
 			expect(await comments.locator('.result-body').textContent()).toContain(
 				`${XSS_PAYLOADS.imgOnerror} nice pic`
 			)

@@ -96,7 +96,7 @@ describe('save, saved, CSV', () => {
 			const downloading = page.waitForEvent('download')
 			await page.locator('main .result-actions button', { hasText: 'CSV' }).click()
 			const download = await downloading
-			expect(download.suggestedFilename()).toMatch(/^export-\d{8}-\d{6}\.csv$/)
+			expect(download.suggestedFilename()).toMatch(/^users-luna-\d{8}-\d{6}\.csv$/)
 			const text = (await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '')
 			const header = text.split('\r\n')[0].split(',')
 			expect(header).toContain('pk')

@@ -64,9 +64,13 @@ export function csvRows(data: unknown): Record<string, unknown>[] | null {
 		: null
 }
 
-/** Posts records to `/api/export/csv` and downloads the file the server returns. */
-export async function exportCsv(rows: Record<string, unknown>[]): Promise<void> {
-	const answer = await apiDownload('/api/export/csv', { data: { data: rows } }, 'export.csv')
+/**
+ * Posts records to `/api/export/csv` and downloads the file the server returns, named after `name`
+ * (what the records are) and the time.
+ */
+export async function exportCsv(rows: Record<string, unknown>[], name?: string | null): Promise<void> {
+	const body = name ? { data: { data: rows }, name } : { data: { data: rows } }
+	const answer = await apiDownload('/api/export/csv', body, 'export.csv')
 	if ('blob' in answer) {
 		const url = URL.createObjectURL(answer.blob)
 		const link = h('a', { attrs: { href: url, download: answer.fileName } })

@@ -7,7 +7,7 @@
  */
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { h, replaceChildren } from '../lib/dom'
-import { formatBytes, formatCount, formatDuration } from '../lib/format'
+import { formatBytes, formatDuration, formatQuantity } from '../lib/format'
 import { type Collectable, collectAll, collectableList } from '../lib/jobs'
 import { dataTable, fieldTable } from './data-table'
 import { collectImages, gallery } from './gallery'
@@ -31,8 +31,9 @@ export interface ResultViewOptions {
 /** A result area; `run` fetches a GET path into it, `show` displays data already at hand. */
 export interface ResultView {
 	element: HTMLElement
-	run(path: string): Promise<ApiResult>
-	show(data: unknown, caption: string): void
+	/** `csvName` says what the records are; it starts the CSV file's name (`followers-luna.explorer`). */
+	run(path: string, csvName?: string): Promise<ApiResult>
+	show(data: unknown, caption: string, csvName?: string): void
 	clear(): void
 }
 
@@ -43,6 +44,29 @@ interface Shown {
 	lastFetched: string | null
 	nextCursor: string | null
 	caption: string
+	csvName: string | null
+}
+
+/** What a search finds, by the last segment of its path. */
+const SEARCHED: Record<string, string> = { users: 'accounts', hashtags: 'hashtags', places: 'places' }
+
+/** The sentence an empty list shows: "No accounts match 'zzz'" for a search, else a plain one. */
+export function emptyListText(path: string | null): string {
+	const url = new URL(path ?? '/', 'http://local')
+	const query = url.searchParams.get('q')
+	if (query !== null) {
+		const searched = SEARCHED[url.pathname.split('/').pop() ?? ''] ?? 'results'
+		return `No ${searched} match '${query}'.`
+	}
+	return 'Nothing here: the list is empty.'
+}
+
+function emptyList(path: string | null): HTMLElement {
+	return h(
+		'div',
+		{ className: 'result-body' },
+		h('p', { className: 'result-empty result-none', text: emptyListText(path) })
+	)
 }
 
 /** Builds a result area. */
@@ -76,7 +100,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		}
 		if (shown) {
 			if (Array.isArray(shown.data))
-				line.append(h('span', { className: 'result-count', text: `${formatCount(shown.data.length)} items` }))
+				line.append(h('span', { className: 'result-count', text: formatQuantity(shown.data.length, 'item') }))
 			line.append(h('code', { className: 'result-caption', text: shown.caption }))
 		}
 		return line
@@ -120,6 +144,10 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	function render(result: ApiResult | null): void {
 		if (!shown) return
 		const current = shown
+		if (Array.isArray(current.data) && current.data.length === 0) {
+			replaceChildren(content, statusLine(result), emptyActions(), emptyList(current.path))
+			return
+		}
 		const views = availableViews(current.data)
 		if (!view || !views.includes(view)) {
 			view =
@@ -177,7 +205,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 					disabled: rows === null,
 					title: rows === null ? 'Only records (objects) can be exported' : 'Download as CSV'
 				},
-				on: { click: () => rows && void exportCsv(rows) }
+				on: { click: () => rows && void exportCsv(rows, current.csvName) }
 			}),
 			h('button', {
 				className: 'button',
@@ -237,6 +265,22 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		return button
 	}
 
+	/** Save, CSV and Copy for an empty list: nothing to save or export. */
+	function emptyActions(): HTMLElement {
+		const reason = 'The result is empty'
+		return h(
+			'div',
+			{ className: 'result-toolbar' },
+			h(
+				'div',
+				{ className: 'result-actions' },
+				...(options.save ? ['Save', 'CSV'] : ['CSV']).map((text) =>
+					h('button', { className: 'button', text, attrs: { type: 'button', disabled: true, title: reason } })
+				)
+			)
+		)
+	}
+
 	function renderError(result: ApiResult): void {
 		announce(`Failed: ${result.code ?? 'error'}`)
 		replaceChildren(
@@ -263,11 +307,11 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	}
 
 	function describe(result: ApiResult): string {
-		const count = Array.isArray(shown?.data) ? `${shown.data.length} items, ` : ''
+		const count = Array.isArray(shown?.data) ? `${formatQuantity(shown.data.length, 'item')}, ` : ''
 		return `Loaded ${count}${formatDuration(result.durationMs)}`
 	}
 
-	async function run(path: string): Promise<ApiResult> {
+	async function run(path: string, csvName?: string): Promise<ApiResult> {
 		const ticket = ++runCounter
 		setBusy(true)
 		const result = await apiGet(path)
@@ -283,7 +327,8 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			path,
 			lastFetched: null,
 			nextCursor: result.envelope.next_cursor ?? null,
-			caption: `GET ${path}`
+			caption: `GET ${path}`,
+			csvName: csvName ?? null
 		}
 		view = null
 		render(result)
@@ -320,9 +365,9 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	return {
 		element,
 		run,
-		show(data, caption) {
+		show(data, caption, csvName) {
 			runCounter++
-			shown = { data, path: null, lastFetched: null, nextCursor: null, caption }
+			shown = { data, path: null, lastFetched: null, nextCursor: null, caption, csvName: csvName ?? null }
 			view = null
 			setBusy(false)
 			render(null)

@@ -1,6 +1,8 @@
 /**
  * A readable card above the raw data for the two records people look at most: a user (picture,
- * names, badges, bio, counts) and a post (thumbnail, caption, counts). Bios and captions come from
+ * names, badges, bio, counts) and a post (thumbnail, caption, counts). A record gets a card only
+ * when it has a picture and counts to show (a parsed bio or the account's settings get none, rather
+ * than dashes and a letter avatar), and a count it lacks is left out. Bios and captions come from
  * Instagram users and are shown as plain text, line breaks kept by CSS.
  */
 import { externalLink, h, safeLinkUrl } from '../lib/dom'
@@ -13,26 +15,53 @@ function isRecord(value: unknown): value is Record_ {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
+const USER_COUNTS = [
+	['media_count', 'posts'],
+	['follower_count', 'followers'],
+	['following_count', 'following']
+] as const
+const MEDIA_COUNTS = [
+	['like_count', 'likes'],
+	['comment_count', 'comments']
+] as const
+
+const isPicture = (value: unknown) => typeof value === 'string' && value !== ''
+const hasCount = (record: Record_, counts: readonly (readonly [string, string])[]) =>
+	counts.some(([field]) => typeof record[field] === 'number')
+
 function isUser(value: unknown): value is Record_ {
 	return (
 		isRecord(value) &&
 		typeof value.username === 'string' &&
-		('full_name' in value || 'follower_count' in value || 'biography' in value)
+		(isPicture(value.profile_pic_url) || isPicture(value.profile_pic_url_hd)) &&
+		hasCount(value, USER_COUNTS)
 	)
 }
 
 function isMedia(value: unknown): value is Record_ {
 	return (
-		isRecord(value) && typeof value.code === 'string' && ('caption_text' in value || 'like_count' in value)
+		isRecord(value) &&
+		typeof value.code === 'string' &&
+		(isPicture(value.thumbnail_url) || isPicture(value.display_url)) &&
+		hasCount(value, MEDIA_COUNTS)
 	)
 }
 
-function stat(label: string, value: unknown): HTMLElement {
+/** The counts a record has, each as "value label". */
+function stats(record: Record_, counts: readonly (readonly [string, string])[]): HTMLElement {
 	return h(
 		'div',
-		{ className: 'stat' },
-		h('strong', { text: formatCount(value) }),
-		h('span', { text: label })
+		{ className: 'card-stats' },
+		...counts
+			.filter(([field]) => typeof record[field] === 'number')
+			.map(([field, label]) =>
+				h(
+					'div',
+					{ className: 'stat' },
+					h('strong', { text: formatCount(record[field]) }),
+					h('span', { text: label })
+				)
+			)
 	)
 }
 
@@ -66,13 +95,7 @@ function userCard(user: Record_): HTMLElement {
 				? h('p', { className: 'card-text', text: user.biography })
 				: null,
 			link ? h('p', { className: 'card-link' }, externalLink(link, link)) : null,
-			h(
-				'div',
-				{ className: 'card-stats' },
-				stat('posts', user.media_count),
-				stat('followers', user.follower_count),
-				stat('following', user.following_count)
-			)
+			stats(user, USER_COUNTS)
 		)
 	)
 }
@@ -99,12 +122,7 @@ function mediaCard(media: Record_): HTMLElement {
 			typeof media.caption_text === 'string' && media.caption_text !== ''
 				? h('p', { className: 'card-text', text: media.caption_text })
 				: null,
-			h(
-				'div',
-				{ className: 'card-stats' },
-				stat('likes', media.like_count),
-				stat('comments', media.comment_count)
-			)
+			stats(media, MEDIA_COUNTS)
 		)
 	)
 }

@@ -7,6 +7,11 @@ export function formatCount(value: unknown): string {
 	return typeof value === 'number' && Number.isFinite(value) ? integer.format(value) : '—'
 }
 
+/** A count and its noun: "1 item", "1,200 items" (`pluralNoun` for irregular plurals). */
+export function formatQuantity(count: number, noun: string, pluralNoun = `${noun}s`): string {
+	return `${formatCount(count)} ${count === 1 ? noun : pluralNoun}`
+}
+
 /** Bytes as B, KB or MB (1024 based). */
 export function formatBytes(bytes: number): string {
 	if (!Number.isFinite(bytes) || bytes < 0) return '—'

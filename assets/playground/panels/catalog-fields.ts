@@ -22,6 +22,8 @@ export interface FieldSpec {
 	min?: number
 	max?: number
 	presets?: Preset[]
+	/** What the API accepts (checked on the trimmed value) and the message it gives otherwise. */
+	rule?: { pattern: RegExp; message: string }
 }
 
 /** One endpoint of a panel. */
@@ -47,14 +49,12 @@ export interface DataPanelSpec {
 export const USERNAMES: Preset[] = [
 	{ label: 'luna.explorer', value: 'luna.explorer' },
 	{ label: 'private.pat', value: 'private.pat' },
-	{ label: 'xss.payload', value: 'xss.payload' },
 	{ label: 'smkit_demo (me)', value: 'smkit_demo' }
 ]
 /** Demo user pks. */
 export const USER_PKS: Preset[] = [
 	{ label: 'luna.explorer', value: '1000000002' },
 	{ label: 'private.pat', value: '1000000003' },
-	{ label: 'xss.payload', value: '1000000004' },
 	{ label: 'me', value: '1000000001' }
 ]
 /** luna.explorer's three real posts. */
@@ -70,13 +70,45 @@ export const TAGS: Preset[] = [
 	{ label: 'coffee', value: 'coffee' }
 ]
 
+/** The API's rules for path parameters, with its own messages (src/playground/routes/params.ts). */
+const RULES = {
+	username: {
+		pattern: /^[A-Za-z0-9._]{1,30}$/,
+		message: "Invalid path parameter 'username': use letters, digits, . or _ (1-30 characters)"
+	},
+	userPk: (name: string) => ({
+		pattern: /^[0-9]{1,20}$/,
+		message: `Invalid path parameter '${name}': expected a numeric id`
+	}),
+	mediaPk: {
+		pattern: /^[0-9]{1,25}(_[0-9]{1,20})?$/,
+		message: "Invalid path parameter 'media_pk': expected a numeric media id"
+	}
+}
+
 /** A username path field (default luna.explorer). */
 export function username(value = 'luna.explorer'): FieldSpec {
-	return { name: 'username', label: 'Username', in: 'path', value, required: true, presets: USERNAMES }
+	return {
+		name: 'username',
+		label: 'Username',
+		in: 'path',
+		value,
+		required: true,
+		presets: USERNAMES,
+		rule: RULES.username
+	}
 }
 /** A user pk path field (default luna.explorer's). */
 export function userPk(name = 'user_pk'): FieldSpec {
-	return { name, label: 'User ID (pk)', in: 'path', value: '1000000002', required: true, presets: USER_PKS }
+	return {
+		name,
+		label: 'User ID (pk)',
+		in: 'path',
+		value: '1000000002',
+		required: true,
+		presets: USER_PKS,
+		rule: RULES.userPk(name)
+	}
 }
 /** A media pk path field (default DVUVYxwAOOz). */
 export function mediaPk(): FieldSpec {
@@ -86,7 +118,8 @@ export function mediaPk(): FieldSpec {
 		in: 'path',
 		value: MEDIA_PKS[0].value,
 		required: true,
-		presets: MEDIA_PKS
+		presets: MEDIA_PKS,
+		rule: RULES.mediaPk
 	}
 }
 /** The `q` search field. */

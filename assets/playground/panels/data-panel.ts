@@ -46,7 +46,12 @@ function fieldControl(
 			spellcheck: 'false',
 			'aria-describedby': field.hint ? hintId : undefined
 		},
-		on: { input: onChange }
+		on: {
+			input: () => {
+				input.setCustomValidity('')
+				onChange()
+			}
+		}
 	})
 	input.value = field.value ?? ''
 	const presets = field.presets?.length
@@ -62,6 +67,7 @@ function fieldControl(
 						on: {
 							click: () => {
 								input.value = preset.value
+								input.setCustomValidity('')
 								onChange()
 								input.focus()
 							}
@@ -79,6 +85,51 @@ function fieldControl(
 		presets
 	)
 	return { wrapper, input }
+}
+
+/**
+ * Checks each field against the API's rule on its trimmed value, so a username of spaces is refused
+ * here with the API's message rather than sent as an empty path segment. True when all pass.
+ */
+function checkRules(entry: ActionForm): boolean {
+	for (const field of entry.action.fields) {
+		const input = entry.inputs.get(field.name)
+		if (!input || !field.rule) continue
+		const value = input.value.trim()
+		const broken = (value !== '' || input.value !== '') && !field.rule.pattern.test(value)
+		input.setCustomValidity(broken ? field.rule.message : '')
+	}
+	return entry.form.reportValidity()
+}
+
+/** Actions whose id alone would not say what they return: their file names add the panel's id. */
+const VAGUE_ACTIONS = new Set([
+	'username',
+	'id',
+	'info',
+	'full',
+	'v2',
+	'by-url',
+	'user',
+	'profile',
+	'top',
+	'me'
+])
+
+/**
+ * What a result holds, for its CSV file name: the action and its subject, a demo preset by its
+ * name (`followers-luna.explorer`, `comments-DVUVYxwAOOz`, `users-luna`).
+ */
+function exportName(panelId: string, entry: ActionForm): string {
+	const { action } = entry
+	const parts = [VAGUE_ACTIONS.has(action.id) ? `${panelId}-${action.id}` : action.id]
+	for (const field of action.fields) {
+		const value = entry.inputs.get(field.name)?.value.trim() ?? ''
+		if (value === '' || field.kind === 'number' || field.kind === 'url') continue
+		const preset = field.presets?.find((candidate) => candidate.value === value)
+		parts.push(preset ? preset.label.replace(/\s*\(me\)$/, '') : value)
+	}
+	return parts.join('-')
 }
 
 function requestPath(entry: ActionForm): string {
@@ -126,7 +177,13 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 			loginNote.hidden = action.login === false || !status || status.logged_in !== false
 		})
 		entry.form.append(
-			h('p', { className: 'action-description' }, action.description, ' ', loginNote),
+			// A one-endpoint panel may describe itself in the same words: say them once, in the header.
+			h(
+				'p',
+				{ className: 'action-description' },
+				action.description === spec.description ? null : `${action.description} `,
+				loginNote
+			),
 			action.fields.length ? fields : h('p', { className: 'field-hint', text: 'No parameters.' }),
 			h(
 				'div',
@@ -137,8 +194,8 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 		)
 		entry.form.addEventListener('submit', (event) => {
 			event.preventDefault()
-			if (!entry.form.reportValidity()) return
-			void result.run(requestPath(entry))
+			if (!checkRules(entry)) return
+			void result.run(requestPath(entry), exportName(spec.id, entry))
 		})
 		updatePreview()
 		return entry
@@ -216,9 +273,9 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 				return
 			}
 			// The same request as the history row, cursor included: the page it showed, not the first.
-			if (!entry.form.reportValidity()) return
+			if (!checkRules(entry)) return
 			// The preview keeps showing what Run sends (the form's values); the result caption shows this request.
-			void result.run(withQuery(requestPath(entry), extra))
+			void result.run(withQuery(requestPath(entry), extra), exportName(spec.id, entry))
 		}
 	}
 }

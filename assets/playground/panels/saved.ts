@@ -53,7 +53,7 @@ export function createSavedPanel(): Panel {
 			showToast(`Could not open ${fileName}: ${result.error} (${result.code})`, 'error')
 			return
 		}
-		viewer.show(result.envelope.data, `Saved: ${fileName}`)
+		viewer.show(result.envelope.data, `Saved: ${fileName}`, fileName.replace(/\.json$/, ''))
 		viewer.element.scrollIntoView({ block: 'nearest' })
 	}
 
@@ -125,6 +125,8 @@ export function createSavedPanel(): Panel {
 			return
 		}
 		const entries = Array.isArray(result.envelope.data) ? result.envelope.data : []
+		// With nothing saved, the list's sentence is the only empty state (no empty viewer below it).
+		viewer.element.hidden = entries.length === 0
 		if (entries.length === 0) {
 			replaceChildren(
 				list,

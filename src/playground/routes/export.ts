@@ -25,8 +25,17 @@ export const exportRoutes = () =>
 		parse: 'json',
 		body: t.Object({
 			data: t.Unknown({
-				description: 'An array of records, or { data: [records] } (a playground list envelope)'
-			})
+				description:
+					'An array of records, { data: [records] } (a playground list envelope), or one record (one row)'
+			}),
+			name: t.Optional(
+				t.String({
+					maxLength: 200,
+					description:
+						'What the records are, starting the file name: followers-luna.explorer gives followers-luna.explorer-20261123-195847.csv',
+					examples: ['followers-luna.explorer']
+				})
+			)
 		}),
 		detail
 	})
