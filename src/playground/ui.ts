@@ -3,6 +3,7 @@
  * the binary (see src/server/embedded-page.ts for how).
  */
 import page from '../../assets/playground/index.html'
+import favicon from '../../assets/shared/favicon.ico' with { type: 'file' }
 import { embedPage } from '../server/embedded-page'
 import type { PlaygroundContext } from './app'
 
@@ -11,7 +12,8 @@ const ui = embedPage(page, {
 	name: 'playground-ui',
 	sourcePrefix: 'ui',
 	imageSources: "'self' data: http: https:",
-	hideFromReference: true
+	hideFromReference: true,
+	favicon
 })
 
 /** GET paths of the UI: the page and its files. Static and secret-free, so they may skip the token. */

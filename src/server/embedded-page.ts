@@ -10,11 +10,10 @@
 import { basename } from 'node:path'
 import type { HTMLBundle } from 'bun'
 import { Elysia, NotFoundError } from 'elysia'
-import faviconFile from '../../assets/shared/favicon.ico' with { type: 'file' }
 
 /**
- * The icon browsers ask for on their own, for pages that name none (the API reference); the UIs
- * name theirs inline in their HTML.
+ * Where the icon is served that browsers ask for on their own, for pages that name none (the API
+ * reference); the UIs name theirs inline in their HTML.
  */
 export const FAVICON_PATH = '/favicon.ico'
 
@@ -37,6 +36,8 @@ export interface EmbeddedPageOptions {
 	imageSources: string
 	/** Hide the routes from the OpenAPI reference. */
 	hideFromReference?: boolean
+	/** The icon file served at `/favicon.ico` (a path Bun.file opens, also inside the binary). */
+	favicon: string
 }
 
 /** An embedded page: its GET paths (static and secret-free, so they may skip the token) and routes. */
@@ -123,7 +124,7 @@ export function embedPage(page: HTMLBundle, options: EmbeddedPageOptions): Embed
 			app.get(
 				FAVICON_PATH,
 				() =>
-					new Response(Bun.file(faviconFile), {
+					new Response(Bun.file(options.favicon), {
 						headers: { 'content-type': 'image/x-icon', 'cache-control': 'public, max-age=86400' }
 					}),
 				{ detail: { hide: true } }

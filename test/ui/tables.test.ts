@@ -125,6 +125,12 @@ describe('result tables', () => {
 					.locator('td')
 					.evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content))
 				expect(labels.slice(0, 5)).toEqual(['"#"', '"picture"', '"date"', '"caption"', '"likes"'])
+				// Every line of the card spans it (a cell keeps no table width of its own).
+				const widths = await firstRow
+					.locator('td')
+					.evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width))
+				const rowWidth = await firstRow.evaluate((row) => row.clientWidth)
+				for (const width of widths) expect(width).toBeGreaterThan(rowWidth * 0.8)
 				const box = await firstRow.boundingBox()
 				expect(box?.width ?? 999).toBeLessThanOrEqual(390)
 				expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)

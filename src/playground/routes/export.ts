@@ -31,6 +31,7 @@ export const exportRoutes = () =>
 			name: t.Optional(
 				t.String({
 					maxLength: 200,
+					error: "Invalid body field 'name': expected text of at most 200 characters",
 					description:
 						'What the records are, starting the file name: followers-luna.explorer gives followers-luna.explorer-20261123-195847.csv',
 					examples: ['followers-luna.explorer']
