@@ -30,6 +30,9 @@ export interface LastResult {
 /** Most recent entries kept (SPEC 8). */
 export const HISTORY_LIMIT = 50
 
+/** Response header naming a tracked request's history id (what `POST /api/save {history_id}` takes). */
+export const HISTORY_ID_HEADER = 'x-smkit-history-id'
+
 /** Polled by the UI every few seconds: neither counted nor recorded (DESIGN 4). */
 export const POLLING_PATHS: ReadonlySet<string> = new Set([
 	'/api/status',
@@ -55,6 +58,8 @@ export class PlaygroundActivity {
 	/** Joins "Load more" pages into the result they continue (see result-chain.ts). */
 	readonly chains = new ResultChains()
 	private readonly history: HistoryEntry[] = []
+	/** Data results of the last requests by history id, oldest first. */
+	private readonly results = new Map<number, LastResult>()
 	private readonly startedAt = new WeakMap<Request, { clock: number; time: Date }>()
 	private nextId = 1
 
@@ -91,6 +96,21 @@ export class PlaygroundActivity {
 		this.history.unshift(entry)
 		if (this.history.length > HISTORY_LIMIT) this.history.length = HISTORY_LIMIT
 		return entry
+	}
+
+	/** Keeps a data request's result under its history id; it is also the last result. */
+	keepResult(id: number, result: LastResult): void {
+		this.lastResult = result
+		this.results.set(id, result)
+		for (const oldest of this.results.keys()) {
+			if (this.results.size <= HISTORY_LIMIT) break
+			this.results.delete(oldest)
+		}
+	}
+
+	/** The result of the data request with this history id, while it is among the last 50. */
+	resultOf(id: number): LastResult | undefined {
+		return this.results.get(id)
 	}
 
 	/** The last 50 entries, newest first (a copy). */

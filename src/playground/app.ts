@@ -16,7 +16,7 @@ import { jsonBody, MiB } from '../server/body'
 import { toFailure } from '../server/errors'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { openStore } from '../store/db'
-import { PlaygroundActivity } from './activity'
+import { HISTORY_ID_HEADER, PlaygroundActivity } from './activity'
 import { methodsFor, outcomeOf } from './app-support'
 import { fail } from './envelope'
 import { LOAD_MORE_HEADER } from './result-chain'
@@ -144,13 +144,12 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 			const outcome = outcomeOf(responseValue, set.status)
 			const url = new URL(request.url)
 			const entry = activity.finish(request, outcome)
+			if (entry) set.headers[HISTORY_ID_HEADER] = String(entry.id)
 			if (entry && outcome.success && outcome.isData && isDataPath(url.pathname)) {
 				const loadMore = request.headers.has(LOAD_MORE_HEADER)
-				activity.lastResult = activity.chains.add(
-					url,
-					`${entry.method} ${entry.path}`,
-					responseValue,
-					loadMore
+				activity.keepResult(
+					entry.id,
+					activity.chains.add(url, `${entry.method} ${entry.path}`, responseValue, loadMore)
 				)
 			}
 		})

@@ -5,6 +5,9 @@
  * - Host must name this server (DNS rebinding): the bound host or a loopback name, with our port;
  * - a body needs `Content-Type: application/json`, so cross-site forms and `text/plain` posts fail;
  * - POST/DELETE carrying an `Origin` must come from our own origin (or the configured CORS origin);
+ * - every `/api/` request, reads included, is refused when the browser says another site sent it
+ *   (`Sec-Fetch-Site: cross-site` or `same-site`, a foreign `Origin` or `Referer`): a page could
+ *   otherwise spend the user's budget with `<img src=.../api/...>` and change the last result;
  * - beyond loopback, every request needs the access token (`Authorization: Bearer` or `?token=`).
  * Rejections are 403 `forbidden` envelopes answered before routing, so no handler runs.
  */
@@ -71,6 +74,25 @@ export function hasBody(request: Request): boolean {
 	return request.headers.has('transfer-encoding') || request.body !== null
 }
 
+/** The origin of a URL header value, or undefined when it is not a URL. */
+function originOf(value: string): string | undefined {
+	return URL.canParse(value) ? new URL(value).origin : undefined
+}
+
+/**
+ * Whether a browser sent this request for a page of another origin: `Sec-Fetch-Site` naming another
+ * site (a page on another port of this machine is the same site), or an `Origin` or `Referer` of
+ * another origin. Tools that send none of these headers pass.
+ */
+export function sentByOtherSite(request: Request, url: URL): boolean {
+	const site = request.headers.get('sec-fetch-site')
+	if (site === 'cross-site' || site === 'same-site') return true
+	const origin = request.headers.get('origin')
+	if (origin !== null && origin !== url.origin) return true
+	const referer = request.headers.get('referer')
+	return referer !== null && referer !== '' && originOf(referer) !== url.origin
+}
+
 /** Methods that change state: they need our own origin and a JSON body. */
 export const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -133,6 +155,9 @@ export function securityGuard(options: SecurityOptions = {}) {
 					'access-control-max-age': '600'
 				}
 			})
+		}
+		if (url.pathname.startsWith('/api/') && !corsAllowed && sentByOtherSite(request, url)) {
+			return failureResponse('Forbidden: request from another site', 'forbidden')
 		}
 		if (options.token && !(request.method === 'GET' && publicPaths.has(url.pathname))) {
 			const given = presentedToken(request, url)

@@ -86,6 +86,29 @@ describe('paged results', () => {
 	)
 
 	test(
+		'Save writes the result on screen by its history id, whatever another client asked for since',
+		async () => {
+			await openPanel(page, playground, 'feed/user')
+			await runAction(page, 'user')
+			const shown = await shownPks()
+			// Another client (or a page elsewhere) makes the server's last result something else.
+			expect((await fetch(`${playground.origin}/api/hashtags/info/sunset`)).status).toBe(200)
+			const feedRequests = async () => {
+				const history = await (await fetch(`${playground.origin}/api/history`)).json()
+				return history.data.filter((entry: { path: string }) => entry.path.startsWith('/api/feed/user/'))
+					.length
+			}
+			const before = await feedRequests()
+			const file = await saveAs('ui-feed-by-id')
+			expect(file.request).toMatch(/^GET \/api\/feed\/user\//)
+			expect(file.result.data.map((record) => record.pk)).toEqual(shown)
+			// Saved by id: the feed was not fetched again to make it the last result.
+			expect(await feedRequests()).toBe(before)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		"History's Re-run of a later page keeps the row's cursor",
 		async () => {
 			await openPanel(page, playground, 'history')

@@ -2,7 +2,7 @@
  * What a result's toolbar buttons do: save on the server (with an in-page name dialog), export to
  * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON.
  */
-import { apiDownload, apiGet, apiRequest, type DataRequest, lastRequest } from '../lib/api'
+import { type ApiResult, apiDownload, apiGet, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
 import { h } from '../lib/dom'
 import { formatBytes } from '../lib/format'
 import { promptForName } from './dialogs'
@@ -20,10 +20,11 @@ export function suggestName(path: string): string {
 }
 
 /**
- * Saves a result. The server stores its last successful data response, so when this page has
- * made another request since `request` was fetched, it is fetched again first. After "Load more"
- * `request` is the last page, fetched as "Load more": the server joins it to the pages before it,
- * so the file holds every record on screen.
+ * Saves a result: the server stores the result of the request this page names by its history id,
+ * whatever was requested since (by this page or any other client). When the server no longer
+ * keeps it (only the last 50 are kept) or this page never fetched it, it is fetched again first.
+ * After "Load more" `request` is the last page, fetched as "Load more": the server joins it to the
+ * pages before it, so the file holds every record on screen.
  */
 export async function saveResult(request: DataRequest): Promise<void> {
 	const { path, loadMore } = request
@@ -36,17 +37,23 @@ export async function saveResult(request: DataRequest): Promise<void> {
 		pattern: '[A-Za-z0-9_\\-]{1,100}(\\.json)?'
 	})
 	if (name === null) return
-	const last = lastRequest()
-	if (last?.path !== path || last.loadMore !== loadMore) {
+	const saveById = (historyId: number) =>
+		apiRequest<{ name?: string; file?: string; size?: number }>('POST', '/api/save', {
+			name,
+			history_id: historyId
+		})
+	const known = historyIdOf(request)
+	let result: ApiResult<{ name?: string; file?: string; size?: number }> | undefined =
+		known === undefined ? undefined : await saveById(known)
+	if (result === undefined || (!result.ok && result.code === 'not_found')) {
 		const refreshed = await apiGet(path, { loadMore })
-		if (!refreshed.ok) {
+		const historyId = historyIdOf(request)
+		if (!refreshed.ok || historyId === undefined) {
 			showToast(`Could not refresh the result before saving: ${refreshed.error} (${refreshed.code})`, 'error')
 			return
 		}
+		result = await saveById(historyId)
 	}
-	const result = await apiRequest<{ name?: string; file?: string; size?: number }>('POST', '/api/save', {
-		name
-	})
 	if (!result.ok || !result.envelope) {
 		showToast(`Save failed: ${result.error} (${result.code})`, 'error')
 		return

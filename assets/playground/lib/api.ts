@@ -48,6 +48,19 @@ export interface DataRequest {
 
 let lastSuccessfulRequest: DataRequest | null = null
 
+/** Response header with the request's history id: `POST /api/save` names the result to save by it. */
+const HISTORY_ID_HEADER = 'X-Smkit-History-Id'
+
+/** The history id of the latest successful answer to each data request this page made. */
+const historyIds = new Map<string, number>()
+
+const requestKey = (request: DataRequest) => `${request.loadMore ? 'more' : 'page'} ${request.path}`
+
+/** The history id of the latest successful answer to `request` (undefined when not fetched by this page). */
+export function historyIdOf(request: DataRequest): number | undefined {
+	return historyIds.get(requestKey(request))
+}
+
 /** The last successful data request this page made (what `POST /api/save` would store). */
 export function lastRequest(): DataRequest | null {
 	return lastSuccessfulRequest
@@ -148,7 +161,12 @@ export async function apiRequest<T = unknown>(
 	}
 	const envelope = parsed as Record<string, unknown> | undefined
 	if (response.ok && envelope && envelope.success === true) {
-		if (method === 'GET' && DATA_PATH.test(path)) lastSuccessfulRequest = { path, loadMore }
+		if (method === 'GET' && DATA_PATH.test(path)) {
+			lastSuccessfulRequest = { path, loadMore }
+			const historyId = Number(response.headers.get(HISTORY_ID_HEADER))
+			if (Number.isInteger(historyId) && historyId > 0)
+				historyIds.set(requestKey(lastSuccessfulRequest), historyId)
+		}
 		return {
 			...base,
 			ok: true,

@@ -1,6 +1,7 @@
 /**
- * Save and saved files (DESIGN 4): `POST /api/save { name }` writes the last successful data
- * response; `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
+ * Save and saved files (DESIGN 4): `POST /api/save { name, history_id }` writes the result of
+ * the data request with that history id (the `X-Smkit-History-Id` header of its response; the UI
+ * always names it), or without `history_id` the last successful data response; `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
  * handling (names, containment, atomic writes) lives in `saved-store.ts`.
  */
 import { Elysia, t } from 'elysia'
@@ -47,9 +48,16 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 		.post(
 			'/save',
 			async ({ body }) => {
-				const last = activity.lastResult
-				if (!last) throw new HttpError('bad_request', 'Nothing to save yet: run a request first')
-				const receipt = await saved.save(body.name, last.request, last.envelope)
+				const chosen =
+					body.history_id === undefined ? activity.lastResult : activity.resultOf(body.history_id)
+				if (!chosen && body.history_id !== undefined) {
+					throw new HttpError(
+						'not_found',
+						`No result to save for history id ${body.history_id}: only successful data requests among the last 50 are kept`
+					)
+				}
+				if (!chosen) throw new HttpError('bad_request', 'Nothing to save yet: run a request first')
+				const receipt = await saved.save(body.name, chosen.request, chosen.envelope)
 				return ok(receipt, `Saved as ${receipt.file}`)
 			},
 			{
@@ -60,9 +68,21 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 						maxLength: 200,
 						error: "Invalid body field 'name': expected 1-200 characters",
 						examples: ['luna-profile']
-					})
+					}),
+					history_id: t.Optional(
+						t.Integer({
+							minimum: 1,
+							description:
+								'History id of the data request whose result to save (its X-Smkit-History-Id header); default: the last successful one',
+							error: "Invalid body field 'history_id': expected a history id (an integer from 1)"
+						})
+					)
 				}),
-				...documented('Saved', 'Save the last successful result as a JSON file', Receipt)
+				...documented(
+					'Saved',
+					'Save a data result (by history id, else the last one) as a JSON file',
+					Receipt
+				)
 			}
 		)
 		.get(
