@@ -7,6 +7,7 @@ import type { InstagramClient } from '../client/client'
 import { type MethodSpec, methodRegistry } from '../client/registry'
 import { createCodeRunner } from './code-runner'
 import { type AgentEventListener, type AskResponse, emitSafely, type SavedFile } from './events'
+import { ConversationFileQuota } from './file-quota'
 import { OutputFiles } from './files'
 import { estimateTokens, fitHistory } from './history'
 import { runAgent } from './loop'
@@ -86,6 +87,7 @@ export class Agent {
 	private readonly gate: PermissionGate
 	private readonly methods: readonly MethodSpec[]
 	private readonly files: OutputFiles
+	private readonly fileQuota = new ConversationFileQuota()
 	private history: ConversationMessage[] = []
 	private system: string
 	private queue: Promise<unknown> = Promise.resolve()
@@ -122,6 +124,7 @@ export class Agent {
 	reset(): void {
 		this.history = []
 		this.gate.reset()
+		this.fileQuota.reset()
 		this.system = this.buildPrompt()
 	}
 
@@ -207,6 +210,7 @@ export class Agent {
 			methods: this.methods,
 			gate: this.gate,
 			files: this.files,
+			quota: this.fileQuota,
 			timeoutMs: Math.round((this.options.timeoutSeconds ?? 30) * 1000)
 		})
 		const result = await runAgent({

@@ -8,6 +8,7 @@ import type { InstagramClient } from '../client/client'
 import { redactValue } from '../client/redact'
 import type { MethodSpec } from '../client/registry'
 import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
+import { type ConversationFileQuota, FileQuotaError } from './file-quota'
 import { FileNameError, type OutputFiles } from './files'
 import { deniedLabel, type PermissionGate, permissionDeniedMessage } from './permissions'
 import { runInSandbox, type SandboxResult } from './sandbox'
@@ -45,8 +46,15 @@ export interface CodeRunnerOptions {
 	methods: readonly MethodSpec[]
 	gate: PermissionGate
 	files: OutputFiles
+	/** The conversation's file quota; each run takes its own share (see file-quota.ts). */
+	quota: ConversationFileQuota
 	/** Wall-clock limit per run in ms (the CLI's `--timeout`, default 30000). */
 	timeoutMs?: number
+}
+
+/** A signal that fires when either given signal does. */
+function anySignal(first: AbortSignal | undefined, second: AbortSignal): AbortSignal {
+	return first ? AbortSignal.any([first, second]) : second
 }
 
 /** Bridge values cross as JSON; big integers (should any appear) become strings. */
@@ -117,6 +125,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			description: context.description
 		})
 		let callCount = 0
+		const runQuota = options.quota.startRun()
+		// Ends with the run: an approval still waiting, or a write not yet started, is cancelled.
+		const runEnded = new AbortController()
+		const cancelled = () => new Error('saveFile cancelled: the run has ended')
 		// Upstream answers and errors may echo the session (a hostile upstream, a proxy's error page);
 		// nothing of it may reach the code, and through it the model or the answer.
 		const redact = (text: string) => options.client.transport.redact(text)
@@ -168,11 +180,15 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 		}
 
 		const saveFile = async (name: string, content: string): Promise<SavedFile> => {
+			if (runEnded.signal.aborted) throw cancelled()
 			let planned: { name: string; size: number }
+			let release: () => void
 			try {
 				planned = options.files.plan(name, content)
+				release = runQuota.reserve(planned.name, planned.size)
 			} catch (error) {
-				throw new Error(error instanceof FileNameError ? error.message : 'invalid file')
+				const known = error instanceof FileNameError || error instanceof FileQuotaError
+				throw new Error(known ? error.message : 'invalid file')
 			}
 			const fileAllowed = await options.gate.check(
 				{
@@ -180,17 +196,24 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 					title: `Write file ${planned.name}`,
 					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/`
 				},
-				{ signal: context.signal, onEvent: context.onEvent }
+				{ signal: anySignal(context.signal, runEnded.signal), onEvent: context.onEvent }
 			)
+			if (runEnded.signal.aborted) {
+				release()
+				throw cancelled()
+			}
 			if (!fileAllowed) {
+				release()
 				denied.push(...denial(deniedLabel({ kind: 'file_write', fileName: planned.name })))
 				throw new Error(permissionDeniedMessage({ kind: 'file_write' }))
 			}
 			try {
-				const saved = await options.files.save(name, content)
+				const saved = await options.files.save(name, content, runEnded.signal)
 				context.files.push(saved)
 				return saved
 			} catch (error) {
+				release()
+				if (runEnded.signal.aborted) throw cancelled()
 				// fs errors carry absolute paths; the model only needs to know the write failed.
 				throw new Error(error instanceof FileNameError ? error.message : `could not write ${planned.name}`)
 			}
@@ -202,7 +225,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			saveFile,
 			timeoutMs: options.timeoutMs ?? 30_000,
 			signal: context.signal
-		})
+		}).finally(() => runEnded.abort())
 		return { success: result.ok, ran: true, output: formatRunResult(result), denied }
 	}
 }

@@ -67,9 +67,11 @@ export class OutputFiles {
 	/**
 	 * Writes `content` under the sanitised name (or `name-2.ext`, `name-3.ext`... when taken).
 	 * The content goes to a temporary file first, then is linked into place only if the name is free.
+	 * An aborted `signal` cancels a write that has not started.
 	 */
-	async save(requested: string, content: string): Promise<SavedFile> {
+	async save(requested: string, content: string, signal?: AbortSignal): Promise<SavedFile> {
 		const { name } = this.plan(requested, content)
+		signal?.throwIfAborted()
 		await mkdir(this.directory, { recursive: true })
 		const extension = path.extname(name)
 		const stem = name.slice(0, name.length - extension.length)
@@ -91,6 +93,8 @@ export class OutputFiles {
 			}
 			await handle.close()
 			try {
+				// Cancelled (the run ended) before the content was written: the reserved name goes too.
+				signal?.throwIfAborted()
 				await Bun.write(temporary, data)
 				await rename(temporary, target)
 			} catch (error) {

@@ -1,31 +1,44 @@
 /**
  * Resource attacks on the compiled binary (`smkit playground --demo` in a temporary folder), at
  * bounded sizes: each must be refused or served in bounded memory while the server keeps
- * answering. A separate process polls `/api/status` throughout; its slowest answer must stay
- * under 200 ms more than the slowest answer of an idle second measured just before, so a machine
- * busy with other work does not fail the test but a server that blocks does (blocked, it took
- * seconds).
+ * answering. A separate process polls `/api/status` throughout: every poll must be answered, none
+ * slower than a generous liveness bound (a blocked server took seconds). The latency itself is a
+ * performance figure (target: under 200 ms), printed here and measured by `npm run bench`, not
+ * asserted.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { compiledBinary, freePort, waitForOk } from '../support/binary'
+import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
 
-const STATUS_BOUND_MS = 200
+/** Liveness, not performance: a server that blocks on an attack takes seconds. */
+const STATUS_LIVENESS_MS = 1000
 
 let folder: string
 let base: string
 let server: ReturnType<typeof Bun.spawn>
+let llm: FakeLlm
 beforeAll(async () => {
 	folder = mkdtempSync(path.join(tmpdir(), 'smkit-attacks-'))
+	llm = await startFakeLlm({ models: ['fake-model'] })
 	const port = freePort()
 	base = `http://127.0.0.1:${port}`
 	server = Bun.spawn(
-		[await compiledBinary(), 'playground', '--demo', '--port', String(port), '--saved-dir', 'saved'],
+		[
+			await compiledBinary(),
+			...['playground', '--demo', '--port', String(port), '--saved-dir', 'saved'],
+			...['--permission', 'full_access']
+		],
 		{
 			cwd: folder,
-			env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: folder },
+			env: {
+				PATH: process.env.PATH ?? '/usr/bin:/bin',
+				HOME: folder,
+				OPENAI_API_KEY: 'sk-test-attacks-0123456789',
+				OPENAI_BASE_URL: llm.url
+			},
 			stdout: 'pipe',
 			stderr: 'pipe'
 		}
@@ -35,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	server?.kill('SIGTERM')
 	await server?.exited
+	await llm?.stop()
 	rmSync(folder, { recursive: true, force: true })
 })
 
@@ -71,11 +85,17 @@ async function whileWatchingStatus<Result>(
 	return { result: await running, idle, status }
 }
 
-/** The poller saw answers throughout, all 200, none more than the bound slower than idle ones. */
-function expectStatusResponsive({ idle, status }: { idle: StatusReport; status: StatusReport }) {
+/** The poller saw answers throughout, all 200, none slower than the liveness bound; prints the figures. */
+function expectStatusResponsive(
+	what: string,
+	{ idle, status }: { idle: StatusReport; status: StatusReport }
+) {
+	console.log(
+		`/api/status during ${what}: slowest ${Math.round(status.slowestMs)} ms over ${status.polls} polls (idle: ${Math.round(idle.slowestMs)} ms)`
+	)
 	expect(status.polls).toBeGreaterThan(1)
 	expect(status.failures).toBe(0)
-	expect(status.slowestMs).toBeLessThan(STATUS_BOUND_MS + idle.slowestMs)
+	expect(status.slowestMs).toBeLessThan(STATUS_LIVENESS_MS)
 }
 
 /** The request body of an export (built before the watch: this process also serves the requests). */
@@ -103,7 +123,7 @@ describe('CSV export attacks', () => {
 		expect(result.status).toBe(400)
 		expect(JSON.parse(result.body)).toMatchObject({ success: false, code: 'bad_request' })
 		expect(result.body).toContain('1,000 columns')
-		expectStatusResponsive(watched)
+		expectStatusResponsive('a refused wide CSV export', watched)
 	}, 60_000)
 
 	test('a large export within the caps streams while /api/status keeps answering', async () => {
@@ -130,6 +150,37 @@ describe('CSV export attacks', () => {
 		// Header plus 20,000 rows: 20,000 line breaks (none after the last row).
 		expect(result.lines).toBe(20_000)
 		expect(result.bytes).toBeGreaterThan(1_000_000)
-		expectStatusResponsive(watched)
+		expectStatusResponsive('a 3 MB CSV export', watched)
+	}, 60_000)
+})
+
+describe('saveFile attack', () => {
+	test('a model writing files as fast as it can stops at the run quota while /api/status answers', async () => {
+		// 1 MB files in a loop, then a burst of concurrent writes: 60 MB asked for, 10 MB allowed.
+		const code = `const content = 'z'.repeat(1024 * 1024)
+let written = 0
+let refused = ''
+for (let index = 0; index < 40; index++) {
+	try { await saveFile('flood-' + index + '.txt', content); written++ } catch (error) { refused = String(error) }
+}
+await Promise.allSettled(Array.from({ length: 20 }, (_, index) => saveFile('burst-' + index + '.txt', content)))
+console.log('written', written, refused)`
+		llm.setScript((_request, index) => (index === 0 ? reply.code(code) : reply.text('done')))
+		const { result, ...watched } = await whileWatchingStatus(async () => {
+			const response = await fetch(`${base}/api/ai/ask`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ message: 'write files' })
+			})
+			return { status: response.status, body: await response.json() }
+		})
+		expect(result.status).toBe(200)
+		const output = path.join(folder, 'output')
+		const files = readdirSync(output)
+		const bytes = files.reduce((sum, name) => sum + statSync(path.join(output, name)).size, 0)
+		expect(files.length).toBeLessThanOrEqual(20)
+		expect(bytes).toBeLessThanOrEqual(10 * 1024 * 1024)
+		expect(files.length).toBeGreaterThan(0)
+		expectStatusResponsive('a saveFile flood', watched)
 	}, 60_000)
 })

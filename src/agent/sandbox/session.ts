@@ -52,6 +52,8 @@ export class SandboxSession {
 	private callCount = 0
 	/** Calls sent to the host and not answered yet: while any is, the guest may still be woken. */
 	private pendingCalls = 0
+	/** A saveFile call is waiting for the host. */
+	private saving = false
 	private wakeUp: (() => void) | undefined
 	private deadlineTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -247,13 +249,19 @@ export class SandboxSession {
 		if (context.typeof(nameHandle) !== 'string' || context.typeof(contentHandle) !== 'string') {
 			throw new TypeError('saveFile(name, content) needs two strings')
 		}
+		// One file at a time, so the host never holds more than one file's content.
+		if (this.saving)
+			throw new Error('saveFile writes one file at a time: await each saveFile before the next')
 		const name = context.getString(nameHandle)
 		const content = context.getString(contentHandle)
-		return this.hostCall('saveFile', { kind: 'save', name, content })
+		this.saving = true
+		return this.hostCall('saveFile', { kind: 'save', name, content }, () => {
+			this.saving = false
+		})
 	}
 
 	/** Counts the call, sends it to the host, and hands the guest a promise for its reply. */
-	private hostCall(label: string, request: CallRequest): QuickJSHandle {
+	private hostCall(label: string, request: CallRequest, onReply?: () => void): QuickJSHandle {
 		this.callCount++
 		if (this.callCount > this.settings.maxCalls) {
 			throw new RangeError(tooManyCallsMessage(this.settings.maxCalls, label, this.callCount))
@@ -266,6 +274,7 @@ export class SandboxSession {
 			.catch((error) => encodeError(error))
 			.then((reply) => {
 				this.pendingCalls--
+				onReply?.()
 				if (this.finished) return
 				this.replies.push(() => this.resolve(deferred, reply))
 				this.wake()
