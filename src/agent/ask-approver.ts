@@ -37,7 +37,9 @@ const kindLabels: Record<ActionKind, string> = {
 
 function showDetail(detail: string): string {
 	const lines = detail.split('\n')
-	const shown = lines.slice(0, 40).map((line) => `  │ ${line}`)
+	const shown = lines
+		.slice(0, 40)
+		.map((line) => `  │ ${line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line}`)
 	if (lines.length > 40) shown.push(`  │ … ${lines.length - 40} more lines`)
 	return shown.join('\n')
 }

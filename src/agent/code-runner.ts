@@ -70,9 +70,10 @@ function redactResult(value: unknown, redact: (text: string) => string): unknown
 	return text === undefined || redact(text) === text ? value : redactValue(value, redact)
 }
 
+/** The whole write call as the person approves it (cards scroll; nothing is cut). */
 function describeCall(path: string, args: readonly unknown[]): string {
 	const rendered = args.map((arg) => JSON.stringify(arg) ?? 'undefined').join(', ')
-	return `ig.${path}(${truncateText(rendered, 500)})`
+	return `ig.${path}(${rendered})`
 }
 
 /** Formats a sandbox result as the text the model sees. */
@@ -194,7 +195,8 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 				{
 					kind: 'file_write',
 					title: `Write file ${planned.name}`,
-					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/`
+					// The person sees what the file will hold, not only its name.
+					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/\n\n${content}`
 				},
 				{ signal: anySignal(context.signal, runEnded.signal), onEvent: context.onEvent }
 			)

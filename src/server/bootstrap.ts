@@ -7,7 +7,7 @@
 import { Type } from '@sinclair/typebox'
 import { guardedServeOptions, readTimeoutFromEnv } from './connection-guard'
 import { type ParsedOptions, parseOptions } from './options'
-import { isLoopbackHost, resolveAccessToken, type SecurityOptions } from './security'
+import { isLoopbackHost, MIN_TOKEN_LENGTH, resolveAccessToken, type SecurityOptions } from './security'
 import { waitForStopSignal } from './signals'
 
 /** The options of every server command; `port` is the command's default port. */
@@ -37,10 +37,10 @@ export function serverOptions(port: number) {
 		}),
 		token: Type.Optional(
 			Type.String({
-				minLength: 8,
+				minLength: MIN_TOKEN_LENGTH,
 				flag: '--token <token>',
 				description: 'Access token required when bound beyond loopback (or SMKIT_TOKEN)',
-				error: '--token must be at least 8 characters'
+				error: `--token must be at least ${MIN_TOKEN_LENGTH} characters`
 			})
 		),
 		corsOrigin: Type.Optional(

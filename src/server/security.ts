@@ -37,11 +37,20 @@ export function isLoopbackHost(host: string): boolean {
 	return loopbackNames.has(host.toLowerCase()) || /^127(\.\d{1,3}){3}$/.test(host)
 }
 
+/** Shortest access token accepted: a shorter one could be guessed. */
+export const MIN_TOKEN_LENGTH = 16
+
 /**
- * The token a server must demand: the given one (`--token` or `SMKIT_TOKEN`), else a fresh random
- * one when bound beyond loopback (the caller prints it), else none.
+ * The token a server must demand: the given one (`--token` or `SMKIT_TOKEN`; shorter than 16
+ * characters is an error), else a fresh random one when bound beyond loopback (the caller prints
+ * it), else none.
  */
 export function resolveAccessToken(host: string, token?: string): { token?: string; generated: boolean } {
+	if (token !== undefined && token !== '' && token.length < MIN_TOKEN_LENGTH) {
+		throw new Error(
+			`The access token must be at least ${MIN_TOKEN_LENGTH} characters (--token or SMKIT_TOKEN)`
+		)
+	}
 	if (token) return { token, generated: false }
 	if (isLoopbackHost(host)) return { generated: false }
 	return { token: randomBytes(24).toString('base64url'), generated: true }
@@ -65,6 +74,31 @@ export function presentedToken(request: Request, url: URL): string | undefined {
 	const authorization = request.headers.get('authorization')
 	const bearer = authorization ? /^Bearer\s+(.+)$/i.exec(authorization.trim())?.[1] : undefined
 	return bearer ?? url.searchParams.get('token') ?? undefined
+}
+
+/** Wrong tokens tolerated before answers to wrong tokens are slowed down. */
+const FREE_TOKEN_FAILURES = 5
+/** After this long without a wrong token, the count starts again. */
+const TOKEN_FAILURE_WINDOW_MS = 10 * 60 * 1000
+/** The longest a wrong token's answer is held back. */
+const MAX_TOKEN_DELAY_MS = 5000
+
+/**
+ * Counts wrong access tokens: after a few, each further wrong one is answered later (doubling from
+ * 100 ms up to 5 s), so guessing is slow. A right token is never delayed.
+ */
+export class TokenFailures {
+	private count = 0
+	private last = 0
+
+	/** Records a wrong token; returns how long to hold its answer back (ms). */
+	record(now = Date.now()): number {
+		if (now - this.last > TOKEN_FAILURE_WINDOW_MS) this.count = 0
+		this.last = now
+		this.count++
+		const over = this.count - FREE_TOKEN_FAILURES
+		return over <= 0 ? 0 : Math.min(MAX_TOKEN_DELAY_MS, 100 * 2 ** (over - 1))
+	}
 }
 
 /** Whether a request carries a body (declared length, chunked, or a body stream without length). */
@@ -129,6 +163,7 @@ export function securityGuard(options: SecurityOptions = {}) {
 	}
 	const publicPaths = new Set(options.publicPaths ?? [])
 	const hostAllowed = hostCheck(boundHost, options.port)
+	const tokenFailures = new TokenFailures()
 
 	const corsHeaders = (origin: string): Record<string, string> => ({
 		'access-control-allow-origin': origin,
@@ -136,7 +171,7 @@ export function securityGuard(options: SecurityOptions = {}) {
 		vary: 'Origin'
 	})
 
-	return new Elysia({ name: 'smkit-security-guard', seed: options }).onRequest(({ request, set }) => {
+	return new Elysia({ name: 'smkit-security-guard', seed: options }).onRequest(async ({ request, set }) => {
 		const url = new URL(request.url)
 		if (!hostAllowed(request, url)) {
 			return failureResponse('Forbidden: unknown Host header', 'forbidden')
@@ -162,6 +197,8 @@ export function securityGuard(options: SecurityOptions = {}) {
 		if (options.token && !(request.method === 'GET' && publicPaths.has(url.pathname))) {
 			const given = presentedToken(request, url)
 			if (given === undefined || !sameSecret(given, options.token)) {
+				const delay = given === undefined ? 0 : tokenFailures.record()
+				if (delay > 0) await Bun.sleep(delay)
 				return failureResponse('Forbidden: missing or wrong access token', 'forbidden')
 			}
 		}

@@ -41,7 +41,7 @@ describe('parseAgentWebOptions', () => {
 			[{ provider: 'nope' }, "Unknown AI provider 'nope'"],
 			[{ baseUrl: 'ftp://x' }, '--base-url must be an http(s) URL'],
 			[{ corsOrigin: 'not a url' }, '--cors-origin must be an origin'],
-			[{ token: 'short' }, '--token must be at least 8 characters'],
+			[{ token: 'short' }, '--token must be at least 16 characters'],
 			[{ host: 'a b' }, '--host is not a host name']
 		]
 		for (const [raw, message] of cases) {

@@ -66,7 +66,7 @@ describe('command options from schemas', () => {
 		[{ port: 80.5 }, "--port must be an integer from 0 to 65535, got '80.5'"],
 		[{ port: 'abc' }, "--port must be an integer from 0 to 65535, got 'abc'"],
 		[{ host: 'a/b' }, "--host is not a host name or address: 'a/b'"],
-		[{ token: 'short' }, '--token must be at least 8 characters'],
+		[{ token: 'short' }, '--token must be at least 16 characters'],
 		[{ corsOrigin: 'not a url' }, '--cors-origin must be an origin like http://localhost:5173'],
 		[{ limit: 0 }, "bad --limit '0'"]
 	])('a bad value is a usage error with the option message: %p', (raw, message) => {

@@ -166,7 +166,10 @@ describe('access token', () => {
 		expect(generated.token?.length).toBeGreaterThanOrEqual(24)
 		expect(resolveAccessToken('0.0.0.0').token).not.toBe(generated.token)
 		expect(resolveAccessToken('127.0.0.1')).toEqual({ generated: false })
-		expect(resolveAccessToken('0.0.0.0', 'given-token')).toEqual({ token: 'given-token', generated: false })
+		expect(resolveAccessToken('0.0.0.0', 'given-token-16ch')).toEqual({
+			token: 'given-token-16ch',
+			generated: false
+		})
 		expect(isLoopbackHost('::1')).toBe(true)
 		expect(isLoopbackHost('10.0.0.1')).toBe(false)
 	})

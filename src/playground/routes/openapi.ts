@@ -18,9 +18,26 @@ export const SCALAR_SCRIPT_PATH = '/openapi/scalar.js'
 /** Paths of the API reference, served without the access token (they reveal no data). */
 export const OPENAPI_PUBLIC_PATHS = ['/openapi', '/openapi/json', SCALAR_SCRIPT_PATH] as const
 
+/**
+ * Headers of the reference pages, as strict as the UI's except that Scalar's page needs its inline
+ * script and styles: no framing, no sniffing, no other origins, no referrer.
+ */
+const referenceHeaders: Record<string, string> = {
+	'content-security-policy':
+		"default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+	'x-content-type-options': 'nosniff',
+	'x-frame-options': 'DENY',
+	'referrer-policy': 'no-referrer'
+}
+
 /** The API reference routes. */
 export const openapiRoutes = () =>
 	new Elysia()
+		.onRequest(({ request, set }) => {
+			const { pathname } = new URL(request.url)
+			if (pathname === '/openapi' || pathname.startsWith('/openapi/'))
+				Object.assign(set.headers, referenceHeaders)
+		})
 		.use(
 			openapi({
 				path: '/openapi',
