@@ -1,5 +1,5 @@
 import { describe, expect, it, spyOn } from 'bun:test'
-import { parseUpstreamJson, toId } from '../../src/client/json'
+import { hasLongBareInteger, parseUpstreamJson, toId } from '../../src/client/json'
 
 describe('parseUpstreamJson', () => {
 	it('keeps integers beyond 2^53 exact, as strings', () => {
@@ -62,5 +62,16 @@ describe('parseUpstreamJson', () => {
 		expect(toId(3842790443716764595n)).toBe('3842790443716764595')
 		expect(toId('7')).toBe('7')
 		expect(toId(undefined)).toBe('')
+	})
+})
+
+describe('hasLongBareInteger', () => {
+	it('sees bare 16+ digit integers and skips digit runs inside strings', () => {
+		expect(hasLongBareInteger('{"pk":3842790443716764595}')).toBe(true)
+		expect(hasLongBareInteger('[1,\r\n -3842790443716764595]')).toBe(true)
+		expect(hasLongBareInteger('3842790443716764595')).toBe(true)
+		expect(hasLongBareInteger('{"pk":1000000002,"id":"3842790443716764595"}')).toBe(false)
+		const urls = Array.from({ length: 300 }, (_, index) => `"https://x/${17841400000000000 + index}_n.jpg"`)
+		expect(hasLongBareInteger(`{"urls":[${urls.join(',')}],"n":123456789012345}`)).toBe(false)
 	})
 })
