@@ -1,6 +1,6 @@
 /** Errors the CLI reports to the person at the terminal, and how they map to exit codes. */
 
-/** A mistake in how the command was called: exit code 2 (DESIGN.md section 1). */
+/** A mistake in how the command was called: exit code 2 (docs/architecture.md, "Product"). */
 export class UsageError extends Error {
 	override name = 'UsageError'
 	readonly exitCode = 2

@@ -1,8 +1,8 @@
 /**
- * Builds the agent web server (SPEC 4, DESIGN.md sections 6 and 7): the shared security guard,
+ * Builds the agent web server (docs/api-contract.md, "Chat" and "Security"): the shared security guard,
  * JSON bodies, one error handler, the chat page and the chat API. Building has no side effects:
  * nothing listens here (`serve.ts` does), so tests drive the app through `app.handle`.
- * The error handler is attached before the routes so it covers them (STYLE gotchas).
+ * The error handler is attached before the routes: an Elysia hook covers only routes added after it.
  */
 import { Elysia } from 'elysia'
 import { type ChatSetup, type ChatSetupOptions, setupChat } from '../agent/chat/setup'
@@ -32,7 +32,7 @@ export interface AgentWebDeps {
 	log?: (line: string) => void
 }
 
-/** Options of `createAgentWeb` (SPEC 1: env file path, provider, API key, permission level, and more). */
+/** Options of `createAgentWeb` (env file path, provider, API key, permission level, and more). */
 export interface AgentWebOptions extends Omit<ChatSetupOptions, 'client'>, Omit<AgentWebDeps, 'chat'> {
 	/** Environment file with the Instagram credentials and AI keys (default `.env`). */
 	envPath?: string
@@ -82,7 +82,7 @@ export function createAgentWebApp(deps: AgentWebDeps) {
 export type AgentWebApp = ReturnType<typeof createAgentWebApp>
 
 /**
- * The agent web server as a library (SPEC 1, DESIGN 1): returns the Elysia app, not listening.
+ * The agent web server as a library (docs/architecture.md, "Product"): returns the Elysia app, not listening.
  * Throws AgentConfigError for an unknown provider; without a key the app answers asks with 503.
  */
 export function createAgentWeb(options: AgentWebOptions = {}): AgentWebApp {

@@ -1,12 +1,12 @@
 /**
  * What the playground remembers about its own traffic: request counters, the last 50 requests
- * (SPEC 8) and the last successful data response, which `POST /api/save` writes to disk. Fed from the
- * app's `onAfterHandle`/`onError` hooks, never from handlers (the original's counters stayed at 0).
+ * (docs/api-contract.md, "System endpoints") and the last successful data response, which `POST /api/save` writes to disk. Fed from the
+ * app's `onAfterHandle`/`onError` hooks, never from handlers, so no route can forget to count.
  */
 
 import { ResultChains } from './result-chain'
 
-/** One request-history entry (DESIGN 4 "System endpoints"). */
+/** One request-history entry (docs/api-contract.md, "System endpoints"). */
 export interface HistoryEntry {
 	id: number
 	method: string
@@ -27,13 +27,13 @@ export interface LastResult {
 	envelope: unknown
 }
 
-/** Most recent entries kept (SPEC 8). */
+/** Most recent entries kept (docs/api-contract.md, "Limits"). */
 export const HISTORY_LIMIT = 50
 
 /** Response header naming a tracked request's history id (what `POST /api/save {history_id}` takes). */
 export const HISTORY_ID_HEADER = 'x-smkit-history-id'
 
-/** Polled by the UI every few seconds: neither counted nor recorded (DESIGN 4). */
+/** Polled by the UI every few seconds: neither counted nor recorded (docs/api-contract.md, "System endpoints"). */
 export const POLLING_PATHS: ReadonlySet<string> = new Set([
 	'/api/status',
 	'/api/history',

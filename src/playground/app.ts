@@ -1,9 +1,9 @@
 /**
- * Builds the playground app (SPEC 4, DESIGN 4): guards, body parsing, the single error handler, the
+ * Builds the playground app (docs/architecture.md, "Request path"): guards, body parsing, the single error handler, the
  * request history, then one Elysia instance per route group. Building has no side effects: nothing
  * listens here (`serve.ts` does), so tests drive the app through `app.handle`.
  *
- * Hook order matters (STYLE gotchas): `onError` and `onAfterHandle` are attached before the
+ * Hook order matters (docs/architecture.md, "Errors"): `onError` and `onAfterHandle` are attached before the
  * `.use(routes)` calls, or they would not cover those routes.
  */
 import { type AnyElysia, Elysia } from 'elysia'
@@ -91,7 +91,7 @@ export interface PlaygroundContext {
 	jobs: JobManager
 }
 
-/** Body limits (DESIGN 4): 1 MiB, 10 MiB for the CSV export. */
+/** Body limits (docs/api-contract.md, "Limits"): 1 MiB, 10 MiB for the CSV export. */
 const bodyLimits = { limit: MiB, limits: { '/api/export/csv': 10 * MiB } }
 
 /** Creates the playground Elysia app for the given dependencies (no listen). */
@@ -202,7 +202,7 @@ export function isDataPath(pathname: string): boolean {
 	return dataPrefix.test(pathname)
 }
 
-/** Options of `createPlayground`: programmatic use (SPEC 1, DESIGN 1). */
+/** Options of `createPlayground`: programmatic use (docs/architecture.md, "Product"). */
 export interface PlaygroundOptions extends Omit<PlaygroundDeps, 'ig' | 'security'> {
 	/** Environment file with Instagram credentials (default `.env`; missing file = not logged in). */
 	envPath?: string

@@ -1,7 +1,6 @@
 /**
- * Saved results (DESIGN 4 "Save and saved files"): JSON files in one directory, created on demand.
- * The original read and deleted whatever path it was given and returned absolute paths
- * (reference/upstream-facts.md section 4). Here a name is either produced by `sanitizeName` or
+ * Saved results (docs/api-contract.md, "Saving"): JSON files in one directory, created on demand.
+ * No request may read or delete outside that directory or learn an absolute path. Here a name is either produced by `sanitizeName` or
  * checked against that same strict form, then resolved and proved to sit inside the directory;
  * symbolic links are never followed, and no absolute server path leaves this module.
  */

@@ -7,7 +7,7 @@ import { Elysia } from 'elysia'
 import { requestBodyRead } from './connection-guard'
 import { HttpError } from './envelope'
 
-/** One mebibyte, the default body limit (DESIGN 4). */
+/** One mebibyte, the default body limit (docs/api-contract.md, "Limits"). */
 export const MiB = 1024 * 1024
 
 /** Body size limits: `limit` everywhere, `limits[path]` for exact paths that need more or less. */
@@ -84,7 +84,7 @@ export function jsonBody(options: BodyLimitOptions = {}) {
 		})
 }
 
-/** Elysia reports errors thrown by a parser as `ParseError` with the original in `cause`. */
+/** Elysia reports errors thrown by a parser as `ParseError` with the parser's own error in `cause`. */
 export function unwrapParseError(error: unknown): unknown {
 	if (error instanceof Error && (error as { code?: unknown }).code === 'PARSE' && error.cause)
 		return error.cause

@@ -1,11 +1,11 @@
 /**
- * The unified response envelope (SPEC 2, DESIGN 4) shared by both servers: TypeBox schemas that
+ * The unified response envelope (docs/api-contract.md, "Envelope") shared by both servers: TypeBox schemas that
  * also feed OpenAPI, builders for success and failure bodies, and the error codes with their HTTP
  * statuses. Nothing here knows about Instagram; the playground maps client errors onto these codes.
  */
 import { type Static, type TSchema, t } from 'elysia'
 
-/** Every failure `code` of DESIGN 4 with the HTTP status it is answered with. */
+/** Every failure `code` (docs/api-contract.md, "Errors") with the HTTP status it is answered with. */
 export const httpStatusOf = {
 	bad_request: 400,
 	login_required: 401,
@@ -22,13 +22,13 @@ export const httpStatusOf = {
 	upstream_timeout: 504
 } as const satisfies Record<string, number>
 
-/** A failure `code` of the envelope (DESIGN 4 table). */
+/** A failure `code` of the envelope (docs/api-contract.md, "Errors"). */
 export type ErrorCode = keyof typeof httpStatusOf
 
 /** Schema of the failure `code` values. */
 export const ErrorCodeSchema = t.Union(
 	(Object.keys(httpStatusOf) as ErrorCode[]).map((code) => t.Literal(code)),
-	{ description: 'Machine-readable failure kind (DESIGN 4)' }
+	{ description: 'Machine-readable failure kind' }
 )
 
 /** Success envelope with a `data` payload of the given schema (any JSON when omitted). */

@@ -11,7 +11,7 @@ import { unwrapParseError } from './body'
 import { type ErrorCode, type FailureBody, fail, HttpError, httpStatusOf } from './envelope'
 import { redactSecrets } from './redact'
 
-/** Shown when a logged-in endpoint is called without Instagram credentials (DESIGN 3). */
+/** Shown when a logged-in endpoint is called without Instagram credentials (docs/architecture.md, "Configuration and credentials"). */
 export const NOT_LOGGED_IN_MESSAGE =
 	'Not logged in: connect an account (Connect account in the playground, or smkit login --cookies cookies.txt, which store SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file), or start with --demo'
 
@@ -87,7 +87,7 @@ export function toFailure(thrown: unknown, elysiaCode: unknown, context: Failure
 	return failure('internal_error', 'Internal server error')
 }
 
-/** A client error: its `kind` is the envelope code (DESIGN 4), with Retry-After on rate limits. */
+/** A client error: its `kind` is the envelope code (docs/api-contract.md, "Errors"), with Retry-After on rate limits. */
 function clientFailure(error: IgError, context: FailureContext): Failure {
 	if (error.kind === 'login_required' && !context.loggedIn)
 		return failure('login_required', NOT_LOGGED_IN_MESSAGE)

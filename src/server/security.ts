@@ -1,7 +1,7 @@
 /**
- * Request guards shared by the playground and the agent web server (DESIGN 7). The original let any
- * web page drive the servers (`Access-Control-Allow-Origin: *`, no Host or Origin check, JSON parsed
- * whatever the Content-Type: reference/upstream-facts.md section 4). This plugin closes that:
+ * Request guards shared by the playground and the agent web server (docs/api-contract.md,
+ * "Security"). Without them any web page could drive a local server: a page may send `text/plain`
+ * or form posts cross-site without a preflight, and a rebinding DNS name reaches 127.0.0.1. So:
  * - Host must name this server (DNS rebinding): the bound host or a loopback name, with our port;
  * - a body needs `Content-Type: application/json`, so cross-site forms and `text/plain` posts fail;
  * - POST/DELETE carrying an `Origin` must come from our own origin (or the configured CORS origin);
@@ -153,7 +153,7 @@ export function hostCheck(
 }
 
 /**
- * Elysia plugin applying the DESIGN 7 checks to every request of the app that uses it. Throws at
+ * Elysia plugin applying these checks to every request of the app that uses it. Throws at
  * build time when bound beyond loopback without a token (fail closed; see `resolveAccessToken`).
  */
 export function securityGuard(options: SecurityOptions = {}) {

@@ -6,7 +6,7 @@
  */
 import { byteLength } from './format'
 
-/** A successful envelope (DESIGN.md section 4); lists may carry `next_cursor`. */
+/** A successful envelope (docs/api-contract.md, "Envelope"); lists may carry `next_cursor`. */
 export interface SuccessEnvelope<T = unknown> {
 	success: true
 	message?: string

@@ -1,7 +1,7 @@
 /**
  * DOM building without HTML strings. Every piece of text reaches the page through `textContent`
- * or a text node, so data from Instagram or the server can never become markup (the original
- * UI put file names and captions into `innerHTML`). URLs pass through `safeLinkUrl` or
+ * or a text node, so data from Instagram or the server (file names, captions) can never become
+ * markup. URLs pass through `safeLinkUrl` or
  * `safeImageUrl` before they become an `href` or `src`.
  */
 

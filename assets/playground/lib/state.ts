@@ -3,7 +3,7 @@
 /** The session states `/api/status` reports. */
 export type SessionState = 'valid' | 'expired' | 'challenge' | 'unchecked' | 'none'
 
-/** `/api/status` data (DESIGN.md section 4); every field may be missing on an older server. */
+/** `/api/status` data (docs/api-contract.md, "System endpoints"); every field may be missing on an older server. */
 export interface ServerStatus {
 	status?: string
 	version?: string

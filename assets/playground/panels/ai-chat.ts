@@ -3,7 +3,7 @@
  * against the playground's `/api/ai/*` routes. Without an AI provider, from `/api/status`
  * (`ai_available`, `ai_provider`, `ai_model`), the panel explains how to enable one.
  *
- * Server side (DESIGN.md section 4): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
+ * Server side (docs/api-contract.md, "Chat"): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
  * (server-sent events), `POST /api/ai/reset`, `GET /api/ai/history`. Use `apiRequest` from
  * `../lib/api` (it adds the access token and the JSON content type) and build every node with
  * `h()` from `../lib/dom`: answers may quote Instagram text and must stay text.

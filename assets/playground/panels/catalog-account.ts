@@ -1,6 +1,6 @@
 /**
  * Panels about the logged-in account and anonymous access: Friendships, Account, Public, Hashtags,
- * Notifications, Direct (SPEC.md section 4).
+ * Notifications, Direct.
  */
 import { count, type DataPanelSpec, TAGS, username, userPk } from './catalog-fields'
 

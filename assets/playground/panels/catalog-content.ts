@@ -1,4 +1,4 @@
-/** Panels about people and posts: Users, Media, Feed, Search, Stories (SPEC.md section 4). */
+/** Panels about people and posts: Users, Media, Feed, Search, Stories. */
 import {
 	count,
 	type DataPanelSpec,

@@ -1,6 +1,6 @@
 /**
  * Building blocks of the endpoint catalog: the field and panel types, the demo presets (records
- * that exist in the demo data set, DESIGN.md section 2) and small field builders.
+ * that exist in the demo data set, docs/architecture.md, "Demo mode and the simulator") and small field builders.
  */
 
 /** A suggested value shown as a clickable chip beside an input. */
@@ -126,7 +126,7 @@ export function mediaPk(): FieldSpec {
 export function query(value: string, presets: Preset[]): FieldSpec {
 	return { name: 'q', label: 'Search text', in: 'query', value, required: true, presets }
 }
-/** The `count` query field with the SPEC default and the server's range. */
+/** The `count` query field with the server's default and range (docs/api-contract.md, "Pagination"). */
 export function count(value: number, max: number): FieldSpec {
 	return {
 		name: 'count',

@@ -1,5 +1,5 @@
 /**
- * The data panels and their endpoints (SPEC.md section 4), declared once: the forms, the deep
+ * The data panels and their endpoints (docs/api-contract.md and /openapi), declared once: the forms, the deep
  * links and History's "re-run" all read this table. Presets name records that exist in the demo
  * data set, so every example works with `--demo`.
  */

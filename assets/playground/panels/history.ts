@@ -11,7 +11,7 @@ import { matchRequest } from './catalog'
 
 const POLL_MS = 2000
 
-/** One entry of `GET /api/history` (DESIGN.md section 4). */
+/** One entry of `GET /api/history` (docs/api-contract.md, "System endpoints"). */
 interface HistoryEntry {
 	id?: string | number
 	method?: string

@@ -1,5 +1,5 @@
 /**
- * The approve/deny card of a permission request (DESIGN.md section 5): what is about to happen
+ * The approve/deny card of a permission request (docs/architecture.md, "The agent"): what is about to happen
  * (the code, the write call or the file), two buttons, and how long until the server denies it on
  * its own. The decision goes to `POST <base>/approve { id, allow }`; the stream's `status` event
  * with the same `permission_id` confirms the outcome (or reports the time-out).

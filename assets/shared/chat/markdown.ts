@@ -1,6 +1,6 @@
 /**
  * The agent's answers are Markdown written by a model that reads untrusted Instagram text, so they
- * are treated as hostile (the original let `javascript:` links through: upstream-facts 4).
+ * are treated as hostile (a `javascript:` link must never become clickable).
  * marked turns Markdown into HTML with raw HTML shown as text and images shown as links (no request
  * to another origin); DOMPurify then keeps only Markdown's own tags, drops every attribute but a few,
  * removes links that are not absolute http(s) URLs, and opens the rest in a new tab with

@@ -1,8 +1,7 @@
 /**
  * One answer bubble. Every question gets its own `AssistantTurn`, which keeps references to its
- * own nodes, so the steps of each question stream into its own bubble (the original reused fixed
- * element ids: from the second question on, steps landed in the first bubble and its spinner never
- * hid, upstream-facts 4).
+ * own nodes, so the steps of each question stream into its own bubble. Fixed element ids would send
+ * the steps of every later question into the first bubble and leave its spinner running.
  */
 import type { JsonResult, StreamEvent } from './api'
 import { type ApprovalCard, approvalCard } from './approval'

@@ -1,5 +1,5 @@
 /**
- * `POST /api/export/csv` (DESIGN 4 "CSV export"): the records at `data.data` (or `data`) as a CSV
+ * `POST /api/export/csv` (docs/api-contract.md, "CSV export"): the records at `data.data` (or `data`) as a CSV
  * download. The only playground endpoint whose success is not an envelope; failures still are.
  */
 import { Elysia, t } from 'elysia'

@@ -8,7 +8,7 @@ import { okPage, plural } from './list'
 import { CountQuery, CursorQuery, ListQuery, UserPkParam } from './params'
 
 const ByUser = t.Object({ user_pk: UserPkParam() })
-/** Followers/following: 50 by default, up to 1000 (DESIGN 4). */
+/** Followers/following: 50 by default, up to 1000 (docs/api-contract.md, "Pagination"). */
 const FollowQuery = t.Object({ count: CountQuery({ default: 50, maximum: 1000 }), cursor: CursorQuery })
 const Users = t.Array(UserShort)
 

@@ -1,5 +1,5 @@
 /**
- * Lists in envelopes (DESIGN 4 "Data"): `data` is the array of records, so a client can post an
+ * Lists in envelopes (docs/api-contract.md, "Data"): `data` is the array of records, so a client can post an
  * envelope straight to the CSV export, and `next_cursor` sits beside it for `?cursor=`.
  */
 import type { PageData } from '../../client/types'

@@ -1,6 +1,6 @@
 /**
  * Path and query schemas shared by the route groups. Path parameters are checked before anything
- * reaches the client (DESIGN 7): Instagram's own character sets, bounded lengths. Each schema carries
+ * reaches the client (docs/api-contract.md, "Security"): Instagram's own character sets, bounded lengths. Each schema carries
  * an `error` text naming the field, because Elysia reports a coerced query number without its name.
  */
 import { t } from 'elysia'
@@ -59,7 +59,7 @@ export const CursorQuery = t.Optional(
 )
 
 /**
- * Query `count` with the DESIGN 4 bounds (1-200, 1-1000 for followers/following). Always optional:
+ * Query `count` with its bounds (docs/api-contract.md, "Pagination") (1-200, 1-1000 for followers/following). Always optional:
  * with a default Elysia fills it in; without one the client's own page size applies.
  */
 export const CountQuery = (options: { default?: number; maximum?: number } = {}) => {

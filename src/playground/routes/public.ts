@@ -1,4 +1,4 @@
-/** `/api/public/*`: anonymous endpoints that work without an Instagram login (SPEC 5). */
+/** `/api/public/*`: anonymous endpoints that work without an Instagram login (docs/instagram.md, "Public (anonymous)"). */
 import { Elysia, t } from 'elysia'
 import { Media, PublicProfile } from '../../client/types'
 import type { PlaygroundContext } from '../app'

@@ -1,7 +1,8 @@
 /**
- * Save and saved files (DESIGN 4): `POST /api/save { name, history_id }` writes the result of
- * the data request with that history id (the `X-Smkit-History-Id` header of its response; the UI
- * always names it), or without `history_id` the last successful data response; `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
+ * Save and saved files (docs/api-contract.md, "Saving"): `POST /api/save { name, history_id }`
+ * writes the result of the data request with that history id (the `X-Smkit-History-Id` header of
+ * its response; the UI always names it), or without `history_id` the last successful data response;
+ * `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
  * handling (names, containment, atomic writes) lives in `saved-store.ts`.
  */
 import { Elysia, t } from 'elysia'

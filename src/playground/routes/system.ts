@@ -1,5 +1,5 @@
 /**
- * System endpoints (DESIGN 4): `/api/status`, `/api/history`, `/api/dashboard`. The UI polls them,
+ * System endpoints (docs/api-contract.md, "System endpoints"): `/api/status`, `/api/history`, `/api/dashboard`. The UI polls them,
  * so they are neither counted nor recorded in the history (see `activity.ts`).
  */
 import { Elysia, t } from 'elysia'
