@@ -1,5 +1,5 @@
 /**
- * Biography parsing (upstream-facts 2.1): mentions, hashtags, URLs, e-mails and phone numbers from
+ * Biography parsing (docs/instagram.md, "Users"): mentions, hashtags, URLs, e-mails and phone numbers from
  * the text, plus the structured entities and links Instagram sends beside it.
  *
  * The original used Python regexes, whose `\w` is Unicode-aware; here `[\p{L}\p{N}_]` with the `u`
@@ -52,7 +52,7 @@ export function bioEntities(raw: unknown): BioEntity[] {
 	return result
 }
 
-/** Link-in-bio entries (`bio_links[]`), which the original dropped. */
+/** Link-in-bio entries (`bio_links[]`), kept as Instagram gives them. */
 export function bioLinks(raw: unknown): BioLink[] {
 	if (!Array.isArray(raw)) return []
 	return (raw as Record<string, unknown>[]).map((link) => ({

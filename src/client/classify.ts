@@ -1,5 +1,5 @@
 /**
- * The one place that decides what an upstream answer means (upstream-facts 1.6 and 1.7): success
+ * The one place that decides what an upstream answer means (docs/instagram.md, "Errors"): success
  * data, or exactly one typed `IgApiError`. `request.ts` calls it for every response.
  */
 import { IgApiError, type IgErrorKind } from './errors'
@@ -30,7 +30,7 @@ export type Classification = { ok: true; data: unknown } | { ok: false; error: I
 
 type Body = Record<string, unknown>
 
-/** Lower-cased message substrings, first match wins (upstream-facts 1.7 plus the two it missed). */
+/** Lower-cased message substrings, first match wins (docs/instagram.md, "Errors"). */
 const MESSAGE_KINDS: readonly [string, IgErrorKind, string][] = [
 	['login', 'login_required', 'login required'],
 	['useragent mismatch', 'upstream_error', 'user agent mismatch (set USER_AGENT to your browser user agent)'],
@@ -64,7 +64,7 @@ function upstreamMessage(body: Body | undefined): string {
 }
 
 /**
- * Maps an upstream answer to its data or one `IgApiError`, in the order of upstream-facts 1.7:
+ * Maps an upstream answer to its data or one `IgApiError`, in the order of docs/instagram.md, "Errors":
  * 429, 401, 404, redirect to login, login bodies, challenge/checkpoint/consent, spam, message
  * classification, 5xx, non-JSON bodies. Messages name the method and endpoint.
  */

@@ -112,7 +112,10 @@ function completeCredentials(credentials: Credentials | undefined): Credentials 
 	return credentials
 }
 
-/** The Instagram client. Method names follow DESIGN.md section 3a (camelCase of the Python API). */
+/**
+ * The Instagram client. Method names are part of the contract (docs/architecture.md, "Client API
+ * surface").
+ */
 export class InstagramClient {
 	/** Request statistics for the dashboard: `ig.stats.snapshot()`. */
 	readonly stats: ClientStats
@@ -227,7 +230,7 @@ export class InstagramClient {
 	}
 }
 
-/** The API group names, in the order of DESIGN.md section 3a. */
+/** The API group names, in the order of docs/architecture.md, "Client API surface". */
 export const API_GROUPS = [
 	'users',
 	'media',

@@ -1,5 +1,6 @@
 /**
- * Configuration from the environment file (DESIGN.md section 3). The file is parsed into a plain
+ * Configuration from the environment file (docs/architecture.md, "Configuration and credentials"). The
+ * file is parsed into a plain
  * object without touching `process.env`; variables already set in the process environment win;
  * a missing file is not an error.
  */
@@ -39,7 +40,7 @@ export function loadEnvFile(path: string): Record<string, string> {
 	}
 }
 
-/** The file's variables overlaid by the process environment (process wins, DESIGN.md section 3). */
+/** The file's variables overlaid by the process environment (the process wins). */
 export function mergeEnv(
 	fileVars: Record<string, string>,
 	processEnv: Record<string, string | undefined> = process.env

@@ -2,12 +2,13 @@
  * Errors the Instagram client throws. `request.ts` turns every failed upstream exchange into
  * exactly one of these (via `IgApiError.from` or the transport errors below).
  *
- * Naming hazard (STYLE.md 3.4): the upstream HTTP code is `upstreamStatus`, never `status`, because
+ * Naming hazard (docs/architecture.md, "Errors"): the upstream HTTP code is `upstreamStatus`, never
+ * `status`, because
  * Elysia answers with any thrown error's `.status`. The playground maps `kind` to its own status.
  * Messages name the method and endpoint and never carry cookies, tokens or query secrets.
  */
 
-/** What went wrong, in the playground's vocabulary (DESIGN.md section 4 `code` values). */
+/** What went wrong, in the playground's vocabulary (the `code` values of docs/api-contract.md, "Errors"). */
 export type IgErrorKind =
 	| 'bad_request'
 	| 'login_required'
@@ -64,7 +65,7 @@ export class IgApiError extends IgError {
 	}
 }
 
-/** The connection failed (refused, reset, DNS). `cause` holds the original error. */
+/** The connection failed (refused, reset, DNS). `cause` holds the underlying error. */
 export class IgNetworkError extends IgError {
 	override name = 'IgNetworkError'
 	constructor(message: string, options: { endpoint?: string; cause?: unknown }) {

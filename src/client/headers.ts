@@ -1,7 +1,8 @@
 /**
- * Request headers Instagram expects (upstream-facts 1.3 and 1.4): the authenticated browser profile
+ * Request headers Instagram expects (docs/instagram.md, "Headers of logged-in requests", "Anonymous
+ * requests"): the authenticated browser profile
  * with its fixed-order cookie header, the anonymous web/mobile profiles, and the `jazoest` field.
- * No HTTP/2 pseudo-headers (`:authority`, `:path`): the original's mistake.
+ * No HTTP/2 pseudo-headers (`:authority`, `:path`) as ordinary headers: a browser never sends them.
  */
 
 /** Web app id of instagram.com (authenticated and anonymous web API). */
@@ -42,7 +43,10 @@ export function jazoest(csrfToken: string): string {
 	return `2${sum}`
 }
 
-/** The `sec-ch-ua*` client hints derived from a user agent (upstream-facts 1.3). */
+/**
+ * The `sec-ch-ua*` client hints derived from a user agent (docs/instagram.md, "Headers of logged-in
+ * requests").
+ */
 export function clientHints(userAgent: string): Record<string, string> {
 	const platform = /Macintosh|Mac OS/.test(userAgent)
 		? 'macOS'
@@ -85,7 +89,10 @@ export function cookieHeader(session: Session): string {
 		.join('; ')
 }
 
-/** Headers of every authenticated request, GET and POST alike (upstream-facts 1.3). */
+/**
+ * Headers of every authenticated request, GET and POST alike (docs/instagram.md, "Headers of logged-in
+ * requests").
+ */
 export function authenticatedHeaders(session: Session, origin: string): Record<string, string> {
 	const userAgent = session.userAgent || DEFAULT_USER_AGENT
 	return {

@@ -1,5 +1,6 @@
 /**
- * Client-side rate limiting: one sliding window per category (upstream-facts 1.4 and 1.5). A full
+ * Client-side rate limiting: one sliding window per category (docs/instagram.md, "Anonymous requests",
+ * "Rate limits"). A full
  * window makes the call wait for a free slot instead of failing; only a wait longer than
  * `maxWaitMs` fails, with a `rate_limited` error that says when to retry.
  *
@@ -17,7 +18,7 @@ export interface Budget {
 const MINUTE = 60_000
 const HOUR = 3_600_000
 
-/** Instagram-safe budgets of the original, authenticated and anonymous. */
+/** Instagram-safe budgets, authenticated and anonymous (docs/instagram.md, "Rate limits"). */
 export const DEFAULT_BUDGETS = {
 	get_default: { limit: 30, windowMs: MINUTE },
 	get_profile: { limit: 20, windowMs: MINUTE },

@@ -64,7 +64,7 @@ function entry(
 	return { path: `${group}.${name}`, group, name, params, returns, description, access }
 }
 
-/** Every public method of `InstagramClient`, grouped as DESIGN.md section 3a. */
+/** Every public method of `InstagramClient`, grouped as in docs/architecture.md, "Client API surface". */
 export const methodRegistry: readonly MethodSpec[] = Object.freeze([
 	entry('users', 'getByUsername', [USERNAME], 'User', 'Full profile of a user by username'),
 	entry('users', 'getById', [USER_PK], 'User', 'Full profile of a user by numeric pk'),

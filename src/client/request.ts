@@ -46,7 +46,7 @@ export interface RequestSpec {
 	query?: Record<string, Scalar>
 	/** Form fields of a POST (sent form-urlencoded). */
 	form?: Record<string, Scalar>
-	/** Rate-limit category (upstream-facts 1.5; `public_*` for anonymous calls). */
+	/** Rate-limit category (docs/instagram.md, "Rate limits"; `public_*` for anonymous calls). */
 	category: string
 	/** `json` (default) or `text` (HTML pages). */
 	expect?: 'json' | 'text'

@@ -1,5 +1,5 @@
 /**
- * Retry policy (upstream-facts 1.7, which the original declared but never ran): retry rate limits,
+ * Retry policy (docs/instagram.md, "Errors"): retry rate limits,
  * 5xx answers, network errors and timeouts with exponential backoff and jitter, honouring
  * `Retry-After`; never retry not_found, private_account, login or challenge errors.
  */

@@ -1,5 +1,5 @@
 /**
- * Instagram shortcode <-> media pk conversion (upstream-facts 2.2).
+ * Instagram shortcode <-> media pk conversion (docs/instagram.md, "Media").
  *
  * A shortcode is the media pk written in base 64 with Instagram's URL-safe alphabet. Real pks are
  * about 3.8e18, so all arithmetic is `BigInt`; pks travel as decimal strings.

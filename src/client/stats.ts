@@ -1,6 +1,6 @@
 /**
- * Client statistics for the playground dashboard, measured by the transport itself (the original's
- * counters were never fed). Endpoints are counted by path template (`/api/v1/media/{pk}/info/`), so
+ * Client statistics for the playground dashboard, measured by the transport itself, so every
+ * request counts whoever made it. Endpoints are counted by path template (`/api/v1/media/{pk}/info/`), so
  * the table does not grow with every id.
  */
 import { IgArgumentError, IgError, type IgErrorKind } from './errors'

@@ -1,5 +1,6 @@
 /**
- * The seeded demo data set (DESIGN.md section 2): hundreds of users, thousands of posts, comments and
+ * The seeded demo data set (docs/architecture.md, "Demo mode and the simulator"): hundreds of users,
+ * thousands of posts, comments and
  * likers, a follower graph, hashtags, places, stories, highlights, notifications and direct threads.
  * One immutable instance per seed is built on first use and shared; simulators overlay their writes.
  */

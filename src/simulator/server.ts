@@ -1,5 +1,6 @@
 /**
- * The simulated Instagram (DESIGN.md section 2): Instagram's upstream paths on one loopback origin, fed
+ * The simulated Instagram (docs/architecture.md, "Demo mode and the simulator"): Instagram's upstream
+ * paths on one loopback origin, fed
  * by the seeded data set, with Instagram's session check, cursors, error bodies and injectable faults.
  *
  * Served paths. Auth: S = `sessionid` cookie required (POSTs also need the `csrftoken` cookie and a

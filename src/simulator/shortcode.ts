@@ -1,4 +1,7 @@
-/** Instagram's media shortcode encoding and pk layout (upstream-facts 2.2), in BigInt: pks exceed 2^53. */
+/**
+ * Instagram's media shortcode encoding and pk layout (docs/instagram.md, "Media"), in BigInt: pks
+ * exceed 2^53.
+ */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 

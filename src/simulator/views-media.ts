@@ -1,5 +1,5 @@
 /**
- * Posts, comments, places and stories in Instagram's JSON shapes (upstream-facts section 3). Media and
+ * Posts, comments, places and stories in Instagram's JSON shapes (docs/instagram.md, "Endpoints"). Media and
  * story pks are bigint here so the JSON writer emits them as exact bare numbers, as Instagram does.
  */
 import type { DemoComment, DemoMedia, DemoPlace, DemoStory } from './dataset-types'

@@ -1,5 +1,5 @@
 /**
- * Accounts in Instagram's JSON shapes (upstream-facts section 3): the short form of lists, the web
+ * Accounts in Instagram's JSON shapes (docs/instagram.md, "Endpoints"): the short form of lists, the web
  * profile (`web_profile_info`, GraphQL) and the REST `/users/{id}/info/` form. User pks are strings,
  * as the web API sends them; media pks inside stay bigint so they serialise as bare numbers.
  */

@@ -1,4 +1,7 @@
-/** `ig.account`: the viewer's own account, settings, blocked/restricted users, sessions (upstream-facts 2.7). */
+/**
+ * `ig.account`: the viewer's own account, settings, blocked/restricted users, sessions
+ * (docs/instagram.md, "Account").
+ */
 import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, type Raw, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate } from '../pagination'

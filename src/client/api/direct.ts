@@ -1,4 +1,7 @@
-/** `ig.direct`: the direct-message inbox and sending a text (upstream-facts 2.11). */
+/**
+ * `ig.direct`: the direct-message inbox and sending a text (docs/instagram.md, "Hashtags,
+ * notifications, direct").
+ */
 import { normalizeThread } from '../normalize/social'
 import { asArray, asObject, flag, numberOrNull, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate } from '../pagination'

@@ -1,5 +1,5 @@
 /**
- * `ig.feed`: a user's posts, hashtag feeds, liked posts and saved collections (upstream-facts 2.3).
+ * `ig.feed`: a user's posts, hashtag feeds, liked posts and saved collections (docs/instagram.md, "Feed").
  * GraphQL sources fall back to their REST/legacy counterpart on errors and on empty first pages.
  * Cursors of two-source feeds carry a prefix (`g:` GraphQL, `r:` REST) so paging stays on one source.
  */

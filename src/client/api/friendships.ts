@@ -1,6 +1,6 @@
 /**
  * `ig.friendships`: followers, following, relationship status, mutual followers, pending requests,
- * and the follow/unfollow writes (upstream-facts 2.6). Paging continues while `next_max_id` is
+ * and the follow/unfollow writes (docs/instagram.md, "Friendships"). Paging continues while `next_max_id` is
  * present: real answers often signal more pages only through `big_list` plus `next_max_id`.
  */
 import { normalizeFriendshipStatus } from '../normalize/social'

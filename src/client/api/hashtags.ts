@@ -1,4 +1,4 @@
-/** `ig.hashtags`: hashtag details (upstream-facts 2.9). */
+/** `ig.hashtags`: hashtag details (docs/instagram.md, "Hashtags, notifications, direct"). */
 import { normalizeHashtag } from '../normalize/search'
 import type { Hashtag } from '../types'
 import { ApiGroup, call, notFound, type RequestOptions, requireTag } from './base'

@@ -1,4 +1,7 @@
-/** `ig.media`: media details, likers, comments, and the like/unlike/comment writes (upstream-facts 2.2). */
+/**
+ * `ig.media`: media details, likers, comments, and the like/unlike/comment writes (docs/instagram.md,
+ * "Media").
+ */
 
 import { normalizeMedia, toMediaV2 } from '../normalize/media'
 import { normalizeComment } from '../normalize/social'

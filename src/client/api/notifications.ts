@@ -1,5 +1,6 @@
 /**
- * `ig.notifications`: the activity feed (upstream-facts 2.10). Every method reads
+ * `ig.notifications`: the activity feed (docs/instagram.md, "Hashtags, notifications, direct"). Every
+ * method reads
  * `POST /api/v1/news/inbox/` (a read despite the POST, so it is retried like a GET) [get_default].
  * The inbox comes in pages: a page that is not the last carries a `continuation_token`, sent back
  * in the form to get the next one.

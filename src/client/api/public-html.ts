@@ -1,5 +1,6 @@
 /**
- * Reading a profile from Instagram's HTML page (upstream-facts 2.8, public strategy 3), in order:
+ * Reading a profile from Instagram's HTML page (docs/instagram.md, "Public (anonymous)": the third
+ * strategy), in order:
  * `window._sharedData`, JSON-LD, then the meta tags (`<title>`, `og:description` counts, `og:image`).
  * A page with `LoginAndSignupPage` or `login/?next=` is a login wall and yields nothing.
  */

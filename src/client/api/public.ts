@@ -1,5 +1,6 @@
 /**
- * `ig.public`: profiles and posts without logging in (upstream-facts 2.8). Requests are anonymous:
+ * `ig.public`: profiles and posts without logging in (docs/instagram.md, "Public (anonymous)"). Requests
+ * are anonymous:
  * no cookie is ever sent, redirects are followed, and each strategy has its own budget. Strategies
  * run in order; a later one also runs when an earlier one answers without the data.
  */

@@ -1,4 +1,7 @@
-/** `ig.search`: blended, user, hashtag and place search, and the explore page (upstream-facts 2.4). */
+/**
+ * `ig.search`: blended, user, hashtag and place search, and the explore page (docs/instagram.md,
+ * "Search").
+ */
 import { normalizeHashtag, normalizePlace } from '../normalize/search'
 import { normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, flag, text } from '../normalize/values'

@@ -1,4 +1,7 @@
-/** `ig.stories`: a user's active stories, highlights and the viewer's stories tray (upstream-facts 2.5). */
+/**
+ * `ig.stories`: a user's active stories, highlights and the viewer's stories tray (docs/instagram.md,
+ * "Stories").
+ */
 import { normalizeHighlight, normalizeStory, normalizeTrayItem } from '../normalize/stories'
 import { normalizeUserRef } from '../normalize/user'
 import { asArray, asObject } from '../normalize/values'

@@ -1,4 +1,7 @@
-/** `ig.users`: profiles by username or pk, user search, full profiles and bio parsing (upstream-facts 2.1). */
+/**
+ * `ig.users`: profiles by username or pk, user search, full profiles and bio parsing
+ * (docs/instagram.md, "Users").
+ */
 import { parseBioText } from '../bio'
 import { mergeUsers, normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject } from '../normalize/values'

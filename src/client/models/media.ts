@@ -113,7 +113,7 @@ export const MediaFull = Type.Composite([
 	})
 ])
 
-/** `media.getInfoV2`: the media plus the v2 normalisation (upstream-facts 2.2). */
+/** `media.getInfoV2`: the media plus the v2 normalisation (docs/instagram.md, "Media"). */
 export const MediaV2 = Type.Composite([
 	Media,
 	Type.Object({

@@ -1,5 +1,5 @@
 /**
- * GraphQL connections (upstream-facts 2.3): `edges[].node` lists with `page_info{has_next_page,
+ * GraphQL connections (docs/instagram.md, "Feed"): `edges[].node` lists with `page_info{has_next_page,
  * end_cursor}`. Posts sit in `node.media` or `node.explore_story.media`; ads and user suggestions
  * are skipped.
  */

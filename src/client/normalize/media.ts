@@ -1,5 +1,5 @@
 /**
- * Media normalisation (upstream-facts 2.2): private-API items (`/media/{pk}/info/`, feeds) and
+ * Media normalisation (docs/instagram.md, "Media"): private-API items (`/media/{pk}/info/`, feeds) and
  * GraphQL nodes (web_profile_info edges, public posts) both become a `Media`.
  */
 import { toId } from '../json'

@@ -1,4 +1,7 @@
-/** Comments, friendship status, notifications and direct threads (upstream-facts 2.2, 2.6, 2.10, 2.11). */
+/**
+ * Comments, friendship status, notifications and direct threads (docs/instagram.md, "Media",
+ * "Friendships", "Hashtags, notifications, direct").
+ */
 import { extractHashtags, extractMentions } from '../bio'
 import { toId } from '../json'
 import type {

@@ -1,4 +1,4 @@
-/** Story, highlight and reels-tray normalisation (upstream-facts 2.5). */
+/** Story, highlight and reels-tray normalisation (docs/instagram.md, "Stories"). */
 import { toId } from '../json'
 import type { Highlight, ReelTrayItem, Story, UserRef } from '../types'
 import { versions } from './media'

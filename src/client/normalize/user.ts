@@ -1,5 +1,5 @@
 /**
- * User normalisation (upstream-facts 2.1). web_profile_info (GraphQL-style keys such as
+ * User normalisation (docs/instagram.md, "Users"). web_profile_info (GraphQL-style keys such as
  * `edge_followed_by`) and `/users/{pk}/info/` (REST keys such as `follower_count`) become one `User`.
  */
 import { bioEntities, bioLinks } from '../bio'

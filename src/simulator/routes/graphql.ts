@@ -20,7 +20,10 @@ import {
 import { graphNode, imageVersions, mediaItem } from '../views-media'
 import { profilePicUrl, webProfile } from '../views-user'
 
-/** The query hashes and doc ids the simulator knows (upstream-facts sections 2.1, 2.3, 2.8). */
+/**
+ * The query hashes and doc ids the simulator knows (docs/instagram.md, "Users", "Feed", "Public
+ * (anonymous)").
+ */
 export const GRAPHQL_IDS = Object.freeze({
 	userByIdOrUsername: 'c9100bf9110dd6361671f113dd02e7d6',
 	publicPosts: '69cba40317214236af40e7efa697781d',

@@ -1,6 +1,6 @@
 /**
  * Anonymous HTML: the profile page `/{username}/` (title, `og:` meta tags with "N Followers, N Following,
- * N Posts", and JSON-LD, as the original's HTML strategy reads them) and the post embed
+ * N Posts", and JSON-LD, as the client's HTML strategy reads them) and the post embed
  * `/p/{shortcode}/embed/captioned/`. Every value from the data set is escaped: xss.payload lives here too.
  */
 import type { DemoUser } from '../dataset-types'
