@@ -1,6 +1,7 @@
 /**
  * The agent: one conversation with a model that answers questions by running code against the
- * Instagram client (DESIGN.md section 5). `ask` returns the AI ask response; asks on one agent run
+ * Instagram client (docs/architecture.md, "The agent"). `ask` returns the AI ask response; asks on one
+ * agent run
  * one at a time (a second waits). Used by `smkit ask`, the agent web server and the playground.
  */
 import type { InstagramClient } from '../client/client'
@@ -241,7 +242,7 @@ export class Agent {
 			case 'aborted':
 				return respond({ success: false, answer: result.answer, ...common, error: 'Cancelled' })
 			default:
-				// A provider failure is never an answer (upstream-facts 4).
+				// A provider failure is never an answer (docs/architecture.md, "The agent").
 				return respond({ success: false, ...common, error: result.error?.message ?? 'The model call failed' })
 		}
 	}

@@ -1,7 +1,7 @@
 /**
  * Permission prompts for `smkit ask`. On a terminal the person sees the code or the write call about
  * to happen and answers y, n or always; prompts are asked one at a time (parallel tasks wait their
- * turn instead of blocking, upstream-facts 4). Without a terminal every action that needs asking is
+ * turn instead of blocking the others). Without a terminal every action that needs asking is
  * denied, with a message naming --full-access.
  */
 import { createInterface } from 'node:readline/promises'

@@ -1,6 +1,6 @@
 /**
  * `smkit ask -i`: a prompt loop over one conversation. `exit`, `quit` and `/exit` end it and are
- * never sent to the model (upstream-facts 4); `/reset`, `/history` and `/help` work. Ctrl-C cancels
+ * never sent to the model; `/reset`, `/history` and `/help` work. Ctrl-C cancels
  * the running ask; a second Ctrl-C exits (code 130). Lines are queued, so piped input works too.
  */
 import { createInterface } from 'node:readline'

@@ -1,6 +1,6 @@
 /**
  * `smkit ask` options: cac's untyped values turned into a typed object before anything runs
- * (STYLE.md 3.6). Bad values are a UsageError (exit code 2).
+ * (docs/architecture.md, "Configuration and credentials"). Bad values are a UsageError (exit code 2).
  */
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'

@@ -1,5 +1,6 @@
 /**
- * `smkit ask`: one-shot QUESTION, `-i` interactive, or `--parallel` tasks (DESIGN.md sections 1, 5).
+ * `smkit ask`: one-shot QUESTION, `-i` interactive, or `--parallel` tasks (docs/architecture.md, "Product"
+ * and "The agent").
  * Exit codes: 0 success, 1 failure (including `success: false` answers), 2 bad usage, 130 interrupted;
  * `--parallel` exits 0 only when every task succeeded.
  */

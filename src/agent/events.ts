@@ -1,6 +1,6 @@
 /**
  * What the agent reports while it works. Event `type`s are the server-sent event names of
- * DESIGN.md section 4 (`status`, `step`, `code`, `tool_call`, `tool_result`, `permission`, `error`,
+ * docs/api-contract.md, "Chat" (`status`, `step`, `code`, `tool_call`, `tool_result`, `permission`, `error`,
  * `done`), so a server can forward each one as `data: <json>` unchanged. Every payload is plain JSON
  * and never carries a secret.
  */
@@ -13,7 +13,7 @@ export interface SavedFile {
 	size: number
 }
 
-/** The AI ask response (SPEC 2, DESIGN 5), exactly these fields. */
+/** The AI ask response (docs/api-contract.md, "Chat"), exactly these fields. */
 export interface AskResponse {
 	success: boolean
 	/** The agent's answer; on failure the best partial answer (may be empty). */
@@ -103,7 +103,7 @@ export interface ErrorEvent {
 	message: string
 }
 
-/** The ask finished: the ask response's fields, flattened as in upstream-facts 5.2. */
+/** The ask finished: the ask response's fields, flattened (docs/api-contract.md, "Chat"). */
 export interface DoneEvent extends AskResponse {
 	type: 'done'
 }
@@ -141,7 +141,7 @@ export function emitSafely(listener: AgentEventListener | undefined, event: Agen
 	}
 }
 
-/** One server-sent event for an agent event: a single `data: <json>` line pair (upstream-facts 5.2). */
+/** One server-sent event for an agent event: a single `data: <json>` line pair. */
 export function toServerSentEvent(event: AgentEvent): string {
 	return `data: ${JSON.stringify(event)}\n\n`
 }

@@ -1,8 +1,8 @@
 /**
  * Where `saveFile(name, content)` from generated code writes: one directory (default `output/`,
  * created on demand). Names are sanitised and resolved inside it, nothing is overwritten (a
- * suffix is added), and callers only ever see paths relative to the working directory
- * (upstream-facts 4: unsanitised export names and absolute paths were returned before).
+ * suffix is added), and callers only ever see paths relative to the working directory, never an
+ * absolute server path (docs/api-contract.md, "Security").
  */
 import { mkdir, open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'

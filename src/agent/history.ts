@@ -1,8 +1,8 @@
 /**
  * Keeps a conversation within a token budget (estimated as characters / 4). An assistant message
  * that calls tools and the tool results that answer it form one block that is kept or dropped
- * whole: a tool call is never separated from its result (upstream-facts 4: the original's
- * compression split them, which providers reject).
+ * whole: a tool call is never separated from its result, because providers reject a conversation
+ * with a tool result whose call is missing.
  */
 import type { ConversationMessage } from './model'
 

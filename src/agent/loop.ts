@@ -1,5 +1,6 @@
 /**
- * The agent loop (STYLE.md 3.7, after pi-mono and vercel/ai): one step is one model call; tool
+ * The agent loop (docs/architecture.md, "The agent"; shaped after pi-mono and vercel/ai): one step is one
+ * model call; tool
  * calls in a reply run in order within the step and their results go back to the model; a reply
  * without tool calls is the answer. Stop conditions are predicates checked after every step that
  * ran tools. A fenced ```javascript block in a reply without tool calls is run the same way (for

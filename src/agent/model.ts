@@ -159,7 +159,7 @@ export function createChatModel(config: ProviderConfig, options: ChatModelOption
 					}))
 				: undefined
 			try {
-				// No temperature: reasoning models reject anything but their default (upstream-facts 4).
+				// No temperature: reasoning models reject anything but their default.
 				const body = await client.chat.completions.create(
 					{
 						model: config.model,

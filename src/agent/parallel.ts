@@ -1,5 +1,6 @@
 /**
- * Parallel asks (DESIGN.md section 5): each task runs in its own conversation (its own agent, same
+ * Parallel asks (docs/architecture.md, "The agent"): each task runs in its own conversation (its own
+ * agent, same
  * permission level and limits), at most `concurrency` (3) at once, at most 10 tasks. Results come
  * back in input order.
  */

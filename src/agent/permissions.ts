@@ -1,5 +1,6 @@
 /**
- * Permission gate for the agent's actions (DESIGN.md section 5): running generated code, each write
+ * Permission gate for the agent's actions (docs/architecture.md, "The agent"): running generated code,
+ * each write
  * call on the account, and writing a file. Reads inside approved code are not actions. Nothing is
  * auto-approved: without an approver every action that needs asking is denied.
  */
@@ -162,7 +163,7 @@ export interface DeferredApprover {
 
 /**
  * Builds a deferred approver for browser approvals. With no decision within `timeoutMs`
- * (default 120000, DESIGN.md section 5) the action is denied. `onRequest` is called when a request
+ * (default 120000) the action is denied. `onRequest` is called when a request
  * starts waiting (the agent also emits a `permission` event for it).
  */
 export function createDeferredApprover(

@@ -1,8 +1,8 @@
 /**
  * The agent's system prompt. Its API reference is generated from the client's own method registry
  * (name, parameters, return model, read or write) plus the field names of the models those methods
- * return, so it cannot drift from the client and stays a few KB (the original re-sent ~36 KB on
- * every step, upstream-facts 4). It never contains credentials.
+ * return, so it cannot drift from the client and stays a few KB, sent again on every step. It never
+ * contains credentials.
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { MethodSpec } from '../client/registry'

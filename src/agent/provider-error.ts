@@ -1,8 +1,8 @@
 /**
  * The one error type for a failed model call. Whatever the SDK throws (HTTP status, timeout,
  * connection failure, a reply that is not a chat completion) becomes an AgentProviderError whose
- * message names the provider and never carries the key (upstream-facts 4: provider errors used to
- * come back as `success: true` "AI error" answers).
+ * message names the provider and never carries the key. A provider failure is a failed ask, never
+ * an answer (docs/architecture.md, "The agent").
  */
 import {
 	APIConnectionError,

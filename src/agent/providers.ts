@@ -1,6 +1,7 @@
 /**
  * AI providers the agent can use. Every one speaks the OpenAI chat-completions protocol, so one
- * `openai` SDK client covers them all (DESIGN.md section 5); only the base URL, key variable and
+ * `openai` SDK client covers them all (docs/architecture.md, "The agent"); only the base URL, key variable
+ * and
  * default model differ. This module resolves which provider, key, URL and model an ask uses.
  */
 
@@ -35,8 +36,8 @@ export interface ProviderInfo {
 
 /**
  * The provider table, in the order used to pick one when `--provider` is absent (first with a key
- * set wins; gemini when none is). Default models follow upstream-facts 5.3, moved to current
- * generally available names where the original pinned a preview or dated snapshot.
+ * set wins; gemini when none is). Default models are current generally available names, not
+ * previews or dated snapshots, which providers retire.
  */
 export const providerTable: readonly ProviderInfo[] = [
 	{

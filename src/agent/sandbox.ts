@@ -1,5 +1,6 @@
 /**
- * The agent's code sandbox (DESIGN.md section 5): runs model-written JavaScript, an async function
+ * The agent's code sandbox (docs/architecture.md, "The agent"): runs model-written JavaScript, an async
+ * function
  * body, in QuickJS compiled to WebAssembly, on a worker thread so that a CPU-bound guest never
  * blocks the host's event loop (the web servers keep answering). Each run gets a fresh runtime and
  * context on a pooled worker, a memory cap, a stack limit, an interrupt at the deadline and a

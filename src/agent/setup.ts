@@ -1,7 +1,7 @@
 /**
  * Building an agent from configuration: the one place the CLI, the agent web server and the
- * playground turn "env file, provider, key, permission" into an Agent (SPEC 1: the agent web
- * server is created from env path, provider, API key and permission level).
+ * playground turn "env file, provider, key, permission" into an Agent (the inputs the agent web
+ * server is created from: docs/architecture.md, "Product").
  */
 import type { InstagramClient } from '../client/client'
 import { loadEnvFile, mergeEnv } from '../client/env'
@@ -18,7 +18,7 @@ import {
 
 /**
  * The variables AI keys are read from: the env file's values under the process environment
- * (variables already set in the process win, DESIGN.md section 3). A missing file is not an error.
+ * (variables already set in the process win). A missing file is not an error.
  */
 export function loadAgentEnv(envPath = '.env'): Record<string, string | undefined> {
 	return mergeEnv(loadEnvFile(envPath))

@@ -1,6 +1,6 @@
 /**
  * Tools the model can call. A tool is `{ name, description, parameters (TypeBox), execute }`
- * (STYLE.md 3.7); arguments are parsed from the model's JSON and validated with
+ * (docs/architecture.md, "The agent"); arguments are parsed from the model's JSON and validated with
  * `Value.Check`/`Value.Errors` before `execute` runs, and invalid ones go back to the model as text.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox'

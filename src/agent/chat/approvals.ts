@@ -1,9 +1,9 @@
 /**
- * Where an ask's permission requests go (DESIGN.md section 5, "Web servers ask the person in the
- * browser"). A streaming ask has a person watching: its requests wait for `POST .../approve
+ * Where an ask's permission requests go (docs/architecture.md, "The agent": the web servers ask the
+ * person in the browser). A streaming ask has a person watching: its requests wait for `POST .../approve
  * { id, allow }` (denied after the time-out, or when the stream closes). A plain JSON ask has
  * nobody to ask: its requests are denied and remembered, so the response can say how to allow
- * them. Nothing is ever approved without a person's click (the original auto-approved everything).
+ * them. Nothing is ever approved without a person's click.
  */
 import type { AgentEvent } from '../events'
 import { type ApprovalRequest, type Approver, createDeferredApprover } from '../permissions'

@@ -1,7 +1,7 @@
 /**
- * Server-sent events for agent runs (DESIGN.md sections 4 and 6, upstream-facts 5.2): each event is
- * one `data: <json>\n\n`, no `event:` or `id:` lines. The run is cancelled when the client goes away
- * (the original kept its agent thread running: upstream-facts 4): both the stream's `cancel` and
+ * Server-sent events for agent runs (docs/api-contract.md, "Chat"): each event is one
+ * `data: <json>\n\n`, no `event:` or `id:` lines. The run is cancelled when the client goes away,
+ * so no agent keeps working for nobody: both the stream's `cancel` and
  * the request's abort signal abort the run's signal. A comment line (`: keep-alive`) is sent while
  * nothing else is, because Bun closes connections idle for 10 s by default and a model call or an
  * approval card can take longer; SSE parsers ignore comments.

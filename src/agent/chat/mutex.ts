@@ -1,8 +1,8 @@
 /**
  * A first-in, first-out lock: the agent web server and the playground serve one ask (or parallel
- * run, or reset) at a time per conversation (DESIGN.md section 6); a second waits its turn. The
- * original ran blocking agent calls inside async handlers and stalled every client
- * (reference/upstream-facts.md section 4); here only askers wait, GET requests never take the lock.
+ * run, or reset) at a time per conversation (docs/architecture.md, "Chat on the servers"); a second
+ * waits its turn. Only askers wait: GET requests never take the lock, so a running ask never stalls
+ * the other clients.
  */
 
 /** Thrown to a waiter whose signal aborted before its turn came. */

@@ -1,7 +1,8 @@
 /**
- * Turns the agent web server's inputs (SPEC 1: env file path, provider, API key, permission level)
+ * Turns the agent web server's inputs (env file path, provider, API key, permission level)
  * into a chat session, or into the reason there is none. Shared with the playground's AI chat,
- * which chooses its provider from the environment file's AI keys the same way (DESIGN 3, 5).
+ * which chooses its provider from the environment file's AI keys the same way (docs/architecture.md, "The
+ * agent").
  */
 
 import type { InstagramClient } from '../../client/client'

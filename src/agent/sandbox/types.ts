@@ -41,7 +41,7 @@ export interface SandboxResult {
 	outputTruncated: boolean
 }
 
-/** Defaults from DESIGN.md section 5. */
+/** Defaults (docs/architecture.md, "The agent"). */
 export const sandboxDefaults = {
 	timeoutMs: 30_000,
 	memoryLimitBytes: 64 * 1024 * 1024,
