@@ -29,7 +29,7 @@ describe('system prompt', () => {
 		)
 	})
 
-	test('stays compact (the original re-sent about 36 KB every step)', () => {
+	test('stays compact: it is sent again on every step', () => {
 		expect(prompt.length).toBeLessThan(14_000)
 		expect(buildSystemPrompt(methodRegistry, { compact: true }).length).toBeLessThan(prompt.length)
 	})

@@ -3,8 +3,8 @@ import { lastToolOutput } from '../agent/harness'
 import { reply } from '../support/fake-llm'
 import { type ChatHarness, EventReader, followLuna, jsonRequest, lunaPk, startChatHarness } from './support'
 
-// Approvals in the browser (DESIGN 5): a streaming ask emits `permission` events and waits for
-// POST /api/approve; nothing runs without a decision; a JSON ask has nobody to ask and says so.
+// Approvals in the browser (docs/architecture.md, "The agent"): a streaming ask emits `permission`
+// events and waits for POST /api/approve; nothing runs without a decision; a JSON ask has nobody to ask and says so.
 let harness: ChatHarness
 beforeAll(async () => {
 	harness = await startChatHarness()

@@ -3,7 +3,8 @@ import { type FakeReply, reply } from '../support/fake-llm'
 import { type ChatHarness, EventReader, gate, jsonRequest, lastQuestion, startChatHarness } from './support'
 
 // One conversation per server: asks are served one at a time in arrival order, GET requests never
-// wait behind an ask, and a client that goes away cancels its ask (DESIGN 6, upstream-facts 4).
+// wait behind an ask, and a client that goes away cancels its ask (docs/architecture.md, "Chat on the
+// servers").
 let harness: ChatHarness
 beforeAll(async () => {
 	harness = await startChatHarness()

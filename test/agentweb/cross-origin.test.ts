@@ -3,7 +3,7 @@
  * every way a browser lets a page post without asking the target first: no-cors `text/plain`
  * fetches, a JSON fetch (preflighted), `sendBeacon`, and a `text/plain` form post. Neither the agent
  * web server nor the playground's AI routes may run a question: the fake model receives nothing.
- * (The original accepted such posts from any page: upstream-facts 4.) The servers did see the
+ * (docs/api-contract.md, "Security".) The servers did see the
  * attempts, so the test is not passing because nothing arrived.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'

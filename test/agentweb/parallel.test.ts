@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { reply } from '../support/fake-llm'
 import { type ChatHarness, EventReader, jsonRequest, lastQuestion, startChatHarness } from './support'
 
-// POST /api/parallel: each task in its own conversation, at most 3 at once (DESIGN 5).
+// POST /api/parallel: each task in its own conversation, at most 3 at once (docs/architecture.md, "The
+// agent").
 let harness: ChatHarness
 beforeAll(async () => {
 	harness = await startChatHarness()

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { reply } from '../support/fake-llm'
 import { type ChatHarness, jsonRequest, startChatHarness } from './support'
 
-// DESIGN 7 on the agent web server: another site cannot make it run a question (the original
-// accepted text/plain posts from any page, upstream-facts 4), Host must name us, and a server bound
+// The guards of docs/api-contract.md, "Security", on the agent web server: another site cannot make
+// it run a question (not even with a text/plain post), Host must name us, and a server bound
 // beyond loopback wants its token.
 let harness: ChatHarness
 beforeAll(async () => {

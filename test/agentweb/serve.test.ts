@@ -22,7 +22,7 @@ afterAll(async () => {
 })
 
 describe('parseAgentWebOptions', () => {
-	test('defaults follow SPEC 1', () => {
+	test('defaults: port 8899 on 127.0.0.1, permission ask_once', () => {
 		expect(parseAgentWebOptions({})).toMatchObject({
 			port: 8899,
 			host: '127.0.0.1',

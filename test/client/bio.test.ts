@@ -33,7 +33,7 @@ describe('bio parsing', () => {
 		})
 	})
 
-	it('reads entities and links, which the original dropped', () => {
+	it('reads entities and links', () => {
 		expect(
 			bioEntities({ entities: [{ user: { username: 'nat.geo' } }, { hashtag: { name: 'travel' } }, {}] })
 		).toEqual([

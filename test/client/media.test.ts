@@ -20,7 +20,7 @@ describe('ig.media against the simulator', () => {
 		expect(media.code).toBe(firstCode)
 	})
 
-	it('returns the Media model with the DESIGN fields', async () => {
+	it('returns the Media model with its contract fields', async () => {
 		const media = await context.client().media.getInfo(firstPk)
 		expect(Value.Check(Media, media)).toBe(true)
 		expect(media.user).toMatchObject({ pk: DEMO.luna.pk, username: 'luna.explorer' })

@@ -60,7 +60,7 @@ describe('public group hosts and app ids', () => {
 })
 
 describe('saved feed cursor', () => {
-	it('sends the cursor back as `after` (the original ignored it)', async () => {
+	it('sends the cursor back as `after`', async () => {
 		const sent: Sent[] = []
 		const ig = new InstagramClient({
 			baseURL: 'https://www.instagram.com',

@@ -5,7 +5,7 @@ import { DEFAULT_BUDGETS, RateLimiter } from '../../src/client/rate-limit'
 import { startUpstream } from '../support/upstream'
 
 describe('RateLimiter', () => {
-	it('has the budgets of upstream-facts 1.5', () => {
+	it('has the budgets of docs/instagram.md, "Rate limits"', () => {
 		expect(DEFAULT_BUDGETS.get_profile).toEqual({ limit: 20, windowMs: 60_000 })
 		expect(DEFAULT_BUDGETS.post_dm).toEqual({ limit: 10, windowMs: 3_600_000 })
 	})

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import { IgArgumentError } from '../../src/client/errors'
 import { mediaPkFrom, pkToShortcode, shortcodeFromUrl, shortcodeToPk } from '../../src/client/shortcode'
 
-/** The real shortcode/pk pairs of upstream-facts 2.2. */
+/** Real shortcode/pk pairs (docs/instagram.md, "Media"). */
 const REAL_PAIRS: [string, string][] = [
 	['DVUVYxwAOOz', '3842790443716764595'],
 	['DVMlhZ8ACcm', '3840609605554022182'],

@@ -12,7 +12,8 @@ import {
 } from '../agentweb/support'
 import { reply } from '../support/fake-llm'
 
-// AI in the playground (DESIGN 4): the same agent and approval flow under /api/ai/*, the provider
+// AI in the playground (docs/api-contract.md, "Chat"): the same agent and approval flow under /api/ai/*,
+// the provider
 // chosen from the environment's AI keys, ask in the AI ask response shape, the rest envelopes.
 let harness: ChatHarness
 beforeAll(async () => {

@@ -8,7 +8,8 @@ import { ok } from '../../src/playground/envelope'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { expectFailure, expectOk } from './support'
 
-// SPEC 1: the playground extended with an endpoint that reaches the client through getClient().
+// docs/architecture.md, "Product": the playground extended with an endpoint that reaches the client
+// through getClient().
 let simulator: Simulator
 let savedDir: string
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test'
 import { expectFailure, expectNoLeaks, expectOk, type PlaygroundHarness, startPlayground } from './support'
 
-// Each upstream fault the simulator can inject, and the envelope it must become (DESIGN 4).
+// Each upstream fault the simulator can inject, and the envelope it must become (docs/api-contract.md,
+// "Errors").
 let playground: PlaygroundHarness
 beforeAll(async () => {
 	// No retries and a short timeout: the mapping is under test, not the retry policy.

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readdir } from 'node:fs/promises'
 import { expectFailure, expectNoLeaks, expectOk, type PlaygroundHarness, startPlayground } from './support'
 
-// The DESIGN 7 guards on the assembled playground (the guard itself: test/server/security.test.ts).
+// The guards of docs/api-contract.md, "Security", on the assembled playground (the guard itself:
+// test/server/security.test.ts).
 let playground: PlaygroundHarness
 let guarded: PlaygroundHarness
 beforeAll(async () => {

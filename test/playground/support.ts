@@ -93,7 +93,8 @@ export async function startPlayground(
 
 /**
  * Asserts no response body holds a credential or an absolute server path, and no log line holds a
- * credential. Log lines may carry stack traces (DESIGN 4: details go to the log), whose source
+ * credential. Log lines may carry stack traces (docs/api-contract.md, "Errors": details go to the log),
+ * whose source
  * paths depend on where the checkout lives.
  */
 export function expectNoLeaks(harness: PlaygroundHarness): void {

@@ -22,7 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => playground.stop())
 
-/** The AI ask endpoints answer the ask response shape (DESIGN 4 exceptions), not an envelope. */
+/** The AI ask endpoints answer the ask response shape, not an envelope (docs/api-contract.md, "Envelope"). */
 const isAskEndpoint = (request: FuzzRequest, pathname: string) =>
 	request.method === 'POST' && /^\/api\/ai\/ask(\/stream)?\/?$/.test(pathname)
 

@@ -1,5 +1,6 @@
 /**
- * A local fake upstream for tests (STYLE.md 3.5): `Bun.serve` on 127.0.0.1, an ephemeral port, the
+ * A local fake upstream for tests (docs/architecture.md, "Conventions"): `Bun.serve` on 127.0.0.1, an
+ * ephemeral port, the
  * given routes and a 404 fallback. Stop it in `afterAll` with `upstream.stop(true)`.
  */
 import { readFileSync } from 'node:fs'

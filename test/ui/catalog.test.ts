@@ -43,7 +43,7 @@ describe('catalog', () => {
 		expect(new Set(catalogPaths().map(normalise))).toEqual(new Set(serverPaths.map(normalise)))
 	})
 
-	test('has 11 data panels and the 43 endpoints of SPEC 4', () => {
+	test('has 11 data panels and their 43 endpoints', () => {
 		expect(DATA_PANELS.map((panel) => panel.id)).toEqual([
 			'users',
 			'media',
