@@ -23,7 +23,8 @@ const allowed: Record<string, readonly string[]> = {
 	agent: ['client', 'server', 'demo'],
 	jobs: ['client', 'server', 'store', 'demo'],
 	session: ['client', 'server'],
-	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'store', 'assets'],
+	watch: ['client', 'server', 'store', 'demo', 'jobs'],
+	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'watch', 'store', 'assets'],
 	agentweb: ['agent', 'client', 'server', 'demo', 'assets'],
 	main: [
 		'agent',
@@ -35,6 +36,7 @@ const allowed: Record<string, readonly string[]> = {
 		'demo',
 		'jobs',
 		'session',
+		'watch',
 		'store'
 	],
 	'cli-error': []

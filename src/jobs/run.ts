@@ -39,6 +39,11 @@ export interface RunOptions {
 	maxAttempts?: number
 	/** Fetches media files (tests). Default: the global fetch through the client's proxies. */
 	fetch?: typeof fetch
+	/**
+	 * Awaited before each page is fetched. Background work (watches) waits here while the client's
+	 * budgets are busy, so it never takes the slots interactive requests need.
+	 */
+	beforePage?: (signal: AbortSignal) => Promise<void>
 }
 
 /** A fetched page: its records (keyed) and the cursor after it. */
@@ -139,8 +144,9 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 		// Media files go through the same proxies as the API calls.
 		const download = options.fetch ?? fetchThroughProxies(options.ig.proxies)
 		/** The page at `from`, retried through transient failures, with its files for `media`. */
-		const fetchPage = (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> =>
-			patiently(async () => {
+		const fetchPage = async (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> => {
+			await options.beforePage?.(stop)
+			return patiently(async () => {
 				const fetched = await source.page(options.ig, targetId as string, from, stop)
 				const items = room === null ? fetched.items : fetched.items.slice(0, Math.max(0, room))
 				const records: KeyedRecord[] = []
@@ -155,6 +161,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 				}
 				return { records, next: fetched.next_cursor === from ? null : fetched.next_cursor }
 			}, stop)
+		}
 		// Without a limit, the next page is asked for before this one is stored, so Instagram answers
 		// while SQLite writes. It is stored only after this one: the checkpoint order stays the same.
 		const readAhead = new AbortController()

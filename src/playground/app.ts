@@ -16,6 +16,8 @@ import { jsonBody, MiB } from '../server/body'
 import { toFailure } from '../server/errors'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { openStore } from '../store/db'
+import { WatchScheduler } from '../watch/scheduler'
+import { WatchStore } from '../watch/store'
 import { HISTORY_ID_HEADER, PlaygroundActivity } from './activity'
 import { methodsFor, outcomeOf } from './app-support'
 import { fail } from './envelope'
@@ -39,6 +41,7 @@ import { sessionRoutes } from './routes/session'
 import { storiesRoutes } from './routes/stories'
 import { systemRoutes } from './routes/system'
 import { usersRoutes } from './routes/users'
+import { watchesRoutes } from './routes/watches'
 import { SavedStore } from './saved-store'
 import { uiPublicPaths, uiRoutes } from './ui'
 
@@ -79,6 +82,8 @@ export interface PlaygroundDeps {
 	jobs?: JobManager
 	/** The environment file Connect account stores a session in (none: connecting is refused). */
 	envPath?: string
+	/** Runs `/api/watches` (default: one over the jobs' store; building the app never starts it). */
+	watches?: WatchScheduler
 }
 
 /** What route factories get: the deps plus the pieces the app builds from them. */
@@ -89,6 +94,7 @@ export interface PlaygroundContext {
 	activity: PlaygroundActivity
 	startedAt: Date
 	jobs: JobManager
+	watches: WatchScheduler
 }
 
 /** Body limits (docs/api-contract.md, "Limits"): 1 MiB, 10 MiB for the CSV export. */
@@ -96,14 +102,23 @@ const bodyLimits = { limit: MiB, limits: { '/api/export/csv': 10 * MiB } }
 
 /** Creates the playground Elysia app for the given dependencies (no listen). */
 export function createPlaygroundApp(deps: PlaygroundDeps) {
+	const jobs =
+		deps.jobs ?? new JobManager({ jobs: new JobStore(openStore(':memory:')), ig: deps.ig, log: deps.log })
 	const context: PlaygroundContext = {
 		ig: deps.ig,
 		deps,
 		saved: new SavedStore(deps.savedDir ?? 'demo/saved'),
 		activity: new PlaygroundActivity(),
 		startedAt: deps.startedAt ?? new Date(),
-		jobs:
-			deps.jobs ?? new JobManager({ jobs: new JobStore(openStore(':memory:')), ig: deps.ig, log: deps.log })
+		jobs,
+		watches:
+			deps.watches ??
+			new WatchScheduler({
+				watches: new WatchStore(jobs.jobs.store),
+				jobs: jobs.jobs,
+				ig: deps.ig,
+				log: deps.log
+			})
 	}
 	const { activity } = context
 	const app = new Elysia()
@@ -161,6 +176,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(savedRoutes(context))
 		.use(exportRoutes())
 		.use(jobsRoutes(context))
+		.use(watchesRoutes(context))
 		.use(deps.ai?.routes ? deps.ai.routes(context) : aiFallbackRoutes())
 		.use(usersRoutes(context))
 		.use(mediaRoutes(context))

@@ -23,6 +23,8 @@ import {
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { RECONNECT_HINT, refusalMessage } from '../session/connect'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { WatchScheduler } from '../watch/scheduler'
+import { WatchStore } from '../watch/store'
 import { createPlaygroundAi } from './ai'
 import { createPlaygroundApp, type PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
@@ -89,6 +91,12 @@ export async function startPlaygroundServer(
 		throw error
 	}
 	const jobs = new JobManager({ jobs: new JobStore(store), ig, dataDir: dirname(options.dbPath) })
+	const watches = new WatchScheduler({
+		watches: new WatchStore(store),
+		jobs: jobs.jobs,
+		ig,
+		dataDir: dirname(options.dbPath)
+	})
 	const ai =
 		hooks.createAi?.(env, options) ?? createPlaygroundAi({ env, client: ig, permission: options.permission })
 	const running = await startServer({
@@ -98,6 +106,7 @@ export async function startPlaygroundServer(
 		print,
 		onStop: async () => {
 			// Running jobs stop at a checkpoint and stay `running`: the next start resumes them.
+			await watches.stop()
 			await jobs.stop()
 			store.close()
 			await instagram.stop()
@@ -112,11 +121,16 @@ export async function startPlaygroundServer(
 				permission: options.permission,
 				security,
 				jobs,
-				envPath: options.envPath
+				envPath: options.envPath,
+				watches
 			})
 	})
 	const resumed = jobs.resumeInterrupted()
 	if (resumed.length > 0) print(`Jobs: resuming ${resumed.length} from ${options.dbPath}`)
+	// Watches due while the playground was down run once now; then the scheduler checks every minute.
+	const due = watches.watches.due().length
+	watches.start()
+	if (due > 0) print(`Watches: running ${due} due from ${options.dbPath}`)
 	print(`API reference: ${running.url}openapi`)
 	if (instagram.demo) print(`Demo data: ${demoDescription(instagram.demo)}`)
 	for (const line of upstream.lines) print(line)

@@ -77,5 +77,50 @@ CREATE UNIQUE INDEX job_records_by_seq ON job_records (job_id, seq);
 `
 }
 
+/**
+ * `watches-1`: watched accounts and hashtags (src/watch/) and the snapshots their runs store.
+ *
+ * - `watches`: one row per watched account or hashtag (`kind`, `target` unique together). A run is
+ *   due when `next_run_at` has passed; after a run it becomes the run's start plus `every_seconds`,
+ *   so runs missed while no process ran are made up once, not one by one. `pending_job_id` is the
+ *   follower collection of a run that has not finished (a restarted run continues it).
+ * - `watch_snapshots`: what one run saw. Accounts: `followers`, `following`, `posts` (profile
+ *   counts) and, for watches with followers, `follower_job_id`: the finished jobs-engine collection
+ *   holding the complete follower list (its `job_records`, keyed by user pk). Hashtags:
+ *   `media_count` and `top_posts` (JSON).
+ */
+const WATCHES_1: Migration = {
+	id: 'watches-1',
+	sql: `
+CREATE TABLE watches (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind TEXT NOT NULL,
+	target TEXT NOT NULL,
+	every_seconds INTEGER NOT NULL,
+	followers INTEGER NOT NULL DEFAULT 0,
+	next_run_at TEXT NOT NULL,
+	last_run_at TEXT,
+	last_status TEXT,
+	last_error TEXT,
+	pending_job_id INTEGER REFERENCES jobs (id) ON DELETE SET NULL,
+	created_at TEXT NOT NULL,
+	UNIQUE (kind, target)
+);
+CREATE TABLE watch_snapshots (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+	taken_at TEXT NOT NULL,
+	followers INTEGER,
+	following INTEGER,
+	posts INTEGER,
+	media_count INTEGER,
+	follower_job_id INTEGER REFERENCES jobs (id) ON DELETE SET NULL,
+	follower_list_size INTEGER,
+	top_posts TEXT
+);
+CREATE INDEX watch_snapshots_by_watch ON watch_snapshots (watch_id, id);
+`
+}
+
 /** All migrations, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2]
+export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1]

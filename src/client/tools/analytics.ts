@@ -71,6 +71,22 @@ const analyzed = (media: Media): AnalyzedPost => ({
 	comment_count: media.comment_count
 })
 
+/** The `count` posts with the most likes plus comments, best first (ties: the order given). */
+export function topPosts(posts: readonly Media[], count: number): TopPost[] {
+	const engagement = (media: Media) => media.like_count + media.comment_count
+	return posts
+		.map((media, index) => ({ media, index }))
+		.sort((left, right) => engagement(right.media) - engagement(left.media) || left.index - right.index)
+		.slice(0, count)
+		.map(({ media }) => ({
+			...analyzed(media),
+			url: `https://www.instagram.com/p/${media.code}/`,
+			thumbnail_url: media.thumbnail_url,
+			caption_text: media.caption_text.slice(0, 200),
+			engagement: engagement(media)
+		}))
+}
+
 /** The figures of `profile` from `posts` (newest first, as feeds list them). Pure: no request. */
 export function analyzePosts(profile: User, posts: readonly Media[], requested: number): ProfileAnalytics {
 	const count = posts.length
@@ -88,18 +104,7 @@ export function analyzePosts(profile: User, posts: readonly Media[], requested: 
 		;(heatmap[weekdayOf(media.taken_at)] as number[])[hourOf(media.taken_at)]! += 1
 		mix[mediaKind(media)] += 1
 	}
-	const engagement = (media: Media) => media.like_count + media.comment_count
-	const top: TopPost[] = posts
-		.map((media, index) => ({ media, index }))
-		.sort((left, right) => engagement(right.media) - engagement(left.media) || left.index - right.index)
-		.slice(0, 5)
-		.map(({ media }) => ({
-			...analyzed(media),
-			url: `https://www.instagram.com/p/${media.code}/`,
-			thumbnail_url: media.thumbnail_url,
-			caption_text: media.caption_text.slice(0, 200),
-			engagement: engagement(media)
-		}))
+	const top = topPosts(posts, 5)
 	return {
 		pk: profile.pk,
 		username: profile.username,

@@ -1,0 +1,245 @@
+/**
+ * `/api/watches`: watched accounts and hashtags (src/watch/). Create, list and delete watches, run
+ * one now, read its snapshots, and diff two snapshots: followers gained and lost (full user records,
+ * from the stored lists) and the change of every count. The playground's scheduler runs due watches.
+ */
+import { Elysia, t } from 'elysia'
+import { requireTag, requireUsername } from '../../client/api/base'
+import { IgArgumentError } from '../../client/errors'
+import { TopPost } from '../../client/types'
+import { type ErrorCode, httpStatusOf } from '../../server/envelope'
+import { WatchRunError } from '../../watch/run'
+import type { WatchScheduler } from '../../watch/scheduler'
+import { WatchExistsError } from '../../watch/store'
+import { parseEvery, WATCH_KINDS, type Watch } from '../../watch/types'
+import type { PlaygroundContext } from '../app'
+import { HttpError, ok } from '../envelope'
+import { documented } from './docs'
+
+const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
+	t.Union([schema, t.Null()])
+
+/** A watch as the API shows it. */
+export const WatchSchema = t.Object({
+	id: t.Integer(),
+	kind: t.Union(WATCH_KINDS.map((kind) => t.Literal(kind))),
+	target: t.String({ description: 'The username or the hashtag (without #)' }),
+	every: t.String({ description: 'Time between runs: 1h to 7d', examples: ['1d'] }),
+	every_seconds: t.Integer(),
+	followers: t.Boolean({ description: 'Accounts: each snapshot stores the complete follower list' }),
+	next_run_at: t.String({ format: 'date-time' }),
+	last_run_at: Nullable(t.String({ format: 'date-time' })),
+	last_status: Nullable(t.Union([t.Literal('ok'), t.Literal('failed')])),
+	last_error: Nullable(t.String()),
+	snapshots: t.Integer(),
+	running: t.Boolean({ description: 'A run is in progress or waiting for its turn' }),
+	created_at: t.String({ format: 'date-time' })
+})
+
+const Count = Nullable(t.Integer())
+
+/** A snapshot as the API shows it. */
+export const SnapshotSchema = t.Object({
+	id: t.Integer(),
+	watch_id: t.Integer(),
+	taken_at: t.String({ format: 'date-time' }),
+	followers: Count,
+	following: Count,
+	posts: Count,
+	media_count: t.Union([t.Integer(), t.Null()], { description: 'Hashtags: posts with the tag' }),
+	follower_list_size: t.Union([t.Integer(), t.Null()], {
+		description: 'Watches with followers: followers in the stored list'
+	}),
+	top_posts: Nullable(t.Array(TopPost))
+})
+
+const CountChange = t.Object({ from: Count, to: Count, change: Count })
+
+const DiffSchema = t.Object({
+	watch_id: t.Integer(),
+	from: SnapshotSchema,
+	to: SnapshotSchema,
+	gained: Nullable(t.Array(t.Unknown(), { description: 'Followers in the newer list only (user records)' })),
+	lost: Nullable(t.Array(t.Unknown(), { description: 'Followers in the older list only (user records)' })),
+	counts: t.Record(t.String(), CountChange, {
+		description: 'followers, following, posts, follower_list_size (accounts) or media_count (hashtags)'
+	})
+})
+
+const WatchParams = t.Object({
+	id: t.Integer({ minimum: 1, error: "Invalid path parameter 'id': expected a watch number" })
+})
+
+const snapshotId = (name: string) =>
+	t.Optional(t.Integer({ minimum: 1, error: `Invalid query parameter '${name}': expected a snapshot id` }))
+
+const CreateBody = t.Object({
+	username: t.Optional(t.String({ maxLength: 64, examples: ['luna.explorer'] })),
+	hashtag: t.Optional(t.String({ maxLength: 120, examples: ['sunset'] })),
+	every: t.Optional(
+		t.String({ maxLength: 16, default: '1d', description: 'Time between runs: 1h to 7d (e.g. 6h, 1d)' })
+	),
+	followers: t.Optional(
+		t.Boolean({
+			default: false,
+			error: "Invalid body field 'followers': expected true or false",
+			description: 'Accounts: store the complete follower list with each snapshot (needed for diffs)'
+		})
+	)
+})
+
+/** The watch with whether it runs now. */
+const shown = (scheduler: WatchScheduler, watch: Watch) => ({
+	...watch,
+	running: scheduler.isRunning(watch.id)
+})
+
+const label = (watch: Watch) => (watch.kind === 'hashtag' ? `#${watch.target}` : `@${watch.target}`)
+
+function requireWatch(scheduler: WatchScheduler, id: number): Watch {
+	const watch = scheduler.watches.get(id)
+	if (!watch) throw new HttpError('not_found', `Watch not found: ${id}`)
+	return watch
+}
+
+/** Checks a value with a client validator; its message becomes a 400 naming the field. */
+function field(name: string, check: () => string): string {
+	try {
+		return check()
+	} catch (error) {
+		if (error instanceof IgArgumentError || error instanceof RangeError)
+			throw new HttpError('bad_request', `Invalid body field '${name}': ${error.message}`)
+		throw error
+	}
+}
+
+/** The watches route group. */
+export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
+	new Elysia({ prefix: '/api' })
+		.post(
+			'/watches',
+			({ body }) => {
+				if ((body.username === undefined) === (body.hashtag === undefined))
+					throw new HttpError('bad_request', "Give exactly one of the body fields 'username' and 'hashtag'")
+				const every = body.every ?? '1d'
+				const every_seconds = Number(field('every', () => String(parseEvery(every))))
+				const spec =
+					body.username !== undefined
+						? {
+								kind: 'account' as const,
+								target: field('username', () => requireUsername(body.username as string).toLowerCase()),
+								every_seconds,
+								followers: body.followers ?? false
+							}
+						: {
+								kind: 'hashtag' as const,
+								target: field('hashtag', () => requireTag(body.hashtag as string).toLowerCase()),
+								every_seconds,
+								followers: false
+							}
+				try {
+					const watch = scheduler.watches.create(spec)
+					return ok(shown(scheduler, watch), `Watching ${label(watch)} every ${watch.every}`)
+				} catch (error) {
+					if (error instanceof WatchExistsError) throw new HttpError('bad_request', error.message)
+					throw error
+				}
+			},
+			{
+				parse: 'json',
+				body: CreateBody,
+				...documented('Watches', 'Watch an account or a hashtag', WatchSchema)
+			}
+		)
+		.get(
+			'/watches',
+			() => {
+				const watches = scheduler.watches.list()
+				return ok(
+					watches.map((watch) => shown(scheduler, watch)),
+					`Watches: ${watches.length}`
+				)
+			},
+			documented('Watches', 'Watches, oldest first', t.Array(WatchSchema))
+		)
+		.get(
+			'/watches/:id',
+			({ params: { id } }) => {
+				const watch = requireWatch(scheduler, id)
+				return ok(shown(scheduler, watch), `Watch ${id}: ${label(watch)}`)
+			},
+			{ params: WatchParams, ...documented('Watches', 'One watch', WatchSchema) }
+		)
+		.delete(
+			'/watches/:id',
+			({ params: { id } }) => {
+				requireWatch(scheduler, id)
+				scheduler.watches.delete(id)
+				return ok({ deleted: id }, `Deleted watch ${id} and its snapshots`)
+			},
+			{
+				params: WatchParams,
+				...documented('Watches', 'Delete a watch and its snapshots', t.Object({ deleted: t.Integer() }))
+			}
+		)
+		.post(
+			'/watches/:id/run',
+			async ({ params: { id } }) => {
+				const watch = requireWatch(scheduler, id)
+				try {
+					const snapshot = await scheduler.run(id)
+					return ok(snapshot, `Snapshot ${snapshot.id} of ${label(watch)}`)
+				} catch (error) {
+					if (!(error instanceof WatchRunError)) throw error
+					const code = (error.code && error.code in httpStatusOf ? error.code : 'upstream_error') as ErrorCode
+					throw new HttpError(code, `Watch ${id} (${label(watch)}) failed: ${error.message}`)
+				}
+			},
+			{
+				params: WatchParams,
+				...documented('Watches', 'Run a watch now: store a snapshot', SnapshotSchema)
+			}
+		)
+		.get(
+			'/watches/:id/snapshots',
+			({ params: { id } }) => {
+				const watch = requireWatch(scheduler, id)
+				const snapshots = scheduler.watches.snapshots(id)
+				return ok(snapshots, `Snapshots of ${label(watch)}: ${snapshots.length}`)
+			},
+			{
+				params: WatchParams,
+				...documented('Watches', "A watch's snapshots, oldest first", t.Array(SnapshotSchema))
+			}
+		)
+		.get(
+			'/watches/:id/diff',
+			({ params: { id }, query }) => {
+				const watch = requireWatch(scheduler, id)
+				let { from, to } = query
+				if (from === undefined || to === undefined) {
+					const snapshots = scheduler.watches.snapshots(id)
+					if (snapshots.length < 2)
+						throw new HttpError(
+							'bad_request',
+							`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (run it again)`
+						)
+					to ??= (snapshots[snapshots.length - 1] as { id: number }).id
+					from ??= (snapshots[snapshots.length - 2] as { id: number }).id
+				}
+				const diff = scheduler.watches.diff(id, from, to)
+				if (!diff) throw new HttpError('not_found', `Watch ${id} has no snapshot ${from} or ${to}`)
+				const lists =
+					diff.gained && diff.lost ? `: +${diff.gained.length} -${diff.lost.length} followers` : ''
+				return ok(diff, `${label(watch)} from snapshot ${from} to ${to}${lists}`)
+			},
+			{
+				params: WatchParams,
+				query: t.Object({ from: snapshotId('from'), to: snapshotId('to') }),
+				...documented(
+					'Watches',
+					'Followers gained and lost and count changes between two snapshots (default: the last two)',
+					DiffSchema
+				)
+			}
+		)

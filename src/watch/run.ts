@@ -1,0 +1,114 @@
+/**
+ * One run of a watch: reads the account's profile counts (or the hashtag's media count and top
+ * posts) and, for an account watched with followers, collects the complete follower list with the
+ * jobs engine (owner `watch`), so an interrupted run resumes its collection from the last stored page
+ * when it runs again. Only a finished run stores a snapshot; a failed one records why.
+ */
+import type { InstagramClient } from '../client/client'
+import { topPosts } from '../client/tools/analytics'
+import { runJob } from '../jobs/run'
+import type { JobStore } from '../jobs/store'
+import type { WatchStore } from './store'
+import type { Snapshot, Watch } from './types'
+
+/** Owner of the jobs that collect watches' follower lists (the Jobs panel does not list them). */
+export const WATCH_JOB_OWNER = 'watch'
+
+/** How many top posts a hashtag snapshot keeps. */
+export const HASHTAG_TOP_POSTS = 9
+
+/** A failed run is tried again after this long (or the watch's interval, if shorter). */
+export const RETRY_SECONDS = 15 * 60
+
+/** What a run needs. */
+export interface WatchRunOptions {
+	watches: WatchStore
+	jobs: JobStore
+	ig: InstagramClient
+	signal?: AbortSignal
+	/** Awaited before each upstream page of a follower collection (leaves room to interactive requests). */
+	beforePage?: (signal: AbortSignal) => Promise<void>
+	/** Folder of the store (media downloads; unused by followers). */
+	dataDir?: string
+}
+
+/** A run whose follower list did not finish; `code` is the collection's error code. */
+export class WatchRunError extends Error {
+	override name = 'WatchRunError'
+	constructor(
+		message: string,
+		readonly code: string | null = null
+	) {
+		super(message)
+	}
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Runs the watch once and stores its snapshot. On failure it records why on the watch and throws:
+ * the client's error as it came (a missing account, a rate limit) or a WatchRunError.
+ */
+export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<Snapshot> {
+	const { watches, jobs, ig } = options
+	const signal = options.signal ?? new AbortController().signal
+	const startedAt = new Date()
+	try {
+		if (watch.kind === 'hashtag') {
+			const info = await ig.hashtags.getInfo(watch.target, { signal })
+			const page = await ig.feed.getTagFeed(watch.target, { signal })
+			return watches.addSnapshot(
+				watch.id,
+				{
+					takenAt: new Date().toISOString(),
+					mediaCount: info.media_count ?? 0,
+					topPosts: topPosts(page.items, HASHTAG_TOP_POSTS)
+				},
+				startedAt
+			)
+		}
+		const user = await ig.users.getByUsername(watch.target, { signal })
+		const counts = {
+			followers: user.follower_count,
+			following: user.following_count,
+			posts: user.media_count
+		}
+		if (!watch.followers)
+			return watches.addSnapshot(watch.id, { takenAt: new Date().toISOString(), counts }, startedAt)
+		let jobId = watches.pendingJob(watch.id)
+		const pending = jobId === null ? undefined : jobs.get(jobId)
+		if (!pending || pending.status === 'done' || pending.status === 'cancelled') {
+			jobId = jobs.create({ kind: 'followers', target: watch.target }, WATCH_JOB_OWNER).id
+			watches.setPendingJob(watch.id, jobId)
+		} else if (pending.status !== 'queued' && pending.status !== 'running') {
+			jobs.setStatus(pending.id, 'queued')
+		}
+		const job = await runJob(jobs, jobId as number, {
+			ig,
+			signal,
+			dataDir: options.dataDir,
+			beforePage: options.beforePage
+		})
+		if (signal.aborted) throw new WatchRunError('stopped before the follower list was complete')
+		if (job.status !== 'done')
+			throw new WatchRunError(
+				`follower list ${job.status}: ${job.error ?? 'no reason given'}`,
+				job.error_code
+			)
+		return watches.addSnapshot(
+			watch.id,
+			{
+				takenAt: new Date().toISOString(),
+				counts,
+				followerJobId: job.id,
+				followerListSize: job.collected
+			},
+			startedAt
+		)
+	} catch (error) {
+		const message = describe(error)
+		if (!signal.aborted && watches.get(watch.id))
+			watches.recordFailure(watch.id, message, startedAt, RETRY_SECONDS)
+		throw error
+	}
+}

@@ -1,0 +1,162 @@
+/**
+ * Runs watches: the due ones on a timer inside a long-lived process (the playground), or all due
+ * ones once (`smkit watch run`), and single ones on request. Runs go one at a time, so watches add at
+ * most one upstream request at a time to whatever else the process does, and before each follower
+ * page they wait while a budget of the client is more than half used: interactive requests keep the
+ * other half and never queue behind a watch.
+ *
+ * Missed runs: a watch is due when its `next_run_at` has passed; a run moves it to the run's start
+ * plus the interval. A process that was down for five intervals runs each overdue watch once at
+ * start, and the next run is one interval later.
+ *
+ *   const scheduler = new WatchScheduler({ watches, jobs, ig })
+ *   scheduler.start()                     // runs what is due now, then checks every minute
+ *   await scheduler.run(id)               // a snapshot now (joins the run if one is in progress)
+ *   await scheduler.stop()                // on shutdown; an interrupted follower list resumes next run
+ */
+import type { InstagramClient } from '../client/client'
+import type { RateLimiter } from '../client/rate-limit'
+import { sleep } from '../client/rate-limit'
+import type { JobStore } from '../jobs/store'
+import { runWatch } from './run'
+import type { WatchStore } from './store'
+import type { Snapshot, Watch } from './types'
+
+/** Settings of a scheduler. */
+export interface WatchSchedulerOptions {
+	watches: WatchStore
+	jobs: JobStore
+	ig: InstagramClient
+	/** Folder of the store. */
+	dataDir?: string
+	/** How often the timer looks for due watches (default one minute). */
+	intervalMs?: number
+	/** Receives one line per failed scheduled run (default console.error). */
+	log?: (line: string) => void
+}
+
+/** The outcome of one watch's run. */
+export interface WatchOutcome {
+	watch: Watch
+	snapshot?: Snapshot
+	error?: string
+}
+
+/** Budget categories a watch's requests use. */
+const WATCH_CATEGORIES = ['get_profile', 'get_followers', 'get_feed', 'get_default'] as const
+
+/** True when every category still has at least half its budget free. */
+export function hasHeadroom(limiter: RateLimiter | undefined, categories: readonly string[]): boolean {
+	if (!limiter?.enabled) return true
+	const state = limiter.remaining()
+	return categories.every((category) => {
+		const budget = state[category]
+		return !budget || budget.remaining * 2 >= budget.limit
+	})
+}
+
+/** Waits (checking every `stepMs`) until the budgets have headroom. */
+export async function waitForHeadroom(
+	limiter: RateLimiter | undefined,
+	signal: AbortSignal,
+	stepMs = 1000
+): Promise<void> {
+	while (!hasHeadroom(limiter, WATCH_CATEGORIES)) await sleep(stepMs, signal)
+}
+
+/** Runs watches one at a time. */
+export class WatchScheduler {
+	readonly watches: WatchStore
+	readonly #options: WatchSchedulerOptions
+	readonly #controller = new AbortController()
+	readonly #inFlight = new Map<number, Promise<Snapshot>>()
+	#chain: Promise<unknown> = Promise.resolve()
+	#timer: ReturnType<typeof setInterval> | undefined
+	#checking = false
+
+	constructor(options: WatchSchedulerOptions) {
+		this.#options = options
+		this.watches = options.watches
+	}
+
+	/** Runs the watches due now, then checks again every interval. */
+	start(): void {
+		if (this.#timer) return
+		this.#timer = setInterval(() => this.check(), this.#options.intervalMs ?? 60_000)
+		this.check()
+	}
+
+	/** One look for due watches (ignored while the previous one still runs them). */
+	check(): void {
+		if (this.#checking || this.#controller.signal.aborted) return
+		this.#checking = true
+		this.runDue()
+			.then((outcomes) => {
+				for (const outcome of outcomes)
+					if (outcome.error)
+						(this.#options.log ?? console.error)(
+							`watch ${outcome.watch.id} (${label(outcome.watch)}): ${outcome.error}`
+						)
+			})
+			.finally(() => {
+				this.#checking = false
+			})
+	}
+
+	/** Runs every watch due at `now` once, longest overdue first; resolves to each outcome. */
+	async runDue(now = new Date()): Promise<WatchOutcome[]> {
+		const outcomes: WatchOutcome[] = []
+		for (const due of this.watches.due(now)) {
+			if (this.#controller.signal.aborted) break
+			try {
+				const snapshot = await this.run(due.id)
+				outcomes.push({ watch: this.watches.get(due.id) ?? due, snapshot })
+			} catch (error) {
+				outcomes.push({ watch: this.watches.get(due.id) ?? due, error: (error as Error).message })
+			}
+		}
+		return outcomes
+	}
+
+	/** True while the watch runs or waits for its turn. */
+	isRunning(id: number): boolean {
+		return this.#inFlight.has(id)
+	}
+
+	/** Runs the watch now (after any run in progress); a second call while it runs joins the first. */
+	run(id: number): Promise<Snapshot> {
+		const current = this.#inFlight.get(id)
+		if (current) return current
+		const signal = this.#controller.signal
+		const limiter = this.#options.ig.stats.limiter
+		const result = this.#chain.then(async () => {
+			const watch = this.watches.get(id)
+			if (!watch) throw new Error(`No watch ${id}`)
+			await waitForHeadroom(limiter, signal)
+			return runWatch(watch, {
+				watches: this.watches,
+				jobs: this.#options.jobs,
+				ig: this.#options.ig,
+				signal,
+				dataDir: this.#options.dataDir,
+				beforePage: (pageSignal) => waitForHeadroom(limiter, pageSignal)
+			})
+		})
+		const settled = result.finally(() => this.#inFlight.delete(id))
+		this.#inFlight.set(id, settled)
+		this.#chain = settled.catch(() => undefined)
+		return settled
+	}
+
+	/** Stops the timer and any run (its follower list resumes on the next run). */
+	async stop(): Promise<void> {
+		clearInterval(this.#timer)
+		this.#timer = undefined
+		this.#controller.abort(new Error('watch scheduler stopped'))
+		await this.#chain
+	}
+}
+
+/** `@luna.explorer` or `#sunset`. */
+export const label = (watch: Pick<Watch, 'kind' | 'target'>) =>
+	watch.kind === 'hashtag' ? `#${watch.target}` : `@${watch.target}`

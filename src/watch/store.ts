@@ -1,0 +1,276 @@
+/**
+ * Watches and their snapshots in the store (migration `watches-1`). Follower lists are not copied
+ * here: a snapshot points at the finished jobs-engine collection that holds its list, and diffs
+ * compare those stored lists by user pk in SQL, so they are exact whatever order the pages came in.
+ */
+import type { Store } from '../store/db'
+import {
+	type AccountCounts,
+	type CountChange,
+	formatEvery,
+	type Snapshot,
+	type SnapshotDiff,
+	type Watch,
+	type WatchKind,
+	type WatchSpec
+} from './types'
+
+interface WatchRow {
+	id: number
+	kind: string
+	target: string
+	every_seconds: number
+	followers: number
+	next_run_at: string
+	last_run_at: string | null
+	last_status: string | null
+	last_error: string | null
+	pending_job_id: number | null
+	created_at: string
+	snapshots: number
+}
+
+interface SnapshotRow {
+	id: number
+	watch_id: number
+	taken_at: string
+	followers: number | null
+	following: number | null
+	posts: number | null
+	media_count: number | null
+	follower_job_id: number | null
+	follower_list_size: number | null
+	top_posts: string | null
+}
+
+/** What a finished run stores. */
+export interface SnapshotInput {
+	takenAt: string
+	counts?: AccountCounts
+	mediaCount?: number
+	followerJobId?: number
+	followerListSize?: number
+	topPosts?: unknown[]
+}
+
+const toWatch = (row: WatchRow): Watch => ({
+	id: row.id,
+	kind: row.kind as WatchKind,
+	target: row.target,
+	every_seconds: row.every_seconds,
+	every: formatEvery(row.every_seconds),
+	followers: row.followers === 1,
+	next_run_at: row.next_run_at,
+	last_run_at: row.last_run_at,
+	last_status: row.last_status as Watch['last_status'],
+	last_error: row.last_error,
+	snapshots: row.snapshots,
+	created_at: row.created_at
+})
+
+const toSnapshot = (row: SnapshotRow): Snapshot => ({
+	id: row.id,
+	watch_id: row.watch_id,
+	taken_at: row.taken_at,
+	followers: row.followers,
+	following: row.following,
+	posts: row.posts,
+	media_count: row.media_count,
+	follower_list_size: row.follower_list_size,
+	top_posts: row.top_posts === null ? null : JSON.parse(row.top_posts)
+})
+
+const WATCH_SELECT = `SELECT w.*, (SELECT count(*) FROM watch_snapshots s WHERE s.watch_id = w.id) AS snapshots
+	FROM watches w`
+
+const change = (from: number | null, to: number | null): CountChange => ({
+	from,
+	to,
+	change: from === null || to === null ? null : to - from
+})
+
+/** A watch that already exists (same kind and target). */
+export class WatchExistsError extends Error {
+	override name = 'WatchExistsError'
+	constructor(readonly existing: Watch) {
+		super(`Already watched: ${existing.kind} ${existing.target} (watch ${existing.id})`)
+	}
+}
+
+/** Watches and snapshots of a store. */
+export class WatchStore {
+	constructor(readonly store: Store) {}
+
+	/** Creates a watch, due at once. Throws WatchExistsError when the kind and target are watched already. */
+	create(spec: WatchSpec, now = new Date()): Watch {
+		const existing = this.find(spec.kind, spec.target)
+		if (existing) throw new WatchExistsError(existing)
+		const time = now.toISOString()
+		const { id } = this.store.db
+			.query<{ id: number }, Record<string, string | number>>(
+				`INSERT INTO watches (kind, target, every_seconds, followers, next_run_at, created_at)
+				 VALUES (:kind, :target, :every, :followers, :time, :time) RETURNING id`
+			)
+			.get({
+				kind: spec.kind,
+				target: spec.target,
+				every: spec.every_seconds,
+				followers: spec.kind === 'account' && spec.followers ? 1 : 0,
+				time
+			}) as { id: number }
+		return this.get(id) as Watch
+	}
+
+	get(id: number): Watch | undefined {
+		const row = this.store.db.query<WatchRow, [number]>(`${WATCH_SELECT} WHERE w.id = ?`).get(id)
+		return row ? toWatch(row) : undefined
+	}
+
+	find(kind: WatchKind, target: string): Watch | undefined {
+		const row = this.store.db
+			.query<WatchRow, [string, string]>(`${WATCH_SELECT} WHERE w.kind = ? AND w.target = ?`)
+			.get(kind, target)
+		return row ? toWatch(row) : undefined
+	}
+
+	/** Every watch, oldest first. */
+	list(): Watch[] {
+		return this.store.db.query<WatchRow, []>(`${WATCH_SELECT} ORDER BY w.id`).all().map(toWatch)
+	}
+
+	/** Watches due at `now`, the longest overdue first. */
+	due(now = new Date()): Watch[] {
+		return this.store.db
+			.query<WatchRow, [string]>(`${WATCH_SELECT} WHERE w.next_run_at <= ? ORDER BY w.next_run_at, w.id`)
+			.all(now.toISOString())
+			.map(toWatch)
+	}
+
+	/** The unfinished follower collection of the watch's current run, if any. */
+	pendingJob(id: number): number | null {
+		return (
+			this.store.db
+				.query<{ pending_job_id: number | null }, [number]>('SELECT pending_job_id FROM watches WHERE id = ?')
+				.get(id)?.pending_job_id ?? null
+		)
+	}
+
+	setPendingJob(id: number, jobId: number | null): void {
+		this.store.db.query('UPDATE watches SET pending_job_id = ? WHERE id = ?').run(jobId, id)
+	}
+
+	/**
+	 * Stores a finished run's snapshot and schedules the next run `every` after the run's start, in
+	 * one transaction. Returns the snapshot.
+	 */
+	addSnapshot(id: number, input: SnapshotInput, startedAt: Date): Snapshot {
+		return this.store.transaction(() => {
+			const row = this.store.db
+				.query<SnapshotRow, Record<string, string | number | null>>(
+					`INSERT INTO watch_snapshots (watch_id, taken_at, followers, following, posts, media_count,
+					 follower_job_id, follower_list_size, top_posts)
+					 VALUES (:id, :taken, :followers, :following, :posts, :media, :job, :size, :top) RETURNING *`
+				)
+				.get({
+					id,
+					taken: input.takenAt,
+					followers: input.counts?.followers ?? null,
+					following: input.counts?.following ?? null,
+					posts: input.counts?.posts ?? null,
+					media: input.mediaCount ?? null,
+					job: input.followerJobId ?? null,
+					size: input.followerListSize ?? null,
+					top: input.topPosts ? JSON.stringify(input.topPosts) : null
+				}) as SnapshotRow
+			this.#finishRun(id, startedAt, 'ok', null)
+			return toSnapshot(row)
+		})
+	}
+
+	/** Records a failed run; it is tried again after `retrySeconds` (at most the watch's interval). */
+	recordFailure(id: number, message: string, startedAt: Date, retrySeconds: number): void {
+		this.#finishRun(id, startedAt, 'failed', message, retrySeconds)
+	}
+
+	/** Snapshots of a watch, oldest first. */
+	snapshots(id: number): Snapshot[] {
+		return this.store.db
+			.query<SnapshotRow, [number]>('SELECT * FROM watch_snapshots WHERE watch_id = ? ORDER BY id')
+			.all(id)
+			.map(toSnapshot)
+	}
+
+	/** One snapshot of a watch, or undefined. */
+	snapshot(watchId: number, snapshotId: number): Snapshot | undefined {
+		const row = this.#snapshotRow(watchId, snapshotId)
+		return row ? toSnapshot(row) : undefined
+	}
+
+	/**
+	 * The difference from snapshot `fromId` to `toId` of the watch: followers gained and lost (when
+	 * both hold a list) and every count's change. Undefined when either snapshot is not the watch's.
+	 */
+	diff(watchId: number, fromId: number, toId: number): SnapshotDiff | undefined {
+		const from = this.#snapshotRow(watchId, fromId)
+		const to = this.#snapshotRow(watchId, toId)
+		if (!from || !to) return undefined
+		const lists = from.follower_job_id !== null && to.follower_job_id !== null
+		const only = (inJob: number, notInJob: number) =>
+			this.store.db
+				.query<{ data: string }, [number, number]>(
+					`SELECT data FROM job_records WHERE job_id = ? AND record_key NOT IN
+					 (SELECT record_key FROM job_records WHERE job_id = ?) ORDER BY seq`
+				)
+				.all(inJob, notInJob)
+				.map((row) => JSON.parse(row.data))
+		const gained = lists ? only(to.follower_job_id as number, from.follower_job_id as number) : null
+		const lost = lists ? only(from.follower_job_id as number, to.follower_job_id as number) : null
+		const counts: Record<string, CountChange> = {}
+		const fields = ['followers', 'following', 'posts', 'media_count', 'follower_list_size'] as const
+		for (const field of fields)
+			if (from[field] !== null || to[field] !== null) counts[field] = change(from[field], to[field])
+		return { watch_id: watchId, from: toSnapshot(from), to: toSnapshot(to), gained, lost, counts }
+	}
+
+	/** Deletes the watch, its snapshots and their follower lists. False when there was none. */
+	delete(id: number): boolean {
+		return this.store.transaction(() => {
+			const jobIds = this.store.db
+				.query<{ job: number }, [number, number]>(
+					`SELECT follower_job_id AS job FROM watch_snapshots WHERE watch_id = ? AND follower_job_id IS NOT NULL
+					 UNION SELECT pending_job_id FROM watches WHERE id = ? AND pending_job_id IS NOT NULL`
+				)
+				.all(id, id)
+			const deleted = this.store.db.query('DELETE FROM watches WHERE id = ?').run(id).changes > 0
+			for (const { job } of jobIds) this.store.db.query('DELETE FROM jobs WHERE id = ?').run(job)
+			return deleted
+		})
+	}
+
+	#finishRun(
+		id: number,
+		startedAt: Date,
+		status: 'ok' | 'failed',
+		error: string | null,
+		retrySeconds?: number
+	): void {
+		const watch = this.get(id)
+		if (!watch) return
+		const wait = Math.min(retrySeconds ?? watch.every_seconds, watch.every_seconds)
+		const next = new Date(startedAt.getTime() + wait * 1000)
+		this.store.db
+			.query(
+				`UPDATE watches SET last_run_at = ?, last_status = ?, last_error = ?, next_run_at = ?,
+				 pending_job_id = CASE WHEN ? = 'ok' THEN NULL ELSE pending_job_id END WHERE id = ?`
+			)
+			.run(startedAt.toISOString(), status, error, next.toISOString(), status, id)
+	}
+
+	#snapshotRow(watchId: number, snapshotId: number): SnapshotRow | undefined {
+		return (
+			this.store.db
+				.query<SnapshotRow, [number, number]>('SELECT * FROM watch_snapshots WHERE watch_id = ? AND id = ?')
+				.get(watchId, snapshotId) ?? undefined
+		)
+	}
+}

@@ -1,0 +1,152 @@
+/**
+ * /api/watches in process: validation, account watches without follower lists (counts only),
+ * hashtag watches (media count and top posts per run), diffs' defaults and errors, delete.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import {
+	expectFailure,
+	expectNoLeaks,
+	expectOk,
+	type PlaygroundHarness,
+	startPlayground
+} from '../playground/support'
+
+let harness: PlaygroundHarness
+beforeAll(async () => {
+	harness = await startPlayground()
+})
+afterAll(() => harness.stop())
+
+const post = (path: string, body?: unknown) =>
+	harness.request('POST', path, body === undefined ? {} : { body })
+
+async function advanceClock(hours: number) {
+	const response = await fetch(`${harness.simulator.url}/__sim/clock`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ advance_hours: hours })
+	})
+	expect(response.status).toBe(200)
+}
+
+describe('POST /api/watches', () => {
+	it('takes exactly one of username and hashtag, an interval from 1h to 7d, and one watch per target', async () => {
+		await expectFailure(await post('/api/watches', { every: '1d' }), 400, 'bad_request')
+		await expectFailure(await post('/api/watches', { username: 'a', hashtag: 'b' }), 400, 'bad_request')
+		const tooOften = await expectFailure(
+			await post('/api/watches', { username: 'a', every: '30m' }),
+			400,
+			'bad_request'
+		)
+		expect(tooOften.error).toContain("'every'")
+		await expectFailure(await post('/api/watches', { username: 'a', every: '8d' }), 400, 'bad_request')
+		const badName = await expectFailure(
+			await post('/api/watches', { username: 'no spaces' }),
+			400,
+			'bad_request'
+		)
+		expect(badName.error).toContain("'username'")
+		await expectFailure(await post('/api/watches', { hashtag: 'a#b' }), 400, 'bad_request')
+		const first = await expectOk(await post('/api/watches', { username: '@Dup.Name', every: '12h' }))
+		expect(first.data).toMatchObject({
+			target: 'dup.name',
+			every: '12h',
+			every_seconds: 43200,
+			followers: false
+		})
+		const again = await expectFailure(
+			await post('/api/watches', { username: 'dup.name' }),
+			400,
+			'bad_request'
+		)
+		expect(again.error).toContain(`watch ${first.data.id}`)
+		await expectOk(await harness.request('DELETE', `/api/watches/${first.data.id}`))
+		await expectFailure(await harness.get(`/api/watches/${first.data.id}`), 404, 'not_found')
+	})
+})
+
+describe('account watch without followers', () => {
+	it('stores the profile counts per run; the diff has count changes and no lists', async () => {
+		const watch = (await expectOk(await post('/api/watches', { username: 'mega.travel', every: '6h' }))).data
+		const first = (await expectOk(await post(`/api/watches/${watch.id}/run`))).data
+		await expectFailure(await harness.get(`/api/watches/${watch.id}/diff`), 400, 'bad_request')
+		await advanceClock(24)
+		const second = (await expectOk(await post(`/api/watches/${watch.id}/run`))).data
+		const profile = (await expectOk(await harness.get('/api/users/username/mega.travel'))).data
+		expect(second).toMatchObject({
+			followers: profile.follower_count,
+			following: profile.following_count,
+			posts: profile.media_count,
+			follower_list_size: null
+		})
+		const diff = (await expectOk(await harness.get(`/api/watches/${watch.id}/diff`))).data
+		expect(diff.gained).toBeNull()
+		expect(diff.lost).toBeNull()
+		expect(diff.counts.followers).toEqual({
+			from: first.followers,
+			to: second.followers,
+			change: second.followers - first.followers
+		})
+		expect(diff.counts.posts.change).toBe(second.posts - first.posts)
+		await expectFailure(
+			await harness.get(`/api/watches/${watch.id}/diff?from=${first.id}&to=999999`),
+			404,
+			'not_found'
+		)
+		const listed = (await expectOk(await harness.get('/api/watches'))).data
+		expect(listed.find((entry: { id: number }) => entry.id === watch.id)).toMatchObject({
+			snapshots: 2,
+			last_status: 'ok',
+			running: false
+		})
+	})
+})
+
+describe('hashtag watch', () => {
+	it('stores the media count and the top posts of each run', async () => {
+		const watch = (await expectOk(await post('/api/watches', { hashtag: '#Sunset', every: '1h' }))).data
+		expect(watch).toMatchObject({ kind: 'hashtag', target: 'sunset', followers: false })
+		const snapshot = (await expectOk(await post(`/api/watches/${watch.id}/run`))).data
+		const info = (await expectOk(await harness.get('/api/hashtags/info/sunset'))).data
+		expect(snapshot.media_count).toBe(info.media_count)
+		expect(snapshot.followers).toBeNull()
+		const feed = (await expectOk(await harness.get('/api/feed/tag/sunset'))).data as {
+			pk: string
+			like_count: number
+			comment_count: number
+		}[]
+		const engagement = (post: { like_count: number; comment_count: number }) =>
+			post.like_count + post.comment_count
+		const expected = feed
+			.map((post, index) => ({ post, index }))
+			.sort((left, right) => engagement(right.post) - engagement(left.post) || left.index - right.index)
+			.slice(0, 9)
+			.map(({ post }) => post.pk)
+		expect(snapshot.top_posts.map((post: { pk: string }) => post.pk)).toEqual(expected)
+		expect(snapshot.top_posts[0].engagement).toBe(
+			engagement(feed.find((post) => post.pk === expected[0]) as never)
+		)
+		await advanceClock(48)
+		await expectOk(await post(`/api/watches/${watch.id}/run`))
+		const diff = (await expectOk(await harness.get(`/api/watches/${watch.id}/diff`))).data
+		const now = (await expectOk(await harness.get('/api/hashtags/info/sunset'))).data
+		expect(diff.counts.media_count).toEqual({
+			from: info.media_count,
+			to: now.media_count,
+			change: now.media_count - info.media_count
+		})
+		expect(diff.gained).toBeNull()
+	})
+
+	it('a run of an account that does not exist fails with its reason and is recorded on the watch', async () => {
+		const watch = (
+			await expectOk(await post('/api/watches', { username: 'nobody.here.at.all', followers: true }))
+		).data
+		await expectFailure(await post(`/api/watches/${watch.id}/run`), 404, 'not_found')
+		const after = (await expectOk(await harness.get(`/api/watches/${watch.id}`))).data
+		expect(after.last_status).toBe('failed')
+		expect(after.last_error).toContain('not found')
+		expect(after.snapshots).toBe(0)
+		expectNoLeaks(harness)
+	})
+})
