@@ -45,6 +45,9 @@ import { watchesRoutes } from './routes/watches'
 import { SavedStore } from './saved-store'
 import { uiPublicPaths, uiRoutes } from './ui'
 
+/** Set on a successful data answer while the Instagram session is `expired` or `challenge`. */
+export const SESSION_HEADER = 'x-smkit-session'
+
 /** What the AI side hands the playground (filled by the agent helper; optional). */
 export interface PlaygroundAi {
 	/** True when a provider is configured and usable; reported by /api/status. */
@@ -161,6 +164,10 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 			const entry = activity.finish(request, outcome)
 			if (entry) set.headers[HISTORY_ID_HEADER] = String(entry.id)
 			if (entry && outcome.success && outcome.isData && isDataPath(url.pathname)) {
+				// Instagram may answer a call and end the session with it (an emptied session cookie):
+				// the page learns it from this answer, not only from the next refused call.
+				const session = deps.ig.session.state
+				if (session === 'expired' || session === 'challenge') set.headers[SESSION_HEADER] = session
 				const loadMore = request.headers.has(LOAD_MORE_HEADER)
 				activity.keepResult(
 					entry.id,

@@ -70,6 +70,21 @@ describe('session health and Connect account', () => {
 		})
 	})
 
+	it('an answer that ends the session flips the status and says so in a header on that answer', async () => {
+		const before = await harness.get('/api/users/username/luna.explorer')
+		expect(before.headers.get('x-smkit-session')).toBeNull()
+		await before.text()
+		harness.simulator.session.set('expired')
+		// Instagram still answers a profile (as to an anonymous visitor) but empties the session cookie.
+		const answered = await harness.get('/api/users/username/luna.explorer')
+		expect(answered.status).toBe(200)
+		expect(answered.headers.get('x-smkit-session')).toBe('expired')
+		expect((await answered.json()).data.username).toBe('luna.explorer')
+		expect(await status()).toMatchObject({ session: 'expired', username: null })
+		harness.simulator.session.set('valid')
+		await expectOk(await harness.request('POST', '/api/session/check'))
+	})
+
 	it('refuses cookies Instagram does not accept, and unusable cookies, storing nothing', async () => {
 		const before = readFileSync(envPath, 'utf8')
 		harness.simulator.session.set('expired')

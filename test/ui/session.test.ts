@@ -137,6 +137,28 @@ describe('the session in the page', () => {
 	)
 
 	test(
+		'a call Instagram still answers but with the session ended (profile lookup): the banner appears at once',
+		async () => {
+			simulator.session.set('expired')
+			await page.goto(`${origin}/#users/username`)
+			await page.locator('main .panel-title').waitFor()
+			const result = await runAction(page, 'username')
+			expect(await result.textContent()).toContain('luna.explorer')
+			// From the answer's header, not from the status polled every 15 s.
+			await page.locator('#badges .badge-session[data-session="expired"]').waitFor({ timeout: 5000 })
+			expect(await banner().textContent()).toContain('Instagram session expired.')
+			simulator.session.set('valid')
+			const check = await fetch(`${origin}/api/session/check`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}'
+			})
+			expect(check.status).toBe(200)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'refused cookies keep the dialog open with the reason; the page never holds a cookie value',
 		async () => {
 			simulator.session.set('expired')

@@ -69,7 +69,7 @@ export function lastRequest(): DataRequest | null {
 const token = new URLSearchParams(window.location.search).get('token')
 const sessionListeners = new Set<(code: string) => void>()
 
-/** Calls `listener` whenever an answer says Instagram refused the session (login or challenge required). */
+/** Calls `listener` whenever an answer says Instagram refused or ended the session (login or challenge required). */
 export function onSessionRefused(listener: (code: string) => void): void {
 	sessionListeners.add(listener)
 }
@@ -166,6 +166,12 @@ export async function apiRequest<T = unknown>(
 			const historyId = Number(response.headers.get(HISTORY_ID_HEADER))
 			if (Number.isInteger(historyId) && historyId > 0)
 				historyIds.set(requestKey(lastSuccessfulRequest), historyId)
+		}
+		// Answered, but Instagram ended the session with this answer (the server says so in a header).
+		const session = response.headers.get('x-smkit-session')
+		if (session === 'expired' || session === 'challenge') {
+			for (const listener of sessionListeners)
+				listener(`${session === 'expired' ? 'login' : 'challenge'}_required`)
 		}
 		return {
 			...base,
