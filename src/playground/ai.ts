@@ -6,6 +6,7 @@
 import { chatRoutes } from '../agent/chat/routes'
 import { type ChatSetupOptions, setupChat } from '../agent/chat/setup'
 import type { PlaygroundAi } from './app'
+import { aiDocs } from './routes/ai-schemas'
 
 /** Where approvals can be given, ending the error of a JSON ask whose actions were denied. */
 export const PLAYGROUND_APPROVAL_HINT =
@@ -41,7 +42,8 @@ export function createPlaygroundAi(options: PlaygroundAiOptions): PlaygroundAi {
 				heartbeatMs,
 				log,
 				server: 'playground',
-				tag: 'AI'
+				tag: 'AI',
+				docs: aiDocs
 			})
 	}
 }

@@ -21,6 +21,7 @@ import { WatchStore } from '../watch/store'
 import { HISTORY_ID_HEADER, PlaygroundActivity } from './activity'
 import { methodsFor, outcomeOf } from './app-support'
 import { fail } from './envelope'
+import type { DocumentedRoute } from './openapi/document'
 import { LOAD_MORE_HEADER } from './result-chain'
 import { accountRoutes } from './routes/account'
 import { aiFallbackRoutes } from './routes/ai-fallback'
@@ -176,7 +177,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 			}
 		})
 		.use(jsonBody(bodyLimits))
-		.use(openapiRoutes())
+		.use(openapiRoutes({ routes: (): readonly DocumentedRoute[] => app.routes, callsInstagram: isDataPath }))
 		.use(uiRoutes(context))
 		.use(systemRoutes(context))
 		.use(sessionRoutes(context))

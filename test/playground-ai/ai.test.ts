@@ -185,7 +185,7 @@ describe('history and reset', () => {
 })
 
 describe('without a key', () => {
-	test('ask answers 503 in the ask shape; the other AI routes 503 ai_unavailable envelopes', async () => {
+	test('every AI route answers the 503 ai_unavailable envelope', async () => {
 		const ai = createPlaygroundAi({ client: harness.client, env: {}, log: () => {} })
 		expect(ai).toMatchObject({ available: false, provider: null, model: null })
 		const app = createPlaygroundApp({ ig: harness.client, ai, log: () => {} })
@@ -200,7 +200,8 @@ describe('without a key', () => {
 			)
 			expect(response.status).toBe(503)
 			const body = await response.json()
-			expect(body).toMatchObject({ success: false, answer: '', code: '', files: [], steps: 0, tokens: 0 })
+			expect(body).toMatchObject({ success: false, code: 'ai_unavailable' })
+			expect(Object.keys(body).sort()).toEqual(['code', 'error', 'success', 'timestamp'])
 			expect(body.error).toContain('GEMINI_API_KEY')
 			expect(typeof body.timestamp).toBe('number')
 		}

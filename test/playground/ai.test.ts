@@ -46,12 +46,10 @@ afterAll(async () => {
 })
 
 describe('AI routes', () => {
-	it('without AI: status says unavailable, ask is 503 in the ask shape, others 503 envelopes', async () => {
+	it('without AI: status says unavailable, every AI route answers the 503 ai_unavailable envelope', async () => {
 		expect((await expectOk(await withoutAi.get('/api/status'))).data.ai_available).toBe(false)
 		const response = await withoutAi.request('POST', '/api/ai/ask', { body: { message: 'hi' } })
-		expect(response.status).toBe(503)
-		const body = await response.json()
-		expect(body).toMatchObject({ success: false, answer: '', files: [], steps: 0, tokens: 0 })
+		const body = await expectFailure(response, 503, 'ai_unavailable')
 		expect(body.error).toContain('AI chat is not available')
 		await expectFailure(await withoutAi.request('POST', '/api/ai/reset'), 503, 'ai_unavailable')
 		await expectFailure(await withoutAi.get('/api/ai/history'), 503, 'ai_unavailable')

@@ -1,38 +1,173 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { openApiPath } from '../../src/playground/openapi/document'
+import { DocumentValidator, operationKey, operationsOf, resolveResponse, schemasOf } from '../support/openapi'
 import { type PlaygroundHarness, startPlayground } from './support'
 
+// The document is checked as validators and client generators read it; each failure names the
+// operation and what it lacks, so a new route shows exactly what to add to its `documented(...)`.
 let playground: PlaygroundHarness
+let document: any
 beforeAll(async () => {
 	playground = await startPlayground()
+	const response = await playground.get('/openapi/json')
+	expect(response.status).toBe(200)
+	document = await response.json()
 })
 afterAll(() => playground.stop())
 
-describe('OpenAPI', () => {
-	it('documents every playground endpoint with its envelope schema', async () => {
-		const response = await playground.get('/openapi/json')
-		expect(response.status).toBe(200)
-		const document = await response.json()
-		const paths = Object.keys(document.paths)
-		for (const path of [
-			'/api/status',
-			'/api/save',
-			'/api/saved/{filename}',
-			'/api/export/csv',
-			'/api/users/username/{username}',
-			'/api/friendships/followers/{user_pk}',
-			'/api/public/posts/{username}',
-			'/api/notifications',
-			'/api/direct/inbox'
+/** Every value in the document with its JSON path. */
+function* walk(value: unknown, at = ''): Generator<[string, string, unknown]> {
+	if (typeof value !== 'object' || value === null) return
+	for (const [key, nested] of Object.entries(value)) {
+		yield [at, key, nested]
+		yield* walk(nested, `${at}/${key}`)
+	}
+}
+
+describe('OpenAPI document', () => {
+	it('is OpenAPI 3.1 with servers, the access token schemes and shared failure responses', () => {
+		expect(document.openapi).toBe('3.1.0')
+		expect(document.servers[0].url).toBe('http://{host}:{port}')
+		expect(document.components.securitySchemes).toMatchObject({
+			bearerAuth: { type: 'http', scheme: 'bearer' },
+			tokenQuery: { type: 'apiKey', in: 'query', name: 'token' }
+		})
+		expect(document.security).toEqual([{}, { bearerAuth: [] }, { tokenQuery: [] }])
+		for (const name of [
+			'BadRequest',
+			'LoginRequired',
+			'Forbidden',
+			'NotFound',
+			'InternalError',
+			'RateLimited'
 		]) {
-			expect(paths).toContain(path)
+			expect(document.components.responses[name].content['application/json'].schema).toEqual({
+				$ref: '#/components/schemas/Failure'
+			})
+		}
+		expect(document.components.responses.RateLimited.headers['Retry-After']).toBeDefined()
+	})
+
+	it('compiles every schema with Ajv (JSON Schema 2020-12, strict)', () => {
+		const validator = new DocumentValidator(document)
+		const located = schemasOf(document)
+		expect(located.length).toBeGreaterThan(150)
+		const failures: string[] = []
+		for (const { where, schema } of located) {
+			try {
+				validator.compile(schema)
+			} catch (error) {
+				failures.push(`${where}: ${(error as Error).message}`)
+			}
+		}
+		expect(failures).toEqual([])
+		// The shared failure examples are real envelopes.
+		for (const [name, response] of Object.entries<any>(document.components.responses)) {
+			const media = response.content['application/json']
+			expect([name, validator.problems(media.schema, media.example)]).toEqual([name, []])
+		}
+	})
+
+	it('carries no keyword validators do not know and no coerced numbers', () => {
+		const found: string[] = []
+		for (const [at, key, value] of walk(document)) {
+			if (key === 'error' && at.includes('schema') && !at.endsWith('/properties')) found.push(`${at}/error`)
+			if (key === 'format' && ['integer', 'numeric', 'boolean'].includes(String(value)))
+				found.push(`${at}/format`)
+		}
+		expect(found).toEqual([])
+		const count = document.paths['/api/friendships/followers/{user_pk}'].get.parameters.find(
+			(parameter: any) => parameter.name === 'count'
+		)
+		expect(count.schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 50 })
+	})
+
+	it('names the models in components and references them', () => {
+		for (const name of ['User', 'UserShort', 'Media', 'Comment', 'Failure', 'ErrorCode']) {
+			expect(document.components.schemas[name]).toBeDefined()
 		}
 		const profile = document.paths['/api/users/username/{username}'].get
-		const schema = profile.responses['200'].content['application/json'].schema
-		expect(schema.properties.data.properties.username.type).toBe('string')
-		expect(schema.properties.success.const).toBe(true)
-		expect(paths).not.toContain('/openapi/scalar.js')
+		expect(profile.responses['200'].content['application/json'].schema).toEqual({
+			$ref: '#/components/schemas/UserEnvelope'
+		})
+		expect(document.components.schemas.UserEnvelope.properties.data).toEqual({
+			$ref: '#/components/schemas/User'
+		})
+		const followers = document.components.schemas.UserShortListEnvelope
+		expect(followers.properties.data).toEqual({
+			type: 'array',
+			items: { $ref: '#/components/schemas/UserShort' }
+		})
+		expect(followers.required).toContain('next_cursor')
+	})
+
+	it('describes every operation: summary, description, operationId, tag, success and failure responses', () => {
+		const problems: string[] = []
+		const ids = new Set<string>()
+		const tags = new Set(document.tags.map((tag: any) => tag.name))
+		for (const { method, path, operation } of operationsOf(document)) {
+			const key = operationKey(method, path)
+			const lacks = (what: string, hint = 'document the route with documented(...) from routes/docs.ts') =>
+				problems.push(`${key} lacks ${what} (${hint})`)
+			const parameterHint = "give the parameter's schema a description and examples"
+			if (!operation.summary) lacks('a summary')
+			if (!operation.description) lacks('a description')
+			if (!/^[a-z][A-Za-z0-9]*$/.test(operation.operationId ?? ''))
+				lacks('an operationId of letters and digits')
+			if (ids.has(operation.operationId)) problems.push(`${key} repeats operationId ${operation.operationId}`)
+			ids.add(operation.operationId)
+			if (!operation.tags?.length || !tags.has(operation.tags[0])) lacks('a tag listed in tags')
+			const success = operation.responses['200']
+			if (!success?.content) lacks('a documented 200 response')
+			const failures = Object.keys(operation.responses).filter((status) => Number(status) >= 400)
+			if (!failures.some((status) => Number(status) < 500)) lacks('a 4xx response')
+			for (const status of failures) {
+				if (!operation.responses[status].$ref)
+					problems.push(`${key} ${status} is not a shared failure response`)
+			}
+			for (const parameter of operation.parameters ?? []) {
+				if (!parameter.description)
+					lacks(`a description of ${parameter.in} parameter '${parameter.name}'`, parameterHint)
+				if (parameter.in === 'path' && !parameter.schema.examples?.length)
+					lacks(
+						`an example of path parameter '${parameter.name}' (the response test calls it)`,
+						parameterHint
+					)
+			}
+		}
+		expect(problems).toEqual([])
+	})
+
+	it('documents every /api/ route the app serves', () => {
+		const documentedKeys = new Set(
+			operationsOf(document).map(({ method, path }) => operationKey(method, path))
+		)
+		const served = playground.app.routes
+			.filter((route) => route.path.startsWith('/api/'))
+			.map((route) => operationKey(route.method, openApiPath(route.path)))
+		expect(served.filter((key) => !documentedKeys.has(key))).toEqual([])
+		expect(documentedKeys.size).toBe(new Set(served).size)
+	})
+
+	it('lists failures through shared responses whose codes match their status', () => {
+		const profile = document.paths['/api/users/username/{username}'].get
+		expect(Object.keys(profile.responses)).toEqual([
+			'200',
+			'400',
+			'401',
+			'403',
+			'404',
+			'429',
+			'500',
+			'502',
+			'504'
+		])
+		const status = document.paths['/api/status'].get
+		expect(Object.keys(status.responses)).toEqual(['200', '403', '500'])
+		const forbidden = resolveResponse(document, status.responses['403'])
+		expect(forbidden.content['application/json'].example.code).toBe('forbidden')
 	})
 
 	it('renders the reference page from the embedded Scalar bundle: no external URL', async () => {
@@ -53,5 +188,6 @@ describe('OpenAPI', () => {
 		const version = readFileSync(join(vendored, 'VERSION'), 'utf8').trim()
 		expect(new TextDecoder().decode(served.subarray(0, 600))).toContain(`@scalar/api-reference ${version}`)
 		expect(readFileSync(join(vendored, 'LICENSE'), 'utf8')).toContain('MIT License')
+		expect(Object.keys(document.paths)).not.toContain('/openapi/scalar.js')
 	})
 })

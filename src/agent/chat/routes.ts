@@ -68,7 +68,12 @@ export interface ChatRoutesOptions {
 	server: string
 	/** Tag of the routes in the API reference. */
 	tag: string
+	/** A server's own API reference entries (route options carrying `detail`), replacing the summaries. */
+	docs?: Partial<Record<ChatRouteName, { detail: object }>>
 }
+
+/** The chat routes a server can document. */
+export type ChatRouteName = 'ask' | 'stream' | 'history' | 'reset' | 'approve'
 
 /** Tags a parallel task's event with its index (the waiting notice before any task has none). */
 function taskEvent(index: number, event: AgentEvent): Record<string, unknown> {
@@ -84,11 +89,13 @@ export function chatRoutes(options: ChatRoutesOptions) {
 	const reason = chat.reason ?? 'AI chat is not available: no AI provider is configured'
 	const onFailure = (error: unknown) =>
 		options.log(redactSecrets(`[${options.server}] chat stream failed: ${String(error)}`))
-	const detail = (summary: string) => ({ detail: { tags: [options.tag], summary } })
+	const detail = (route: ChatRouteName, summary: string) =>
+		options.docs?.[route] ?? { detail: { tags: [options.tag], summary } }
 	type SetStatus = { status?: number | string }
+	// Envelope servers answer the 503 envelope (its `code` is `ai_unavailable`), plain ones the ask response.
 	const unavailableAsk = (set: SetStatus) => {
 		set.status = 503
-		return style.ask(failedAsk(reason))
+		return style.unavailable ? style.unavailable(reason) : style.ask(failedAsk(reason))
 	}
 	/** The 503 of history/reset/approve without a provider, when the style has one. */
 	const unavailable = (set: SetStatus) => {
@@ -109,7 +116,7 @@ export function chatRoutes(options: ChatRoutesOptions) {
 				body: AskBody,
 				parse: 'json',
 				transform: requireObjectBody,
-				...detail('Ask the agent (ask response); actions needing approval are denied: use the stream')
+				...detail('ask', 'Ask the agent (ask response); actions needing approval are denied: use the stream')
 			}
 		)
 		.post(
@@ -129,11 +136,11 @@ export function chatRoutes(options: ChatRoutesOptions) {
 				body: AskBody,
 				parse: 'json',
 				transform: requireObjectBody,
-				...detail('Ask the agent, streaming its steps as server-sent events')
+				...detail('stream', 'Ask the agent, streaming its steps as server-sent events')
 			}
 		)
 		.get('/history', ({ set }) => unavailable(set) ?? style.history(chat.session?.history() ?? []), {
-			...detail('The conversation: [{ role, content, timestamp }]')
+			...detail('history', 'The conversation: [{ role, content, timestamp }]')
 		})
 		.post(
 			'/reset',
@@ -149,7 +156,7 @@ export function chatRoutes(options: ChatRoutesOptions) {
 				}
 				return style.reset()
 			},
-			detail('Start a new conversation (forgets remembered approvals)')
+			detail('reset', 'Start a new conversation (forgets remembered approvals)')
 		)
 		.post(
 			'/approve',
@@ -163,7 +170,7 @@ export function chatRoutes(options: ChatRoutesOptions) {
 				body: ApprovalBody,
 				parse: 'json',
 				transform: requireObjectBody,
-				...detail('Approve or deny an action the agent asked about')
+				...detail('approve', 'Approve or deny an action the agent asked about')
 			}
 		)
 	return options.parallel ? routes.use(parallelRoutes(options, reason, onFailure)) : routes

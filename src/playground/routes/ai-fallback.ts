@@ -4,6 +4,7 @@
  */
 import { chatRoutes } from '../../agent/chat/routes'
 import { unavailableChat } from '../../agent/chat/setup'
+import { aiDocs } from './ai-schemas'
 
 /** Why AI chat is off, for people. */
 export const AI_UNAVAILABLE_MESSAGE =
@@ -17,5 +18,6 @@ export const aiFallbackRoutes = () =>
 		responses: 'envelope',
 		log: console.error,
 		server: 'playground',
-		tag: 'AI'
+		tag: 'AI',
+		docs: aiDocs
 	})

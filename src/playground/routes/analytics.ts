@@ -65,7 +65,11 @@ export const analyticsRoutes = ({ ig }: PlaygroundContext) => {
 			{
 				params: t.Object({ username: UsernameParam }),
 				query: t.Object({ posts: PostsQuery }),
-				...documented('Analytics', 'Profile analytics from recent posts', ProfileAnalytics)
+				...documented('Analytics', 'Profile analytics from recent posts', ProfileAnalytics, {
+					anonymous: true,
+					description:
+						"A profile's figures from its recent posts. Without Instagram credentials the public profile and posts are used."
+				})
 			}
 		)
 		.get(
@@ -81,11 +85,16 @@ export const analyticsRoutes = ({ ig }: PlaygroundContext) => {
 						minLength: 1,
 						maxLength: 200,
 						error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
+						description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated`,
 						examples: ['luna.explorer,xss.payload']
 					}),
 					posts: PostsQuery
 				}),
-				...documented('Analytics', 'Compare 2-5 profiles', Comparison)
+				...documented('Analytics', 'Compare 2-5 profiles', Comparison, {
+					anonymous: true,
+					description:
+						'The figures of 2-5 profiles side by side. Without Instagram credentials the public profiles and posts are used.'
+				})
 			}
 		)
 }

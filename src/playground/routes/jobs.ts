@@ -9,10 +9,9 @@ import { CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat, exportParts } from '.
 import { KIND_SOURCES, TARGET_HINTS } from '../../jobs/kinds'
 import { type JobManager, JobStateError } from '../../jobs/manager'
 import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../jobs/types'
-import { FailureEnvelope } from '../../server/envelope'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
-import { documented } from './docs'
+import { documented, documentedContent } from './docs'
 
 const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
 	t.Union([schema, t.Null()])
@@ -42,7 +41,12 @@ const JobEventSchema = t.Object({
 })
 
 const JobParams = t.Object({
-	id: t.Integer({ minimum: 1, error: "Invalid path parameter 'id': expected a job number" })
+	id: t.Integer({
+		minimum: 1,
+		description: 'The job number (POST /api/jobs answers it)',
+		examples: [1],
+		error: "Invalid path parameter 'id': expected a job number"
+	})
 })
 
 const CreateBody = t.Object({
@@ -68,46 +72,47 @@ const ExportQuery = t.Object({
 	format: t.Optional(
 		t.Union(
 			EXPORT_FORMATS.map((format) => t.Literal(format)),
-			{ default: 'csv', error: "Invalid query parameter 'format': expected csv, jsonl or json" }
+			{
+				default: 'csv',
+				description: 'csv (default), jsonl or json',
+				examples: ['csv'],
+				error: "Invalid query parameter 'format': expected csv, jsonl or json"
+			}
 		)
 	)
 })
 
-const eventsDetail: Record<string, unknown> = {
-	tags: ['Jobs'],
-	summary: "A job's progress as server-sent events (one per status change, stored page and wait)",
-	description:
-		'Each event is `data: <json>`: the job now, plus `added` (page), `wait_ms` (wait) and `rate`. The stream ends when the job is done, failed, paused or cancelled.',
-	responses: {
-		200: {
-			description: 'Event stream',
-			content: { 'text/event-stream': { schema: JobEventSchema } }
-		},
-		default: {
-			description: 'Failure envelope',
-			content: { 'application/json': { schema: FailureEnvelope } }
-		}
+const eventsDetail = documentedContent(
+	'Jobs',
+	"A job's progress as server-sent events",
+	{
+		description: 'Server-sent events, one `data: <JobEvent JSON>` each; the stream ends when the job settles',
+		mediaType: 'text/event-stream',
+		schema: t.String({ description: 'data: lines of JobEvent JSON; comment lines keep the stream open' }),
+		eventSchema: JobEventSchema
+	},
+	{
+		errors: ['not_found'],
+		description:
+			'One event per status change, stored page and wait: the job now, plus `added` (page), `wait_ms` (wait) and `rate`. The stream ends when the job is done, failed, paused or cancelled.'
 	}
-}
+)
 
-const exportDetail: Record<string, unknown> = {
-	tags: ['Jobs'],
-	summary: "A job's records as a download: CSV (the export's rules), JSONL or JSON",
-	responses: {
-		200: {
-			description: 'The records in arrival order',
-			content: {
-				'text/csv': { schema: { type: 'string' } },
-				'application/x-ndjson': { schema: { type: 'string' } },
-				'application/json': { schema: { type: 'array', items: {} } }
-			}
-		},
-		default: {
-			description: 'Failure envelope',
-			content: { 'application/json': { schema: FailureEnvelope } }
-		}
-	}
-}
+const exportDetail = documentedContent(
+	'Jobs',
+	"A job's records as a download",
+	{
+		description:
+			'The records in arrival order: CSV (the export rules of /api/export/csv), JSONL or a JSON array',
+		mediaType: 'text/csv',
+		schema: t.String(),
+		alternatives: [
+			{ mediaType: 'application/x-ndjson', schema: t.String() },
+			{ mediaType: 'application/json', schema: t.Array(t.Unknown()) }
+		]
+	},
+	{ errors: ['not_found'] }
+)
 
 /** Public fields of a job (the runner's bookkeeping stays inside). */
 export const publicJob = ({ owner: _owner, ...job }: Job) => job
@@ -177,7 +182,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 				const job = requireJob(manager, id)
 				return ok(publicJob(job), describeJob(job))
 			},
-			{ params: JobParams, ...documented('Jobs', 'One job', JobSchema) }
+			{ params: JobParams, ...documented('Jobs', 'One job', JobSchema, { errors: ['not_found'] }) }
 		)
 		.get(
 			'/jobs/:id/events',
@@ -212,7 +217,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 			},
 			{
 				params: JobParams,
-				detail: eventsDetail
+				...eventsDetail
 			}
 		)
 		.post(
@@ -223,7 +228,9 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 			},
 			{
 				params: JobParams,
-				...documented('Jobs', 'Pause a job (resume continues where it stopped)', JobSchema)
+				...documented('Jobs', 'Pause a job (resume continues where it stopped)', JobSchema, {
+					errors: ['not_found']
+				})
 			}
 		)
 		.post(
@@ -232,7 +239,12 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 				const job = await change(() => manager.resume(requireJob(manager, id).id))
 				return ok(publicJob(job), describeJob(job))
 			},
-			{ params: JobParams, ...documented('Jobs', 'Resume a paused, failed or cancelled job', JobSchema) }
+			{
+				params: JobParams,
+				...documented('Jobs', 'Resume a paused, failed or cancelled job', JobSchema, {
+					errors: ['not_found']
+				})
+			}
 		)
 		.post(
 			'/jobs/:id/cancel',
@@ -240,7 +252,12 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 				const job = await change(() => manager.cancel(requireJob(manager, id).id))
 				return ok(publicJob(job), describeJob(job))
 			},
-			{ params: JobParams, ...documented('Jobs', 'Cancel a job (its records stay for download)', JobSchema) }
+			{
+				params: JobParams,
+				...documented('Jobs', 'Cancel a job (its records stay for download)', JobSchema, {
+					errors: ['not_found']
+				})
+			}
 		)
 		.delete(
 			'/jobs/:id',
@@ -250,7 +267,9 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 			},
 			{
 				params: JobParams,
-				...documented('Jobs', 'Delete a job and its records', t.Object({ deleted: t.Integer() }))
+				...documented('Jobs', 'Delete a job and its records', t.Object({ deleted: t.Integer() }), {
+					errors: ['not_found']
+				})
 			}
 		)
 		.get(
@@ -268,6 +287,6 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 			{
 				params: JobParams,
 				query: ExportQuery,
-				detail: exportDetail
+				...exportDetail
 			}
 		)

@@ -39,6 +39,7 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 						minLength: 1,
 						maxLength: 2048,
 						error: "Invalid query parameter 'url': expected a post, reel or tv URL",
+						description: 'URL of a post, reel or tv video on instagram.com',
 						examples: ['https://www.instagram.com/p/DVUVYxwAOOz/']
 					})
 				}),

@@ -9,6 +9,7 @@ import { t } from 'elysia'
 export const UsernameParam = t.String({
 	pattern: '^[A-Za-z0-9._]{1,30}$',
 	error: "Invalid path parameter 'username': use letters, digits, . or _ (1-30 characters)",
+	description: 'Instagram username, without @',
 	examples: ['luna.explorer']
 })
 
@@ -17,6 +18,7 @@ export const UserPkParam = (name = 'user_pk') =>
 	t.String({
 		pattern: '^[0-9]{1,20}$',
 		error: `Invalid path parameter '${name}': expected a numeric id`,
+		description: "The user's numeric id (pk), as a decimal string",
 		examples: ['1000000002']
 	})
 
@@ -24,6 +26,7 @@ export const UserPkParam = (name = 'user_pk') =>
 export const MediaPkParam = t.String({
 	pattern: '^[0-9]{1,25}(_[0-9]{1,20})?$',
 	error: "Invalid path parameter 'media_pk': expected a numeric media id",
+	description: 'The media pk, or its full id `<pk>_<owner pk>`',
 	examples: ['3842790443716764595']
 })
 
@@ -35,6 +38,7 @@ export const HashtagParam = (name: string) =>
 	t.String({
 		pattern: '^[A-Za-z0-9_\\u00C0-\\uFFFF]{1,100}$',
 		error: `Invalid path parameter '${name}': a hashtag is letters, digits or _ (1-100 characters, no #)`,
+		description: 'Hashtag name, without #',
 		examples: ['sunset']
 	})
 
@@ -44,6 +48,7 @@ export const SearchQuery = t.Object({
 		minLength: 1,
 		maxLength: 200,
 		error: "Invalid query parameter 'q': expected 1-200 characters",
+		description: 'Search text (1-200 characters)',
 		examples: ['luna']
 	})
 })

@@ -11,35 +11,46 @@ import { HttpError, ok } from '../envelope'
 import { FILENAME_PATTERN } from '../saved-store'
 import { documented } from './docs'
 
-const Receipt = t.Object({
-	name: t.String(),
-	file: t.String({
-		description: 'Relative path, e.g. demo/saved/nike.json',
-		examples: ['demo/saved/nike.json']
-	}),
-	size: t.Integer({ description: 'Bytes' })
-})
+const Receipt = t.Object(
+	{
+		name: t.String(),
+		file: t.String({
+			description: 'Relative path, e.g. demo/saved/nike.json',
+			examples: ['demo/saved/nike.json']
+		}),
+		size: t.Integer({ description: 'Bytes' })
+	},
+	{ title: 'SavedReceipt' }
+)
 
-const Entry = t.Object({
-	name: t.String(),
-	file: t.String(),
-	size: t.Integer(),
-	modified: t.String({ format: 'date-time' }),
-	request: t.Union([t.String(), t.Null()], { description: 'The request whose result was saved' })
-})
+const Entry = t.Object(
+	{
+		name: t.String(),
+		file: t.String(),
+		size: t.Integer(),
+		modified: t.String({ format: 'date-time' }),
+		request: t.Union([t.String(), t.Null()], { description: 'The request whose result was saved' })
+	},
+	{ title: 'SavedEntry' }
+)
 
-const SavedContent = t.Object({
-	name: t.String(),
-	saved_at: t.String({ format: 'date-time' }),
-	request: t.String({ examples: ['GET /api/users/username/luna.explorer'] }),
-	result: t.Unknown({ description: 'The saved success envelope' })
-})
+const SavedContent = t.Object(
+	{
+		name: t.String(),
+		saved_at: t.String({ format: 'date-time' }),
+		request: t.String({ examples: ['GET /api/users/username/luna.explorer'] }),
+		result: t.Unknown({ description: 'The saved success envelope' })
+	},
+	{ title: 'SavedContent' }
+)
 
 const FilenameParams = t.Object({
 	filename: t.String({
 		pattern: FILENAME_PATTERN,
 		error:
-			"Invalid path parameter 'filename': use letters, digits, _ or - (1-100 characters, optionally .json)"
+			"Invalid path parameter 'filename': use letters, digits, _ or - (1-100 characters, optionally .json)",
+		description: 'A saved file name as /api/saved lists it (the .json extension is optional)',
+		examples: ['luna-profile.json']
 	})
 })
 
@@ -63,26 +74,35 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 			},
 			{
 				parse: 'json',
-				body: t.Object({
-					name: t.String({
-						minLength: 1,
-						maxLength: 200,
-						error: "Invalid body field 'name': expected 1-200 characters",
-						examples: ['luna-profile']
-					}),
-					history_id: t.Optional(
-						t.Integer({
-							minimum: 1,
-							description:
-								'History id of the data request whose result to save (its X-Smkit-History-Id header); default: the last successful one',
-							error: "Invalid body field 'history_id': expected a history id (an integer from 1)"
-						})
-					)
-				}),
+				body: t.Object(
+					{
+						name: t.String({
+							minLength: 1,
+							maxLength: 200,
+							error: "Invalid body field 'name': expected 1-200 characters",
+							description: 'File name; sanitised, and made unique rather than overwriting',
+							examples: ['luna-profile']
+						}),
+						history_id: t.Optional(
+							t.Integer({
+								minimum: 1,
+								description:
+									'History id of the data request whose result to save (its X-Smkit-History-Id header); default: the last successful one',
+								error: "Invalid body field 'history_id': expected a history id (an integer from 1)"
+							})
+						)
+					},
+					{ title: 'SaveRequest' }
+				),
 				...documented(
 					'Saved',
 					'Save a data result (by history id, else the last one) as a JSON file',
-					Receipt
+					Receipt,
+					{
+						description:
+							'Writes a successful data response (the one `history_id` names, else the last) to the saved folder as `<name>.json`. ' +
+							'400 when there is nothing to save.'
+					}
 				)
 			}
 		)
@@ -97,7 +117,10 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 		.get(
 			'/saved/:filename',
 			async ({ params: { filename } }) => ok(await saved.read(filename), `Saved file: ${filename}`),
-			{ params: FilenameParams, ...documented('Saved', "A saved file's content", SavedContent) }
+			{
+				params: FilenameParams,
+				...documented('Saved', "A saved file's content", SavedContent, { errors: ['not_found'] })
+			}
 		)
 		.delete(
 			'/saved/:filename',
@@ -107,6 +130,11 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 			},
 			{
 				params: FilenameParams,
-				...documented('Saved', 'Delete a saved file', t.Object({ deleted: t.String() }))
+				...documented(
+					'Saved',
+					'Delete a saved file',
+					t.Object({ deleted: t.String() }, { title: 'DeletedFile' }),
+					{ errors: ['not_found'] }
+				)
 			}
 		)

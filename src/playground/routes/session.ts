@@ -79,10 +79,21 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 					cookies: t.String({
 						minLength: 1,
 						maxLength: 262_144,
-						description: 'A Cookie header, a Netscape cookies.txt or a JSON cookie export'
+						description: 'A Cookie header, a Netscape cookies.txt or a JSON cookie export',
+						examples: ['sessionid=1234567890%3Aabc%3A1%3Axyz; csrftoken=abcdef123456; ds_user_id=1234567890']
 					})
 				}),
-				...documented('System', 'Connect an Instagram account from exported browser cookies', ConnectData)
+				...documented('System', 'Connect an Instagram account from exported browser cookies', ConnectData, {
+					description:
+						'Checks the session with Instagram, then stores it in the environment file. Refused (400) in demo mode and for cookies without a session; 401 or 403 when Instagram does not accept it.',
+					errors: [
+						'login_required',
+						'challenge_required',
+						'rate_limited',
+						'upstream_error',
+						'upstream_timeout'
+					]
+				})
 			}
 		)
 		.delete(
@@ -99,6 +110,11 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 			documented(
 				'System',
 				'Disconnect: stop using the session and remove it from the environment file',
-				t.Composite([SessionData, t.Object({ removed: t.Array(t.String()) })])
+				t.Composite([SessionData, t.Object({ removed: t.Array(t.String()) })]),
+				{
+					errors: ['bad_request'],
+					description:
+						'Stops using the session and removes it from the environment file. Refused (400) in demo mode.'
+				}
 			)
 		)

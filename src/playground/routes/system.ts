@@ -10,66 +10,75 @@ import { ok } from '../envelope'
 import { documented } from './docs'
 
 /** `/api/status` data. */
-export const StatusData = t.Object({
-	status: t.Literal('ok'),
-	version: t.String(),
-	uptime_seconds: t.Integer({ minimum: 0 }),
-	total_requests: t.Integer({ minimum: 0 }),
-	total_errors: t.Integer({ minimum: 0 }),
-	client_ready: t.Boolean({
-		description: 'Logged-in endpoints can be expected to work: the session is valid or not yet checked'
-	}),
-	logged_in: t.Boolean({ description: 'Instagram credentials are configured' }),
-	session: t.Union(
-		['valid', 'expired', 'challenge', 'unchecked', 'none'].map((state) => t.Literal(state)),
-		{ description: "What Instagram's last answer to an authenticated request said about the session" }
-	),
-	username: t.Union([t.String(), t.Null()], { description: 'The account, when the session is valid' }),
-	session_checked_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
-	speed: t.String({ description: 'Speed mode: safe, normal, fast or unlimited' }),
-	proxies: t.Union(
-		[
-			t.Object({
-				mode: t.String(),
-				total: t.Integer(),
-				available: t.Integer({ description: 'Proxies not taken out after failures' })
-			}),
-			t.Null()
-		],
-		{ description: 'Proxies in use (never their addresses or credentials here), or null' }
-	),
-	demo: t.Boolean({ description: 'Serving the built-in simulated Instagram' }),
-	ai_available: t.Boolean(),
-	ai_provider: t.Union([t.String(), t.Null()]),
-	ai_model: t.Union([t.String(), t.Null()])
-})
+export const StatusData = t.Object(
+	{
+		status: t.Literal('ok'),
+		version: t.String(),
+		uptime_seconds: t.Integer({ minimum: 0 }),
+		total_requests: t.Integer({ minimum: 0 }),
+		total_errors: t.Integer({ minimum: 0 }),
+		client_ready: t.Boolean({
+			description: 'Logged-in endpoints can be expected to work: the session is valid or not yet checked'
+		}),
+		logged_in: t.Boolean({ description: 'Instagram credentials are configured' }),
+		session: t.Union(
+			['valid', 'expired', 'challenge', 'unchecked', 'none'].map((state) => t.Literal(state)),
+			{ description: "What Instagram's last answer to an authenticated request said about the session" }
+		),
+		username: t.Union([t.String(), t.Null()], { description: 'The account, when the session is valid' }),
+		session_checked_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+		speed: t.String({ description: 'Speed mode: safe, normal, fast or unlimited' }),
+		proxies: t.Union(
+			[
+				t.Object({
+					mode: t.String(),
+					total: t.Integer(),
+					available: t.Integer({ description: 'Proxies not taken out after failures' })
+				}),
+				t.Null()
+			],
+			{ description: 'Proxies in use (never their addresses or credentials here), or null' }
+		),
+		demo: t.Boolean({ description: 'Serving the built-in simulated Instagram' }),
+		ai_available: t.Boolean(),
+		ai_provider: t.Union([t.String(), t.Null()]),
+		ai_model: t.Union([t.String(), t.Null()])
+	},
+	{ title: 'Status' }
+)
 
 /** One `/api/history` entry. */
-export const HistoryEntrySchema = t.Object({
-	id: t.Integer(),
-	method: t.String(),
-	path: t.String({ description: 'Path with query string (a token parameter is removed)' }),
-	status: t.Integer(),
-	success: t.Boolean(),
-	duration_ms: t.Number(),
-	timestamp: t.String({ format: 'date-time' }),
-	message: t.Optional(t.String()),
-	error: t.Optional(t.String())
-})
+export const HistoryEntrySchema = t.Object(
+	{
+		id: t.Integer(),
+		method: t.String(),
+		path: t.String({ description: 'Path with query string (a token parameter is removed)' }),
+		status: t.Integer(),
+		success: t.Boolean(),
+		duration_ms: t.Number(),
+		timestamp: t.String({ format: 'date-time' }),
+		message: t.Optional(t.String()),
+		error: t.Optional(t.String())
+	},
+	{ title: 'HistoryEntry' }
+)
 
 /** `/api/dashboard` data: the client's own statistics and the playground's counters. */
-export const DashboardData = t.Object({
-	client: t.Record(t.String(), t.Unknown(), {
-		description:
-			'ig.stats.snapshot(): upstream requests, latency, errors the callers got, per_minute (the last 60 minutes)...'
-	}),
-	playground: t.Object({
-		uptime_seconds: t.Integer(),
-		total_requests: t.Integer(),
-		total_errors: t.Integer(),
-		history_entries: t.Integer()
-	})
-})
+export const DashboardData = t.Object(
+	{
+		client: t.Record(t.String(), t.Unknown(), {
+			description:
+				'ig.stats.snapshot(): upstream requests, latency, errors the callers got, per_minute (the last 60 minutes)...'
+		}),
+		playground: t.Object({
+			uptime_seconds: t.Integer(),
+			total_requests: t.Integer(),
+			total_errors: t.Integer(),
+			history_entries: t.Integer()
+		})
+	},
+	{ title: 'Dashboard' }
+)
 
 /** The system route group. */
 export const systemRoutes = ({ ig, deps, activity, startedAt }: PlaygroundContext) => {

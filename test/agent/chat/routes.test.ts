@@ -27,14 +27,14 @@ describe('one chat API for both servers', () => {
 			})
 		)
 
-	it('without a provider, an ask is the failed ask response with 503 under either prefix', async () => {
-		for (const [responses, prefix] of [
-			['plain', '/api'],
-			['envelope', '/api/ai']
-		] as const) {
-			const response = await routes(responses, prefix).handle(post(`${prefix}/ask`, { message: 'hi' }))
-			expect(response.status).toBe(503)
-			expect(await response.json()).toMatchObject(failedAsk(reason))
+	it('without a provider, an ask answers 503: the failed ask response (plain), the ai_unavailable envelope (envelope)', async () => {
+		const plain = await routes('plain', '/api').handle(post('/api/ask', { message: 'hi' }))
+		expect(plain.status).toBe(503)
+		expect(await plain.json()).toMatchObject(failedAsk(reason))
+		for (const path of ['/api/ai/ask', '/api/ai/ask/stream']) {
+			const envelope = await routes('envelope', '/api/ai').handle(post(path, { message: 'hi' }))
+			expect(envelope.status).toBe(503)
+			expect(await envelope.json()).toMatchObject({ success: false, code: 'ai_unavailable', error: reason })
 		}
 	})
 
@@ -72,7 +72,11 @@ describe('one chat API for both servers', () => {
 	it('the playground API reference describes the chat bodies', async () => {
 		const { app } = createPlayground({ envPath: '/nonexistent/.env' })
 		const document = await (await app.handle(new Request('http://localhost/openapi/json'))).json()
-		const bodyOf = (path: string) => document.paths[path].post.requestBody.content['application/json'].schema
+		// Named bodies are components, referenced by $ref.
+		const bodyOf = (path: string) => {
+			const schema = document.paths[path].post.requestBody.content['application/json'].schema
+			return schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()] : schema
+		}
 		expect(bodyOf('/api/ai/ask')).toMatchObject({
 			required: ['message'],
 			properties: { message: { maxLength: 8000 } }
