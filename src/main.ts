@@ -10,6 +10,7 @@ import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
 import { exitCodeOf, formatCliError } from './cli-error'
 import { collectOptions, runCollect } from './jobs/collect'
+import { mcpOptions, runMcp } from './mcp/serve'
 import { playgroundOptions, runPlayground } from './playground/serve'
 import { addOptions } from './server/options'
 import { loginOptions, logoutOptions, runLogin, runLogout } from './session/login'
@@ -53,6 +54,11 @@ addOptions(
 	cli.command('logout', 'Remove the Instagram session from the environment file'),
 	logoutOptions
 ).action(runLogout)
+
+addOptions(
+	cli.command('mcp', 'Serve the Instagram tools to an AI assistant over MCP (stdio, or --http)'),
+	mcpOptions
+).action(runMcp)
 
 addOptions(
 	cli.command('simulator', 'Serve the simulated Instagram on its own (development aid)'),

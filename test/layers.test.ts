@@ -26,9 +26,11 @@ const allowed: Record<string, readonly string[]> = {
 	watch: ['client', 'server', 'store', 'demo', 'jobs'],
 	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'watch', 'store', 'assets'],
 	agentweb: ['agent', 'client', 'server', 'demo', 'assets'],
+	mcp: ['agent', 'client', 'server', 'demo', 'jobs', 'store'],
 	main: [
 		'agent',
 		'agentweb',
+		'mcp',
 		'playground',
 		'simulator',
 		'client',

@@ -1,0 +1,144 @@
+/**
+ * The jobs tools: start a collection job (a whole list: followers, posts, a hashtag...), see how
+ * it stands, and read its records page by page. Jobs run in this process through a JobManager
+ * (owner `mcp`) and are kept in the SQLite store, so a job interrupted when the client closed
+ * continues from its last stored page at the next start.
+ */
+import { type Static, Type } from '@sinclair/typebox'
+import { KIND_SOURCES, TARGET_HINTS } from '../jobs/kinds'
+import type { JobManager } from '../jobs/manager'
+import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../jobs/types'
+import { failureResult, type ServerTool, successResult } from './tool'
+
+/** A job as the tools return it. */
+export const JobSchema = Type.Object(
+	{
+		id: Type.Integer(),
+		kind: Type.Union(JOB_KINDS.map((kind) => Type.Literal(kind))),
+		target: Type.String(),
+		limit: Type.Union([Type.Integer(), Type.Null()]),
+		owner: Type.String(),
+		status: Type.Union(JOB_STATUSES.map((status) => Type.Literal(status))),
+		collected: Type.Integer({ minimum: 0, description: 'Records stored so far' }),
+		total: Type.Union([Type.Integer(), Type.Null()], { description: "The list's size when known" }),
+		pages: Type.Integer({ minimum: 0 }),
+		error: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed, waits or paused' }),
+		error_code: Type.Union([Type.String(), Type.Null()]),
+		created_at: Type.String(),
+		updated_at: Type.String()
+	},
+	{ title: 'Job' }
+)
+
+// Fails to compile when the schema and the jobs engine's record drift apart.
+const _sameShape: Static<typeof JobSchema> extends Job
+	? Job extends Static<typeof JobSchema>
+		? true
+		: never
+	: never = true
+
+/** The largest page of records one call returns. */
+export const MAX_RECORDS_PAGE = 500
+
+const kindHelp = JOB_KINDS.map((kind) => `${kind}: ${TARGET_HINTS[kind]}`).join('; ')
+const jobId = Type.Integer({ minimum: 1, description: 'The id jobs_start returned' })
+
+const readOnlyHints = { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
+
+/** The three jobs tools over a manager opened on first use (`manager()` may throw: no store). */
+export function jobsTools(manager: () => JobManager): ServerTool[] {
+	const requireJob = (id: number): Job => {
+		const job = manager().get(id)
+		if (!job) throw new JobNotFound(`No job ${id} (jobs_status lists the jobs)`)
+		return job
+	}
+	return [
+		{
+			name: 'jobs_start',
+			title: 'Start collecting a whole list',
+			description: `Starts a job that collects a whole list in the background (thousands of records, across many pages, continuing after interruptions) and returns it; follow it with jobs_status and read it with jobs_records. Kinds and their targets: ${kindHelp}.`,
+			inputSchema: Type.Object(
+				{
+					kind: Type.Union(
+						JOB_KINDS.map((kind) => Type.Literal(kind)),
+						{ description: 'What to collect' }
+					),
+					target: Type.String({ minLength: 1, description: 'Whose list: see the kinds above' }),
+					limit: Type.Optional(
+						Type.Integer({ minimum: 1, description: 'Stop after this many records (default: all)' })
+					)
+				},
+				{ additionalProperties: false }
+			),
+			outputSchema: JobSchema,
+			annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+			async run(input) {
+				const kind = input.kind as JobKind
+				let target: string
+				try {
+					target = KIND_SOURCES[kind].normalizeTarget(String(input.target))
+				} catch (error) {
+					const reason = error instanceof Error ? error.message : String(error)
+					return failureResult('bad_request', `target of ${kind} must be ${TARGET_HINTS[kind]}: ${reason}`)
+				}
+				const job = manager().start({ kind, target, limit: (input.limit as number | undefined) ?? null })
+				return successResult(job, true)
+			}
+		},
+		{
+			name: 'jobs_status',
+			title: 'Collection jobs and their progress',
+			description:
+				'The collection jobs (newest first), or one job when `id` is given: status (queued, running, waiting, paused, done, failed, cancelled), records collected, the total when known, and what went wrong.',
+			inputSchema: Type.Object({ id: Type.Optional(jobId) }, { additionalProperties: false }),
+			outputSchema: Type.Object({ jobs: Type.Array(JobSchema) }),
+			annotations: readOnlyHints,
+			async run(input) {
+				const jobs = input.id === undefined ? manager().list() : [requireJob(input.id as number)]
+				return successResult({ jobs }, true)
+			}
+		},
+		{
+			name: 'jobs_records',
+			title: 'Records a job collected',
+			description: `The records a job has stored so far, in arrival order, up to ${MAX_RECORDS_PAGE} per call: pass the result's next_offset as offset to read on (null once every stored record was read; a running job may store more later).`,
+			inputSchema: Type.Object(
+				{
+					id: jobId,
+					offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Records to skip (default 0)' })),
+					limit: Type.Optional(
+						Type.Integer({
+							minimum: 1,
+							maximum: MAX_RECORDS_PAGE,
+							description: `Records to return (default 100, at most ${MAX_RECORDS_PAGE})`
+						})
+					)
+				},
+				{ additionalProperties: false }
+			),
+			outputSchema: Type.Object({
+				job: JobSchema,
+				records: Type.Array(Type.Unknown()),
+				next_offset: Type.Union([Type.Integer(), Type.Null()])
+			}),
+			annotations: readOnlyHints,
+			async run(input) {
+				const job = requireJob(input.id as number)
+				const offset = (input.offset as number | undefined) ?? 0
+				const limit = (input.limit as number | undefined) ?? 100
+				const records: unknown[] = []
+				for (const record of manager().jobs.records(job.id, offset)) {
+					if (records.length === limit) break
+					records.push(record)
+				}
+				const end = offset + records.length
+				return successResult({ job, records, next_offset: end < job.collected ? end : null }, true)
+			}
+		}
+	]
+}
+
+/** A job id that is not one of this server's jobs. */
+export class JobNotFound extends Error {
+	override name = 'JobNotFound'
+}

@@ -1,0 +1,127 @@
+/**
+ * The MCP tools that call client methods, generated from the client's method registry: one tool
+ * per method, its input schema from the method's parameters, its output schema from the model the
+ * method returns, its description from the registry's. Nothing here is written per method, so a
+ * method added to the registry is a tool without further work (a test checks every entry maps).
+ */
+import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox'
+import { type MethodParam, type MethodSpec, methodRegistry } from '../client/registry'
+import * as models from '../client/types'
+
+/** The largest `count` a list tool accepts in one call (bigger lists are jobs). */
+export const MAX_TOOL_COUNT = 200
+
+/** A registry method as an MCP tool. */
+export interface MethodTool {
+	/** `users_get_by_username`: letters, digits and underscores, accepted by every MCP client. */
+	name: string
+	title: string
+	description: string
+	inputSchema: TObject
+	/** The model the method returns, when it is an object (MCP output schemas are objects). */
+	outputSchema?: TSchema
+	method: MethodSpec
+	/** The call's arguments, in the method's order, from the tool's validated input. */
+	toArguments(input: Record<string, unknown>): unknown[]
+}
+
+/** `users.getByUsername` → `users_get_by_username`. */
+export function toolNameOf(method: Pick<MethodSpec, 'group' | 'name'>): string {
+	return `${method.group}_${method.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()}`
+}
+
+/** The `{ count?, cursor? }` options of a list method, as two optional top-level fields. */
+function listProperties(): TProperties {
+	return {
+		count: Type.Optional(
+			Type.Integer({
+				minimum: 1,
+				maximum: MAX_TOOL_COUNT,
+				description: `How many items to collect, across pages (1-${MAX_TOOL_COUNT}); default: one page`
+			})
+		),
+		cursor: Type.Optional(
+			Type.String({
+				minLength: 1,
+				description: 'next_cursor of a previous call, to continue the list where it stopped'
+			})
+		)
+	}
+}
+
+const isListOptions = (param: MethodParam) => /^\{\s*count\?: number, cursor\?: string\s*\}$/.test(param.type)
+
+/** The schema of one plain parameter; every registry parameter but the list options is a string. */
+function parameterSchema(method: MethodSpec, param: MethodParam): TSchema {
+	if (param.type !== 'string')
+		throw new TypeError(`${method.path}: parameter ${param.name} of type ${param.type} has no tool schema`)
+	return Type.String({ minLength: 1, description: param.description })
+}
+
+/** The model schema a registry `returns` text names (`User`, `Page<Media>`), if it is an object. */
+export function returnSchemaOf(returns: string): TSchema | undefined {
+	const byName = models as unknown as Record<string, TSchema | ((item: TSchema) => TSchema)>
+	const page = /^Page<(\w+)>$/.exec(returns)
+	// `Page<Comment> & { total_count, has_more }` is the client's CommentPage model.
+	const name = page ? undefined : /^Page<Comment>\s*&/.test(returns) ? 'CommentPage' : returns
+	const schema = page
+		? models.Page(byName[page[1]] as TSchema)
+		: typeof byName[name ?? ''] === 'object'
+			? (byName[name ?? ''] as TSchema)
+			: undefined
+	return schema?.type === 'object' ? schema : undefined
+}
+
+/** Plain JSON Schema (TypeBox's symbol keys dropped), as it crosses the protocol. */
+export function plainSchema<Schema extends TSchema>(schema: Schema): Schema {
+	return JSON.parse(JSON.stringify(schema))
+}
+
+function describe(method: MethodSpec, listed: boolean): string {
+	const lines = [`${method.description}.`]
+	if (listed)
+		lines.push(
+			"A page of the list: pass `count` to collect more items across pages, and the result's `next_cursor` as `cursor` to continue (null at the end)."
+		)
+	lines.push(`Client method: ig.${method.path}; result: ${method.returns}.`)
+	if (method.access === 'write')
+		lines.push("Changes the Instagram account: needs the user's approval unless smkit runs with full access.")
+	return lines.join(' ')
+}
+
+/** The tool of one registry method. */
+export function methodTool(method: MethodSpec): MethodTool {
+	const properties: TProperties = {}
+	let listed = false
+	for (const param of method.params) {
+		if (isListOptions(param)) {
+			Object.assign(properties, listProperties())
+			listed = true
+		} else properties[param.name] = parameterSchema(method, param)
+	}
+	const outputSchema = returnSchemaOf(method.returns)
+	return {
+		name: toolNameOf(method),
+		title: method.description,
+		description: describe(method, listed),
+		inputSchema: Type.Object(properties, { additionalProperties: false }),
+		outputSchema,
+		method,
+		toArguments(input) {
+			return method.params.map((param) => {
+				if (!isListOptions(param)) return input[param.name]
+				const options: Record<string, unknown> = {}
+				if (input.count !== undefined) options.count = input.count
+				if (input.cursor !== undefined) options.cursor = input.cursor
+				return options
+			})
+		}
+	}
+}
+
+/** One tool per registry method; write methods only when `includeWrites`. */
+export function methodTools(options: { includeWrites: boolean }): MethodTool[] {
+	return methodRegistry
+		.filter((method) => options.includeWrites || method.access === 'read')
+		.map((method) => methodTool(method))
+}

@@ -1,0 +1,190 @@
+/**
+ * `smkit mcp`: the MCP server over stdio (the default: an MCP client starts it as a subprocess) or,
+ * with `--http`, over Streamable HTTP at `/mcp` with the same Host, Origin and token rules as the
+ * other servers. On stdio, standard output carries protocol messages only: everything else, the
+ * start-up line included, goes to standard error.
+ */
+import { randomUUID } from 'node:crypto'
+import { dirname, join } from 'node:path'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { Type } from '@sinclair/typebox'
+import { Elysia } from 'elysia'
+import packageJson from '../../package.json'
+import { OutputFiles } from '../agent/files'
+import { demoOption, permissionOption } from '../agent/options'
+import { loadEnvFile, mergeEnv } from '../client/env'
+import { demoDescription, openInstagram } from '../demo'
+import { JobManager, JobStore } from '../jobs/manager'
+import { serverOptions, serveUntilStopped, startServer } from '../server/bootstrap'
+import { HttpError } from '../server/envelope'
+import { type ParsedOptions, parseOptions } from '../server/options'
+import { securityGuard } from '../server/security'
+import { waitForStopSignal } from '../server/signals'
+import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { createMcpServer, type McpServerOptions } from './server'
+
+/** The default port of `smkit mcp --http`. */
+export const MCP_HTTP_PORT = 8866
+
+const { port, host, envPath, token } = serverOptions(MCP_HTTP_PORT)
+
+/** The options of `smkit mcp`, registered with cac and validated from these schemas. */
+export const mcpOptions = {
+	envPath,
+	demo: { ...demoOption, description: 'Serve the built-in simulated Instagram instead of the real one' },
+	permission: {
+		...permissionOption,
+		description: 'Writes to the account: ask_every, ask_once (the client asks the user) or full_access'
+	},
+	readOnly: Type.Boolean({
+		default: false,
+		flag: '--read-only',
+		description: 'Offer no write tool (like, comment, follow, message) and no write in run_code'
+	}),
+	dbPath: Type.String({
+		pattern: '^[^\\u0000]+$',
+		default: DEFAULT_DB_PATH,
+		flag: '--db <path>',
+		description: 'The SQLite file collection jobs are kept in',
+		error: '--db must be a file path'
+	}),
+	http: Type.Boolean({
+		default: false,
+		flag: '--http',
+		description: `Serve Streamable HTTP at /mcp (port ${MCP_HTTP_PORT}) instead of stdio`
+	}),
+	port,
+	host,
+	token
+}
+
+/** Validated options of `smkit mcp`. */
+export type McpOptions = ParsedOptions<typeof mcpOptions>
+
+/** The jobs of this server (owner `mcp`), opened on first use and resumed from the last run. */
+function lazyJobs(dbPath: string, ig: McpServerOptions['client']) {
+	let opened: { store: Store; manager: JobManager } | undefined
+	return {
+		manager(): JobManager {
+			if (opened) return opened.manager
+			let store: Store
+			try {
+				store = openStore(dbPath)
+			} catch {
+				throw new HttpError('internal_error', `Cannot open the jobs store ${dbPath} (see --db)`)
+			}
+			const manager = new JobManager({
+				jobs: new JobStore(store),
+				ig,
+				owner: 'mcp',
+				dataDir: dirname(dbPath),
+				log: (line) => console.error(`[mcp] ${line}`)
+			})
+			manager.resumeInterrupted()
+			opened = { store, manager }
+			return manager
+		},
+		async stop(): Promise<void> {
+			if (!opened) return
+			await opened.manager.stop()
+			opened.store.close()
+		}
+	}
+}
+
+/** `smkit mcp [options]`. */
+export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
+	const options = parseOptions(mcpOptions, raw)
+	const log = (line: string) => process.stderr.write(`${line}\n`)
+	if (!options.http) {
+		// Standard output is the protocol channel: nothing else may be written to it.
+		for (const name of ['log', 'info', 'debug'] as const) console[name] = console.error
+	}
+	const env = mergeEnv(loadEnvFile(options.envPath))
+	const instagram = await openInstagram(options, env)
+	const jobs = lazyJobs(options.dbPath, instagram.client)
+	const sessionOptions: McpServerOptions = {
+		client: instagram.client,
+		version: packageJson.version,
+		permission: options.permission,
+		readOnly: options.readOnly,
+		loggedIn: instagram.client.loggedIn,
+		// saveFile in run_code writes beside the store: clients start smkit from folders of their own.
+		files: new OutputFiles(join(dirname(options.dbPath), 'output')),
+		jobs: jobs.manager,
+		log: (line) => log(line)
+	}
+	const source = instagram.demo
+		? `demo: ${demoDescription(instagram.demo)}`
+		: instagram.client.loggedIn
+			? 'Instagram account from the environment file'
+			: 'not logged in: public tools only'
+	const stopAll = async () => {
+		await jobs.stop()
+		await instagram.stop()
+	}
+
+	if (options.http) {
+		const running = await startServer({
+			name: 'mcp',
+			options: { ...options, corsOrigin: undefined },
+			env,
+			onStop: stopAll,
+			build: (security) => mcpHttpApp(security, () => createMcpServer(sessionOptions))
+		})
+		console.log(`MCP endpoint (Streamable HTTP): ${running.url}mcp`)
+		console.log(`Permission: ${options.readOnly ? 'read-only' : options.permission}; ${source}`)
+		await serveUntilStopped(running, 'the MCP server')
+		return
+	}
+
+	const server = createMcpServer(sessionOptions)
+	const transport = new StdioServerTransport()
+	const closed = new Promise<void>((resolve) => {
+		transport.onclose = () => resolve()
+		process.stdin.once('end', () => resolve())
+	})
+	await server.connect(transport)
+	log(`smkit mcp: serving over stdio (${options.readOnly ? 'read-only' : options.permission}; ${source})`)
+	await Promise.race([closed, waitForStopSignal()])
+	await server.close().catch(() => {})
+	await stopAll()
+	process.exit(0)
+}
+
+/** The HTTP app: the security guard, then `/mcp` with one server and transport per session. */
+export function mcpHttpApp(
+	security: Parameters<typeof securityGuard>[0],
+	newServer: () => ReturnType<typeof createMcpServer>
+) {
+	const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>()
+	const handle = async (request: Request): Promise<Response> => {
+		const sessionId = request.headers.get('mcp-session-id')
+		if (sessionId) {
+			const transport = sessions.get(sessionId)
+			if (transport) return transport.handleRequest(request)
+			return Response.json(
+				{ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
+				{ status: 404 }
+			)
+		}
+		const transport = new WebStandardStreamableHTTPServerTransport({
+			sessionIdGenerator: () => randomUUID(),
+			onsessioninitialized: (id) => {
+				sessions.set(id, transport)
+			},
+			onsessionclosed: (id) => {
+				sessions.delete(id)
+			}
+		})
+		transport.onclose = () => {
+			if (transport.sessionId) sessions.delete(transport.sessionId)
+		}
+		await newServer().connect(transport)
+		return transport.handleRequest(request)
+	}
+	return new Elysia()
+		.use(securityGuard(security))
+		.all('/mcp', ({ request }) => handle(request), { parse: 'none' })
+}

@@ -1,0 +1,303 @@
+/**
+ * `smkit mcp --demo`, the compiled binary, driven over stdio by the MCP SDK's own Client, as an AI
+ * assistant would: the tool list (generated from the client's method registry), a profile lookup,
+ * a paged list, run_code, jobs, failures as tool errors with the envelope's code, and writes under
+ * ask_once: refused when the client cannot ask (no elicitation), asked and done when it can.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { methodRegistry } from '../../src/client/registry'
+import { toolNameOf } from '../../src/mcp/method-tools'
+import { compiledBinary } from '../support/binary'
+
+const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-'))
+const envFile = join(workDir, 'empty.env')
+writeFileSync(envFile, '')
+
+interface Session {
+	client: Client
+	/** Protocol errors the client saw (a stray line on stdout would be one). */
+	errors: Error[]
+	/** What the user was asked (elicitation messages). */
+	asked: string[]
+	stderr: () => string
+}
+
+const sessions: Session[] = []
+
+/** Starts `smkit mcp --demo ...extra` and connects a client; `answer` makes it support elicitation. */
+async function connect(extra: string[] = [], answer?: { action: 'accept' | 'decline'; allow?: boolean }) {
+	const binary = await compiledBinary()
+	const transport = new StdioClientTransport({
+		command: binary,
+		args: ['mcp', '--demo', '--env', envFile, '--db', join(workDir, 'jobs.db'), ...extra],
+		cwd: workDir,
+		env: { PATH: process.env.PATH ?? '', HOME: workDir },
+		stderr: 'pipe'
+	})
+	let stderr = ''
+	transport.stderr?.on('data', (chunk) => {
+		stderr += String(chunk)
+	})
+	const client = new Client(
+		{ name: 'smkit-test', version: '1.0.0' },
+		{ capabilities: answer ? { elicitation: { form: {} } } : {} }
+	)
+	const session: Session = { client, errors: [], asked: [], stderr: () => stderr }
+	client.onerror = (error) => session.errors.push(error)
+	if (answer) {
+		client.setRequestHandler(ElicitRequestSchema, async (request) => {
+			session.asked.push(String(request.params.message))
+			return answer.action === 'accept'
+				? { action: 'accept', content: { allow: answer.allow ?? true } }
+				: { action: 'decline' }
+		})
+	}
+	await client.connect(transport)
+	sessions.push(session)
+	return session
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>
+const textOf = (result: Result) => (result.content as { type: string; text: string }[])[0]?.text ?? ''
+const failureOf = (result: Result) => {
+	expect(result.isError).toBe(true)
+	return JSON.parse(textOf(result)) as { success: boolean; code: string; error: string }
+}
+
+let session: Session
+let lunaPk: string
+let firstPostPk: string
+
+beforeAll(async () => {
+	session = await connect()
+	const luna = await session.client.callTool({
+		name: 'users_get_by_username',
+		arguments: { username: 'luna.explorer' }
+	})
+	lunaPk = (luna.structuredContent as { pk: string }).pk
+	const posts = await session.client.callTool({
+		name: 'feed_get_user_feed',
+		arguments: { userPk: lunaPk, count: 1 }
+	})
+	firstPostPk = (posts.structuredContent as { items: { pk: string }[] }).items[0].pk
+})
+
+afterAll(async () => {
+	for (const { client } of sessions) await client.close().catch(() => {})
+	rmSync(workDir, { recursive: true, force: true })
+})
+
+describe('smkit mcp --demo (compiled binary, stdio)', () => {
+	it('lists one tool per registry method, run_code and the jobs tools, with schemas from the registry', async () => {
+		const { tools } = await session.client.listTools()
+		const names = tools.map((tool) => tool.name)
+		const expected = [
+			...methodRegistry.map(toolNameOf),
+			'run_code',
+			'jobs_start',
+			'jobs_status',
+			'jobs_records'
+		]
+		expect([...names].sort()).toEqual([...expected].sort())
+		const profile = tools.find((tool) => tool.name === 'users_get_by_username')
+		expect(profile?.description).toContain('Full profile of a user by username')
+		expect(profile?.inputSchema).toMatchObject({
+			type: 'object',
+			required: ['username'],
+			properties: { username: { type: 'string' } }
+		})
+		expect(profile?.outputSchema).toMatchObject({
+			type: 'object',
+			properties: { username: { type: 'string' } }
+		})
+		expect(profile?.annotations?.readOnlyHint).toBe(true)
+		const followers = tools.find((tool) => tool.name === 'friendships_get_followers')
+		expect(followers?.inputSchema.properties).toMatchObject({
+			count: { type: 'integer', minimum: 1, maximum: 200 },
+			cursor: { type: 'string' }
+		})
+		expect(tools.find((tool) => tool.name === 'media_like')?.annotations?.readOnlyHint).toBe(false)
+	})
+
+	it('looks a profile up: JSON text and structured content', async () => {
+		const result = await session.client.callTool({
+			name: 'users_get_by_username',
+			arguments: { username: 'luna.explorer' }
+		})
+		expect(result.isError).toBeFalsy()
+		const profile = result.structuredContent as {
+			username: string
+			follower_count: number
+			is_verified: boolean
+		}
+		expect(profile).toMatchObject({ username: 'luna.explorer', follower_count: 263, is_verified: true })
+		expect(JSON.parse(textOf(result))).toEqual(profile)
+	})
+
+	it('pages a list with count and cursor, with no gap and no repeat', async () => {
+		const call = (cursor?: string) =>
+			session.client.callTool({
+				name: 'friendships_get_followers',
+				arguments: { userPk: lunaPk, count: 7, ...(cursor ? { cursor } : {}) }
+			})
+		const first = (await call()).structuredContent as { items: { pk: string }[]; next_cursor: string | null }
+		expect(first.items).toHaveLength(7)
+		expect(typeof first.next_cursor).toBe('string')
+		const second = (await call(first.next_cursor as string)).structuredContent as typeof first
+		expect(second.items).toHaveLength(7)
+		const both = (
+			(
+				await session.client.callTool({
+					name: 'friendships_get_followers',
+					arguments: { userPk: lunaPk, count: 14 }
+				})
+			).structuredContent as typeof first
+		).items.map((user) => user.pk)
+		expect([...first.items, ...second.items].map((user) => user.pk)).toEqual(both)
+	})
+
+	it('runs code in the sandbox with ig', async () => {
+		const result = await session.client.callTool({
+			name: 'run_code',
+			arguments: {
+				code: "const user = await ig.users.getByUsername('luna.explorer')\nconsole.log(user.username)\nreturn user.follower_count"
+			}
+		})
+		expect(result.isError).toBeFalsy()
+		expect(textOf(result)).toContain('luna.explorer')
+		expect(textOf(result)).toContain('Returned: 263')
+		const broken = await session.client.callTool({
+			name: 'run_code',
+			arguments: { code: 'throw new Error("boom")' }
+		})
+		expect(broken.isError).toBe(true)
+		expect(textOf(broken)).toContain('boom')
+	})
+
+	it('answers failures as tool errors carrying the envelope code', async () => {
+		const missing = failureOf(
+			await session.client.callTool({
+				name: 'users_get_by_username',
+				arguments: { username: 'no.such.user.here' }
+			})
+		)
+		expect(missing).toMatchObject({ success: false, code: 'not_found' })
+		expect(missing.error).not.toBe('')
+		const tooMany = failureOf(
+			await session.client.callTool({
+				name: 'friendships_get_followers',
+				arguments: { userPk: lunaPk, count: 5000 }
+			})
+		)
+		expect(tooMany.code).toBe('bad_request')
+		expect(tooMany.error).toContain('count')
+		const privateOne = failureOf(
+			await session.client.callTool({ name: 'public_get_posts', arguments: { username: 'private.pat' } })
+		)
+		expect(privateOne.code).not.toBe('')
+	})
+
+	it('refuses a write under ask_once when the client cannot ask (no elicitation)', async () => {
+		const refused = failureOf(
+			await session.client.callTool({ name: 'media_like', arguments: { mediaPk: firstPostPk } })
+		)
+		expect(refused.code).toBe('forbidden')
+		expect(refused.error).toContain('elicitation')
+		expect(refused.error).toContain('--permission full_access')
+		const inCode = await session.client.callTool({
+			name: 'run_code',
+			arguments: { code: `return await ig.media.like('${firstPostPk}')` }
+		})
+		expect(inCode.isError).toBe(true)
+		expect(textOf(inCode)).toContain('Permission denied')
+		// Nothing was liked.
+		const media = await session.client.callTool({
+			name: 'media_get_info',
+			arguments: { mediaPk: firstPostPk }
+		})
+		expect((media.structuredContent as { has_liked: boolean }).has_liked).toBe(false)
+	})
+
+	it('asks through elicitation under ask_once and does the write once the user allows it', async () => {
+		const declining = await connect([], { action: 'decline' })
+		const declined = failureOf(
+			await declining.client.callTool({ name: 'media_like', arguments: { mediaPk: firstPostPk } })
+		)
+		expect(declined.code).toBe('forbidden')
+		expect(declining.asked).toHaveLength(1)
+
+		const allowing = await connect([], { action: 'accept', allow: true })
+		const liked = await allowing.client.callTool({ name: 'media_like', arguments: { mediaPk: firstPostPk } })
+		expect(liked.isError).toBeFalsy()
+		expect(allowing.asked).toHaveLength(1)
+		expect(allowing.asked[0]).toContain('media.like')
+		const media = await allowing.client.callTool({
+			name: 'media_get_info',
+			arguments: { mediaPk: firstPostPk }
+		})
+		expect((media.structuredContent as { has_liked: boolean }).has_liked).toBe(true)
+		// ask_once: the approval holds for the session's next write.
+		const unliked = await allowing.client.callTool({
+			name: 'media_unlike',
+			arguments: { mediaPk: firstPostPk }
+		})
+		expect(unliked.isError).toBeFalsy()
+		expect(allowing.asked).toHaveLength(1)
+	})
+
+	it('--read-only offers no write tool and no write in run_code', async () => {
+		const readOnly = await connect(['--read-only', '--permission', 'full_access'])
+		const names = (await readOnly.client.listTools()).tools.map((tool) => tool.name)
+		const writes = methodRegistry.filter((method) => method.access === 'write').map(toolNameOf)
+		expect(writes.length).toBeGreaterThan(0)
+		for (const name of writes) expect(names).not.toContain(name)
+		expect(names).toContain('users_get_by_username')
+		const inCode = await readOnly.client.callTool({
+			name: 'run_code',
+			arguments: { code: `return await ig.media.like('${firstPostPk}')` }
+		})
+		expect(inCode.isError).toBe(true)
+	})
+
+	it('collects a list as a job and reads its records', async () => {
+		const started = await session.client.callTool({
+			name: 'jobs_start',
+			arguments: { kind: 'followers', target: 'luna.explorer', limit: 30 }
+		})
+		expect(started.isError).toBeFalsy()
+		const { id } = started.structuredContent as { id: number }
+		let status = ''
+		for (let attempt = 0; attempt < 600 && !['done', 'failed'].includes(status); attempt++) {
+			const { jobs } = (await session.client.callTool({ name: 'jobs_status', arguments: { id } }))
+				.structuredContent as { jobs: { status: string }[] }
+			status = jobs[0].status
+			if (status !== 'done') await Bun.sleep(50)
+		}
+		expect(status).toBe('done')
+		const page = (await session.client.callTool({ name: 'jobs_records', arguments: { id, limit: 20 } }))
+			.structuredContent as { records: unknown[]; next_offset: number | null }
+		expect(page.records).toHaveLength(20)
+		expect(page.next_offset).toBe(20)
+		const rest = (await session.client.callTool({ name: 'jobs_records', arguments: { id, offset: 20 } }))
+			.structuredContent as typeof page
+		expect(rest.records).toHaveLength(10)
+		expect(rest.next_offset).toBeNull()
+		const unknown = failureOf(
+			await session.client.callTool({ name: 'jobs_status', arguments: { id: 99999 } })
+		)
+		expect(unknown.code).toBe('not_found')
+	})
+
+	it('writes nothing but protocol messages on stdout and no secret anywhere', () => {
+		for (const { errors } of sessions) expect(errors).toEqual([])
+		const logs = sessions.map((each) => each.stderr()).join('\n')
+		expect(logs).toContain('smkit mcp: serving over stdio')
+		expect(logs).not.toMatch(/sessionid=|csrftoken=/i)
+	})
+})
