@@ -73,6 +73,7 @@ const failureOf = (result: Result) => {
 let session: Session
 let lunaPk: string
 let firstPostPk: string
+let secondPostPk: string
 
 beforeAll(async () => {
 	session = await connect()
@@ -83,9 +84,11 @@ beforeAll(async () => {
 	lunaPk = (luna.structuredContent as { pk: string }).pk
 	const posts = await session.client.callTool({
 		name: 'feed_get_user_feed',
-		arguments: { userPk: lunaPk, count: 1 }
+		arguments: { userPk: lunaPk, count: 2 }
 	})
-	firstPostPk = (posts.structuredContent as { items: { pk: string }[] }).items[0].pk
+	const items = (posts.structuredContent as { items: { pk: string }[] }).items
+	firstPostPk = items[0].pk
+	secondPostPk = items[1].pk
 })
 
 afterAll(async () => {
@@ -242,13 +245,20 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			arguments: { mediaPk: firstPostPk }
 		})
 		expect((media.structuredContent as { has_liked: boolean }).has_liked).toBe(true)
-		// ask_once: the approval holds for the session's next write.
+		// ask_once: the approval holds for the same method in this session; another method asks again.
+		const likedAgain = await allowing.client.callTool({
+			name: 'media_like',
+			arguments: { mediaPk: secondPostPk }
+		})
+		expect(likedAgain.isError).toBeFalsy()
+		expect(allowing.asked).toHaveLength(1)
 		const unliked = await allowing.client.callTool({
 			name: 'media_unlike',
 			arguments: { mediaPk: firstPostPk }
 		})
 		expect(unliked.isError).toBeFalsy()
-		expect(allowing.asked).toHaveLength(1)
+		expect(allowing.asked).toHaveLength(2)
+		expect(allowing.asked[1]).toContain('media.unlike')
 	})
 
 	it('--read-only offers no write tool and no write in run_code', async () => {
