@@ -116,24 +116,31 @@ const scenarios: Record<string, (operation: DocumentOperation) => Promise<void>>
 	}
 }
 
+const post = (path: string, body?: unknown) =>
+	main.handle(
+		new Request(`http://127.0.0.1${path}`, {
+			method: 'POST',
+			...(body === undefined
+				? {}
+				: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+		})
+	)
+
 /**
- * A job operation on a job of its own, brought to the state the operation needs (`prepare`), then
- * the documented refusals: each broken constraint (400) and an unknown job (404).
+ * An operation on a resource of its own (a job, a watch): `create` makes one and brings it to the
+ * state the operation needs; then the documented refusals: each broken constraint (400) and an
+ * unknown id (404). `cleanup` leaves nothing running.
  */
-function jobScenario(prepare: (id: number) => Promise<void>) {
+function resourceScenario(
+	collection: '/api/jobs' | '/api/watches',
+	create: () => Promise<number>,
+	cleanup: (id: number) => Promise<unknown> = async () => {}
+) {
 	return async (operation: DocumentOperation) => {
-		const created = await main.handle(
-			new Request('http://127.0.0.1/api/jobs', {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ kind: 'followers', target: 'mega.travel' })
-			})
-		)
-		const { id } = (await created.json()).data as { id: number }
-		await prepare(id)
+		const id = await create()
 		const sensible = sensibleCall(document, operation) as Call
-		const path = sensible.path.replace('/api/jobs/1', `/api/jobs/${id}`)
-		const success = await ledger.send(main, operation, { ...sensible, path, label: 'a job of its own' })
+		const path = sensible.path.replace(`${collection}/1`, `${collection}/${id}`)
+		const success = await ledger.send(main, operation, { ...sensible, path, label: 'one of its own' })
 		expect(`${operation.path} answered ${success.status}: ${success.text.slice(0, 300)}`).toBe(
 			`${operation.path} answered 200: ${success.text.slice(0, 300)}`
 		)
@@ -141,25 +148,40 @@ function jobScenario(prepare: (id: number) => Promise<void>) {
 			const refused = await ledger.send(main, operation, invalid)
 			expect(`${invalid.label}: ${refused.status}`).toBe(`${invalid.label}: 400`)
 		}
-		const unknownPath = sensible.path.replace('/api/jobs/1', '/api/jobs/999999')
+		const unknownPath = sensible.path.replace(`${collection}/1`, `${collection}/999999`)
 		const unknown = await ledger.send(main, operation, {
 			...sensible,
 			path: unknownPath,
-			label: 'unknown job'
+			label: 'unknown id'
 		})
 		expect(unknown.status).toBe(404)
-		// Leave nothing running (a cancelled, deleted or finished job answers 400 or 404 here).
-		await main.handle(new Request(`http://127.0.0.1/api/jobs/${id}/cancel`, { method: 'POST' }))
+		await cleanup(id)
 	}
 }
 
-const jobAction = (action: 'pause' | 'cancel') => async (id: number) => {
-	const response = await main.handle(
-		new Request(`http://127.0.0.1/api/jobs/${id}/${action}`, { method: 'POST' })
-	)
-	expect(response.status).toBe(200)
+/** A job of mega.travel's followers (long enough to pause), after `then` (pause, cancel). */
+const newJob = (then?: 'pause' | 'cancel') => async (): Promise<number> => {
+	const created = await post('/api/jobs', { kind: 'followers', target: 'mega.travel' })
+	const { id } = (await created.json()).data as { id: number }
+	if (then) expect((await post(`/api/jobs/${id}/${then}`)).status).toBe(200)
+	return id
 }
-const nothing = async () => {}
+const jobScenario = (then?: 'pause' | 'cancel') =>
+	// A cancelled, deleted or finished job answers 400 or 404 to the cancel.
+	resourceScenario('/api/jobs', newJob(then), (id) => post(`/api/jobs/${id}/cancel`))
+
+/** A watch of its own target (each is watched once), run `runs` times. */
+const newWatch =
+	(target: { username: string; followers?: boolean } | { hashtag: string }, runs: number) =>
+	async (): Promise<number> => {
+		const created = await post('/api/watches', target)
+		expect(created.status).toBe(200)
+		const { id } = (await created.json()).data as { id: number }
+		for (let run = 0; run < runs; run++) expect((await post(`/api/watches/${id}/run`)).status).toBe(200)
+		return id
+	}
+const watchScenario = (...watch: Parameters<typeof newWatch>) =>
+	resourceScenario('/api/watches', newWatch(...watch))
 
 // Connecting an account is refused in demo mode: a playground with an environment file, whose
 // client talks to the simulator, connects the demo session from its cookies and disconnects it.
@@ -208,14 +230,38 @@ const sessionScenario = (connectFirst: boolean) => async (operation: DocumentOpe
 Object.assign(scenarios, {
 	'POST /api/session': sessionScenario(false),
 	'DELETE /api/session': sessionScenario(true),
-	'GET /api/jobs/{id}': jobScenario(nothing),
+	'GET /api/jobs/{id}': jobScenario(),
 	// A cancelled job's event stream sends its status and ends.
-	'GET /api/jobs/{id}/events': jobScenario(jobAction('cancel')),
-	'GET /api/jobs/{id}/export': jobScenario(jobAction('cancel')),
-	'POST /api/jobs/{id}/pause': jobScenario(nothing),
-	'POST /api/jobs/{id}/resume': jobScenario(jobAction('pause')),
-	'POST /api/jobs/{id}/cancel': jobScenario(nothing),
-	'DELETE /api/jobs/{id}': jobScenario(nothing)
+	'GET /api/jobs/{id}/events': jobScenario('cancel'),
+	'GET /api/jobs/{id}/export': jobScenario('cancel'),
+	'POST /api/jobs/{id}/pause': jobScenario(),
+	'POST /api/jobs/{id}/resume': jobScenario('pause'),
+	'POST /api/jobs/{id}/cancel': jobScenario(),
+	'DELETE /api/jobs/{id}': jobScenario(),
+	// Exactly one of username and hashtag (neither is required on its own).
+	'POST /api/watches': async (operation: DocumentOperation) => {
+		const call = { label: 'watch an account', path: '/api/watches', body: { username: 'luna.explorer' } }
+		const created = await ledger.send(main, operation, call)
+		expect(`${created.status}: ${created.text.slice(0, 300)}`).toBe(`200: ${created.text.slice(0, 300)}`)
+		for (const invalid of invalidCalls(document, operation, call)) {
+			const refused = await ledger.send(main, operation, invalid)
+			expect(`${invalid.label}: ${refused.status}`).toBe(`${invalid.label}: 400`)
+		}
+		for (const body of [
+			{},
+			{ username: 'luna.explorer', hashtag: 'sunset' },
+			{ username: 'luna.explorer' }
+		]) {
+			const refused = await ledger.send(main, operation, { ...call, label: JSON.stringify(body), body })
+			expect(`${JSON.stringify(body)}: ${refused.status}`).toBe(`${JSON.stringify(body)}: 400`)
+		}
+	},
+	// The scenarios below watch targets of their own (POST /api/watches watches luna.explorer).
+	'GET /api/watches/{id}': watchScenario({ hashtag: 'sunset' }, 0),
+	'GET /api/watches/{id}/snapshots': watchScenario({ hashtag: 'travel' }, 1),
+	'GET /api/watches/{id}/diff': watchScenario({ username: 'xss.payload', followers: true }, 2),
+	'POST /api/watches/{id}/run': watchScenario({ hashtag: 'coffee' }, 0),
+	'DELETE /api/watches/{id}': watchScenario({ username: 'smkit_demo' }, 0)
 })
 
 /**

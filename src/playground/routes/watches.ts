@@ -67,15 +67,34 @@ const DiffSchema = t.Object({
 })
 
 const WatchParams = t.Object({
-	id: t.Integer({ minimum: 1, error: "Invalid path parameter 'id': expected a watch number" })
+	id: t.Integer({
+		minimum: 1,
+		description: 'The watch number (POST /api/watches answers it)',
+		examples: [1],
+		error: "Invalid path parameter 'id': expected a watch number"
+	})
 })
 
 const snapshotId = (name: string) =>
-	t.Optional(t.Integer({ minimum: 1, error: `Invalid query parameter '${name}': expected a snapshot id` }))
+	t.Optional(
+		t.Integer({
+			minimum: 1,
+			description: `Snapshot id (GET /api/watches/{id}/snapshots); default: the ${name === 'from' ? 'last but one' : 'last'}`,
+			error: `Invalid query parameter '${name}': expected a snapshot id`
+		})
+	)
 
 const CreateBody = t.Object({
-	username: t.Optional(t.String({ maxLength: 64, examples: ['luna.explorer'] })),
-	hashtag: t.Optional(t.String({ maxLength: 120, examples: ['sunset'] })),
+	username: t.Optional(
+		t.String({
+			maxLength: 64,
+			description: 'An account to watch (give this or hashtag)',
+			examples: ['luna.explorer']
+		})
+	),
+	hashtag: t.Optional(
+		t.String({ maxLength: 120, description: 'A hashtag to watch (give this or username)' })
+	),
 	every: t.Optional(
 		t.String({ maxLength: 16, default: '1d', description: 'Time between runs: 1h to 7d (e.g. 6h, 1d)' })
 	),
@@ -168,7 +187,7 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 				const watch = requireWatch(scheduler, id)
 				return ok(shown(scheduler, watch), `Watch ${id}: ${label(watch)}`)
 			},
-			{ params: WatchParams, ...documented('Watches', 'One watch', WatchSchema) }
+			{ params: WatchParams, ...documented('Watches', 'One watch', WatchSchema, { errors: ['not_found'] }) }
 		)
 		.delete(
 			'/watches/:id',
@@ -179,7 +198,9 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 			},
 			{
 				params: WatchParams,
-				...documented('Watches', 'Delete a watch and its snapshots', t.Object({ deleted: t.Integer() }))
+				...documented('Watches', 'Delete a watch and its snapshots', t.Object({ deleted: t.Integer() }), {
+					errors: ['not_found']
+				})
 			}
 		)
 		.post(
@@ -197,7 +218,19 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 			},
 			{
 				params: WatchParams,
-				...documented('Watches', 'Run a watch now: store a snapshot', SnapshotSchema)
+				...documented('Watches', 'Run a watch now: store a snapshot', SnapshotSchema, {
+					description:
+						'Fetches the account or hashtag now and stores a snapshot; a failure of Instagram answers its code.',
+					errors: [
+						'not_found',
+						'login_required',
+						'challenge_required',
+						'private_account',
+						'rate_limited',
+						'upstream_error',
+						'upstream_timeout'
+					]
+				})
 			}
 		)
 		.get(
@@ -209,7 +242,9 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 			},
 			{
 				params: WatchParams,
-				...documented('Watches', "A watch's snapshots, oldest first", t.Array(SnapshotSchema))
+				...documented('Watches', "A watch's snapshots, oldest first", t.Array(SnapshotSchema), {
+					errors: ['not_found']
+				})
 			}
 		)
 		.get(
@@ -239,7 +274,8 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 				...documented(
 					'Watches',
 					'Followers gained and lost and count changes between two snapshots (default: the last two)',
-					DiffSchema
+					DiffSchema,
+					{ errors: ['not_found'] }
 				)
 			}
 		)
