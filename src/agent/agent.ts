@@ -12,13 +12,7 @@ import { ConversationFileQuota } from './file-quota'
 import { OutputFiles } from './files'
 import { estimateTokens, fitHistory } from './history'
 import { runAgent } from './loop'
-import {
-	type ChatModel,
-	type ChatModelOptions,
-	type ConversationMessage,
-	createChatModel,
-	resolveModel
-} from './model'
+import { type ChatModel, type ConversationMessage, createChatModel, resolveModel } from './model'
 import {
 	type Approver,
 	PermissionGate,
@@ -28,32 +22,21 @@ import {
 import { buildSystemPrompt } from './prompt'
 import { AgentAbortError } from './provider-error'
 import type { ProviderConfig } from './providers'
+import { AGENT_DEFAULTS, type AgentSettings } from './settings'
 import { createRunCodeTool } from './tools'
 
-/** How an agent is built. */
-export interface AgentOptions {
+/** How an agent is built: its settings (`AgentSettings`) and what it works with. */
+export interface AgentOptions extends AgentSettings {
 	/** The Instagram client generated code talks to (`ig`). */
 	client: InstagramClient
 	/** The resolved provider (see `resolveProvider`); `auto` models of local runners resolve on first ask. */
 	provider: ProviderConfig
-	/** SDK settings for the model calls (timeout, retries). */
-	modelOptions?: ChatModelOptions
 	/** Use this model instead of building one from `provider` (tests, other transports). */
 	chatModel?: ChatModel
-	/** Default `ask_once`. */
-	permission?: PermissionLevel
 	/** Decides actions that need asking; without one they are denied. */
 	approver?: Approver
 	/** Whether `ask_once` approvals remembered earlier apply to a write of the ask with this signal (default yes). */
 	remembersFor?: PermissionGateOptions['remembersFor']
-	/** Model calls per ask (default 15). */
-	maxSteps?: number
-	/** Wall-clock limit of one code run in seconds (default 30). */
-	timeoutSeconds?: number
-	/** Where `saveFile` writes (default `output`, relative to the working directory). */
-	filesDir?: string
-	/** Token budget of the conversation sent to the model, system prompt included (default 32000). */
-	historyTokenBudget?: number
 	/** Methods offered to generated code (default: the client's whole registry). */
 	methods?: readonly MethodSpec[]
 }
@@ -97,15 +80,15 @@ export class Agent {
 		this.options = options
 		this.provider = options.chatModel?.provider ?? options.provider
 		this.chatModel = options.chatModel
-		this.permission = options.permission ?? 'ask_once'
-		this.maxSteps = Math.max(1, Math.floor(options.maxSteps ?? 15))
+		this.permission = options.permission ?? AGENT_DEFAULTS.permission
+		this.maxSteps = Math.max(1, Math.floor(options.maxSteps ?? AGENT_DEFAULTS.maxSteps))
 		this.gate = new PermissionGate({
 			level: this.permission,
 			approver: options.approver,
 			remembersFor: options.remembersFor
 		})
 		this.methods = options.methods ?? methodRegistry
-		this.files = new OutputFiles(options.filesDir ?? 'output')
+		this.files = new OutputFiles(options.filesDir ?? AGENT_DEFAULTS.filesDir)
 		this.system = this.buildPrompt()
 	}
 
@@ -204,7 +187,8 @@ export class Agent {
 		this.history.push({ role: 'user', content: question, timestamp: Date.now() / 1000 })
 		const budget = Math.max(
 			1000,
-			(this.options.historyTokenBudget ?? 32_000) - estimateTokens([{ role: 'system', content: this.system }])
+			(this.options.historyTokenBudget ?? AGENT_DEFAULTS.historyTokenBudget) -
+				estimateTokens([{ role: 'system', content: this.system }])
 		)
 		const runner = createCodeRunner({
 			client: this.options.client,
@@ -212,7 +196,7 @@ export class Agent {
 			gate: this.gate,
 			files: this.files,
 			quota: this.fileQuota,
-			timeoutMs: Math.round((this.options.timeoutSeconds ?? 30) * 1000)
+			timeoutMs: Math.round((this.options.timeoutSeconds ?? AGENT_DEFAULTS.timeoutSeconds) * 1000)
 		})
 		const result = await runAgent({
 			model,

@@ -4,6 +4,7 @@
  * Exit codes: 0 success, 1 failure (including `success: false` answers), 2 bad usage, 130 interrupted;
  * `--parallel` exits 0 only when every task succeeded.
  */
+
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { openDemoSession } from '../demo'
@@ -13,6 +14,7 @@ import { LineReader, runInteractive } from './ask-interactive'
 import { type AskCliOptions, parseAskOptions } from './ask-options'
 import { LiveView, paint, printResponse } from './ask-terminal'
 import { runParallel } from './parallel'
+import { agentSettingsOf } from './settings'
 import {
 	type AgentSetupOptions,
 	createAgentFactory,
@@ -61,9 +63,7 @@ function setupFor(options: AskCliOptions, env: Record<string, string | undefined
 		model: options.model,
 		apiKey: options.apiKey,
 		baseURL: options.baseURL,
-		permission: options.permission,
-		maxSteps: options.maxSteps,
-		timeoutSeconds: options.timeoutSeconds
+		...agentSettingsOf(options)
 	} satisfies AgentSetupOptions
 }
 

@@ -4,8 +4,10 @@
  * permission level and limits), at most `concurrency` (3) at once, at most 10 tasks. Results come
  * back in input order.
  */
+
 import type { Agent } from './agent'
 import { type AgentEvent, type AskResponse, failedAsk } from './events'
+import { AGENT_DEFAULTS } from './settings'
 
 /** Most tasks one parallel request may carry. */
 export const maxParallelTasks = 10
@@ -74,7 +76,7 @@ export async function runParallel(
 	options: ParallelOptions
 ): Promise<ParallelResult> {
 	const questions = validateTasks(tasks)
-	const concurrency = Math.max(1, Math.floor(options.concurrency ?? 3))
+	const concurrency = Math.max(1, Math.floor(options.concurrency ?? AGENT_DEFAULTS.concurrency))
 	const started = performance.now()
 	const results: ParallelTaskResult[] = new Array(questions.length)
 	let next = 0

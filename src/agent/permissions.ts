@@ -4,7 +4,9 @@
  * call on the account, and writing a file. Reads inside approved code are not actions. Nothing is
  * auto-approved: without an approver every action that needs asking is denied.
  */
+
 import { type AgentEventListener, emitSafely } from './events'
+import { AGENT_DEFAULTS } from './settings'
 
 /** How often the person is asked. */
 export type PermissionLevel = 'ask_every' | 'ask_once' | 'full_access'
@@ -169,7 +171,7 @@ export interface DeferredApprover {
 export function createDeferredApprover(
 	options: { timeoutMs?: number; onRequest?: (request: ApprovalRequest) => void } = {}
 ): DeferredApprover {
-	const timeoutMs = options.timeoutMs ?? 120_000
+	const timeoutMs = options.timeoutMs ?? AGENT_DEFAULTS.approvalTimeoutMs
 	const waiting = new Map<string, { request: ApprovalRequest; settle: (allow: boolean) => void }>()
 
 	const approver: Approver = (request, context) =>

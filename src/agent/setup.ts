@@ -6,8 +6,7 @@
 import type { InstagramClient } from '../client/client'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { Agent, type AgentOptions } from './agent'
-import type { ChatModelOptions } from './model'
-import type { Approver, PermissionLevel } from './permissions'
+import type { Approver } from './permissions'
 import {
 	AgentConfigError,
 	missingKeyMessage,
@@ -15,6 +14,7 @@ import {
 	type ProviderRequest,
 	resolveProvider
 } from './providers'
+import { type AgentSettings, agentSettingsOf } from './settings'
 
 /**
  * The variables AI keys are read from: the env file's values under the process environment
@@ -24,18 +24,12 @@ export function loadAgentEnv(envPath = '.env'): Record<string, string | undefine
 	return mergeEnv(loadEnvFile(envPath))
 }
 
-/** Everything needed to build an agent. Provider fields as in `ProviderRequest`. */
-export interface AgentSetupOptions extends ProviderRequest {
+/** Everything needed to build an agent: provider fields as in `ProviderRequest`, and its settings. */
+export interface AgentSetupOptions extends ProviderRequest, AgentSettings {
 	client: InstagramClient
 	/** Used when `env` is not given: variables are loaded from this file (default `.env`). */
 	envPath?: string
-	permission?: PermissionLevel
 	approver?: Approver
-	maxSteps?: number
-	timeoutSeconds?: number
-	filesDir?: string
-	historyTokenBudget?: number
-	modelOptions?: ChatModelOptions
 }
 
 /** Whether an agent can be built, and with what (for `/api/status`: `ai_available`, `ai_provider`, `ai_model`). */
@@ -97,15 +91,5 @@ export function createAgentFactory(options: AgentSetupOptions): () => Agent {
 }
 
 function agentOptions(options: AgentSetupOptions, provider: ProviderConfig): AgentOptions {
-	return {
-		client: options.client,
-		provider,
-		modelOptions: options.modelOptions,
-		permission: options.permission,
-		approver: options.approver,
-		maxSteps: options.maxSteps,
-		timeoutSeconds: options.timeoutSeconds,
-		filesDir: options.filesDir,
-		historyTokenBudget: options.historyTokenBudget
-	}
+	return { ...agentSettingsOf(options), client: options.client, provider, approver: options.approver }
 }

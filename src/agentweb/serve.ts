@@ -9,6 +9,7 @@ import { setupChat } from '../agent/chat/setup'
 import { demoOption, permissionOption, providerOptions } from '../agent/options'
 import type { PermissionLevel } from '../agent/permissions'
 import { describeProvider } from '../agent/providers'
+import type { AgentSettings } from '../agent/settings'
 import { loadAgentEnv } from '../agent/setup'
 import { demoDescription, openInstagram } from '../demo'
 import {
@@ -43,12 +44,7 @@ export function parseAgentWebOptions(raw: Record<string, unknown>): AgentWebServ
 export type RunningAgentWeb = RunningServer
 
 /** Settings tests and embedders may change beyond the command-line options. */
-export interface AgentWebServeExtras {
-	/** Browser approvals wait this long before denying (default 120000 ms). */
-	approvalTimeoutMs?: number
-	/** Where `saveFile` writes (default `output`). */
-	filesDir?: string
-}
+export type AgentWebServeExtras = Pick<AgentSettings, 'approvalTimeoutMs' | 'filesDir'>
 
 const permissionLines: Record<PermissionLevel, string> = {
 	ask_every: 'ask_every (every action is approved in the browser)',

@@ -5,8 +5,10 @@
  * nobody to ask: its requests are denied and remembered, so the response can say how to allow
  * them. Nothing is ever approved without a person's click.
  */
+
 import type { AgentEvent } from '../events'
 import { type ApprovalRequest, type Approver, createDeferredApprover } from '../permissions'
+import { AGENT_DEFAULTS } from '../settings'
 
 /** How an ask's permission requests are decided. */
 export type ApprovalMode = 'browser' | 'none'
@@ -30,7 +32,7 @@ export class BrowserApprovals {
 	private readonly deferred
 	private readonly decided = new Map<string, boolean>()
 
-	constructor(timeoutMs = 120_000) {
+	constructor(timeoutMs: number = AGENT_DEFAULTS.approvalTimeoutMs) {
 		this.timeoutSeconds = Math.round(timeoutMs / 100) / 10
 		this.deferred = createDeferredApprover({ timeoutMs })
 	}

@@ -8,17 +8,12 @@ import { Agent, type AgentOptions, type HistoryEntry } from '../agent'
 import { type AgentEvent, type AskResponse, failedAsk } from '../events'
 import { type ParallelResult, runParallel } from '../parallel'
 import type { Approver, PermissionLevel } from '../permissions'
+import { AGENT_DEFAULTS } from '../settings'
 import { type ApprovalChannel, type ApprovalMode, BrowserApprovals, unaskedDenialMessage } from './approvals'
 import { FifoMutex, LockWaitAbortedError } from './mutex'
 
-/** How a chat session is built. */
-export interface ChatSessionOptions extends Omit<AgentOptions, 'approver' | 'permission'> {
-	/** Default `ask_once`. */
-	permission?: PermissionLevel
-	/** How long a browser approval waits before the action is denied (default 120000 ms). */
-	approvalTimeoutMs?: number
-	/** Parallel tasks in flight at once (default 3). */
-	concurrency?: number
+/** How a chat session is built: the agent's options; `approvalTimeoutMs` and `concurrency` apply here. */
+export interface ChatSessionOptions extends Omit<AgentOptions, 'approver'> {
 	/** Ends the message of asks whose actions were denied for lack of a browser: where to approve them. */
 	noBrowserHint: string
 }
@@ -44,7 +39,7 @@ export class ChatSession {
 
 	constructor(options: ChatSessionOptions) {
 		this.options = options
-		this.permission = options.permission ?? 'ask_once'
+		this.permission = options.permission ?? AGENT_DEFAULTS.permission
 		this.approvals = new BrowserApprovals(options.approvalTimeoutMs)
 		const route: Approver = (request, context) => {
 			const channel = context?.signal ? this.channels.get(context.signal) : undefined
@@ -112,7 +107,7 @@ export class ChatSession {
 			try {
 				const channels: ApprovalChannel[] = []
 				const result = await runParallel(tasks, {
-					concurrency: this.options.concurrency ?? 3,
+					concurrency: this.options.concurrency ?? AGENT_DEFAULTS.concurrency,
 					signal: run.signal,
 					onEvent: options.onEvent ? (index, event) => eventsOf(index)(event) : undefined,
 					createAgent: (index) => {

@@ -1,19 +1,18 @@
 /**
  * Turns the agent web server's inputs (env file path, provider, API key, permission level)
  * into a chat session, or into the reason there is none. Shared with the playground's AI chat,
- * which chooses its provider from the environment file's AI keys the same way (docs/architecture.md, "The
- * agent").
+ * which chooses its provider from the environment file's AI keys the same way
+ * (docs/architecture.md, "The agent").
  */
 
 import type { InstagramClient } from '../../client/client'
-import type { ChatModelOptions } from '../model'
-import type { PermissionLevel } from '../permissions'
 import { missingKeyMessage, resolveProvider } from '../providers'
+import { type AgentSettings, agentSettingsOf } from '../settings'
 import { loadAgentEnv } from '../setup'
 import { ChatSession } from './chat-session'
 
 /** Provider and agent settings of a chat (every field optional except the client). */
-export interface ChatSetupOptions {
+export interface ChatSetupOptions extends AgentSettings {
 	client: InstagramClient
 	/** Variables to read AI keys from; default: the env file at `envPath` under the process environment. */
 	env?: Record<string, string | undefined>
@@ -27,20 +26,6 @@ export interface ChatSetupOptions {
 	apiKey?: string
 	/** OpenAI-compatible endpoint replacing the provider's. */
 	baseURL?: string
-	/** Default `ask_once`. */
-	permission?: PermissionLevel
-	/** Browser approvals wait this long before denying (default 120000 ms). */
-	approvalTimeoutMs?: number
-	/** Model calls per ask (default 15). */
-	maxSteps?: number
-	/** Code run time-out in seconds (default 30). */
-	timeoutSeconds?: number
-	/** Where `saveFile` writes (default `output`). */
-	filesDir?: string
-	/** Parallel tasks in flight at once (default 3). */
-	concurrency?: number
-	historyTokenBudget?: number
-	modelOptions?: ChatModelOptions
 }
 
 /** What the chat side of a server is: a session, or why there is none. */
@@ -76,16 +61,9 @@ export function setupChat(options: ChatSetupOptions, noBrowserHint: string): Cha
 		return { session: null, available: false, ...described, reason: missingKeyMessage(provider) }
 	}
 	const session = new ChatSession({
+		...agentSettingsOf(options),
 		client: options.client,
 		provider,
-		permission: options.permission,
-		approvalTimeoutMs: options.approvalTimeoutMs,
-		maxSteps: options.maxSteps,
-		timeoutSeconds: options.timeoutSeconds,
-		filesDir: options.filesDir,
-		concurrency: options.concurrency,
-		historyTokenBudget: options.historyTokenBudget,
-		modelOptions: options.modelOptions,
 		noBrowserHint
 	})
 	return { session, available: true, ...described }
