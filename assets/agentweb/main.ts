@@ -3,7 +3,10 @@
  * `GET /api/status`), a notice when no AI provider is configured, and the shared chat component
  * with the parallel-tasks form.
  */
+
 import { mountChat } from '../shared/chat/chat'
+import { h } from '../shared/dom'
+import { requestHeaders } from '../shared/request'
 
 interface AgentWebStatus {
 	available: boolean
@@ -21,17 +24,13 @@ const permissionText: Record<string, string> = {
 }
 
 function badge(text: string, className = ''): HTMLElement {
-	const element = document.createElement('span')
-	element.className = `badge ${className}`.trim()
-	element.textContent = text
-	return element
+	return h('span', { className: `badge ${className}`.trim(), text })
 }
 
 async function loadStatus(): Promise<AgentWebStatus | null> {
-	const token = new URLSearchParams(window.location.search).get('token')
 	try {
 		const response = await fetch('/api/status', {
-			headers: token ? { Authorization: `Bearer ${token}` } : {},
+			headers: requestHeaders(),
 			cache: 'no-store'
 		})
 		return response.ok ? ((await response.json()) as AgentWebStatus) : null

@@ -2,7 +2,8 @@
  * Entry of the playground page: registers the panels, starts the shell,
  * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
  */
-import { apiGet, hasToken, onSessionRefused } from './lib/api'
+import { hasToken } from '../shared/request'
+import { apiGet, onSessionRefused } from './lib/api'
 import type { PanelEntry } from './lib/panel'
 import { type ServerStatus, setStatus } from './lib/state'
 import { createAiChatPanel } from './panels/ai-chat'

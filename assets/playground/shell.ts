@@ -3,8 +3,9 @@
  * the mobile menu, and the status badges and banners fed by `/api/status`: the session badge, and
  * a banner saying how to connect or reconnect when the session is missing, expired or challenged.
  */
+
+import { type Child, h, replaceChildren } from '../shared/dom'
 import { checkSessionNow, openConnectDialog } from './components/connect-dialog'
-import { type Child, h, replaceChildren } from './lib/dom'
 import type { Panel, PanelEntry } from './lib/panel'
 import { onStatus, type ServerStatus, type SessionState } from './lib/state'
 

@@ -37,12 +37,18 @@ export function failedAsk(error: string): AskResponse {
 	return { success: false, answer: '', code: '', files: [], steps: 0, tokens: 0, duration: 0, error }
 }
 
-/** The ask started. */
+/** What became of a permission request a browser was asked about. */
+export type ApprovalOutcome = 'approved' | 'denied' | 'timed_out' | 'cancelled'
+
+/** Progress in words: the ask started, is waiting, or a permission request was decided. */
 export interface StatusEvent {
 	type: 'status'
 	message: string
 	/** Set when this ask chose the model for `--model auto` (the server's first chat model). */
 	model?: string
+	/** Set when a browser's permission request was decided: its id and what became of it. */
+	permission_id?: string
+	outcome?: ApprovalOutcome
 }
 
 /** A model call (step) is starting. */
@@ -95,6 +101,8 @@ export interface ToolResultEvent {
 /** The agent needs a decision on an action (see permissions.ts); a server shows an approve/deny card. */
 export interface PermissionEvent extends ApprovalRequest {
 	type: 'permission'
+	/** On the servers: seconds until the request is denied without a decision (the card counts down). */
+	timeout_seconds?: number
 }
 
 /** The ask failed (provider failure, step cap, cancellation); `done` still follows. */

@@ -24,10 +24,10 @@ export function bodyLimitFor(pathname: string, options: BodyLimitOptions): numbe
 }
 
 const tooLarge = (limit: number) =>
-	new HttpError('payload_too_large', `Request body is larger than ${formatBytes(limit)}`)
+	new HttpError('payload_too_large', `Request body is larger than ${formatByteLimit(limit)}`)
 
 /** "1 MiB", "10 MiB", "512 bytes": limits in messages. */
-export function formatBytes(bytes: number): string {
+export function formatByteLimit(bytes: number): string {
 	return bytes >= MiB && bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes} bytes`
 }
 

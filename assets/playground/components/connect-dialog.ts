@@ -4,8 +4,9 @@
  * cookies, asks Instagram whether the session works, and stores it in its environment file; the
  * page never keeps the text (the dialog and its fields are removed when it closes).
  */
+
+import { h } from '../../shared/dom'
 import { apiGet, apiRequest } from '../lib/api'
-import { h } from '../lib/dom'
 import { type ServerStatus, setStatus } from '../lib/state'
 import { openDialog } from './dialogs'
 import { showToast } from './toast'

@@ -2,9 +2,10 @@
  * What a result's toolbar buttons do: save on the server (with an in-page name dialog), export to
  * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON.
  */
+
+import { h } from '../../shared/dom'
+import { formatBytes } from '../../shared/format'
 import { type ApiResult, apiDownload, apiGet, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
-import { h } from '../lib/dom'
-import { formatBytes } from '../lib/format'
 import { promptForName } from './dialogs'
 import { showToast } from './toast'
 

@@ -5,9 +5,11 @@
  * all" under a list a job can collect whole (it starts the job and opens the Jobs panel).
  * Failures show the envelope's `error` and `code` as they are.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
+import { formatBytes } from '../../shared/format'
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
-import { formatBytes, formatDuration, formatQuantity } from '../lib/format'
+import { formatDuration, formatQuantity } from '../lib/format'
 import { type Collectable, collectAll, collectableList } from '../lib/jobs'
 import { dataTable, fieldTable } from './data-table'
 import { collectImages, gallery } from './gallery'

@@ -2,7 +2,7 @@
  * Short status messages in a polite live region (announced by screen readers), removed after a
  * few seconds. Text only.
  */
-import { h } from '../lib/dom'
+import { h } from '../../shared/dom'
 
 let region: HTMLElement | null = null
 

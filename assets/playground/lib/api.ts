@@ -4,6 +4,7 @@
  * `Content-Type: application/json` (the server refuses other POSTs), and comes back as one
  * `ApiResult` whether it succeeded, failed with an envelope, or never reached the server.
  */
+import { requestHeaders } from '../../shared/request'
 import { byteLength } from './format'
 
 /** A successful envelope (docs/api-contract.md, "Envelope"); lists may carry `next_cursor`. */
@@ -66,7 +67,6 @@ export function lastRequest(): DataRequest | null {
 	return lastSuccessfulRequest
 }
 
-const token = new URLSearchParams(window.location.search).get('token')
 const sessionListeners = new Set<(code: string) => void>()
 
 /** Calls `listener` whenever an answer says Instagram refused or ended the session (login or challenge required). */
@@ -74,18 +74,9 @@ export function onSessionRefused(listener: (code: string) => void): void {
 	sessionListeners.add(listener)
 }
 
-function headers(extra: Record<string, string> = {}): Record<string, string> {
-	return token ? { ...extra, Authorization: `Bearer ${token}` } : extra
-}
-
 /** The access-token header for requests made without `apiRequest` (streams, downloads). */
 export function authHeaders(): Record<string, string> {
-	return headers()
-}
-
-/** True when the page URL carried an access token. */
-export function hasToken(): boolean {
-	return token !== null && token !== ''
+	return requestHeaders()
 }
 
 /** Fills `{name}` placeholders (URL-encoded) and appends the non-empty query values (URL-encoded). */
@@ -131,9 +122,9 @@ export async function apiRequest<T = unknown>(
 	try {
 		response = await fetch(path, {
 			method,
-			headers: headers({
-				...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-				...(loadMore ? { [LOAD_MORE_HEADER]: '1' } : {})
+			headers: requestHeaders({
+				json: body !== undefined,
+				extra: loadMore ? { [LOAD_MORE_HEADER]: '1' } : {}
 			}),
 			body: body === undefined ? undefined : JSON.stringify(body),
 			credentials: 'same-origin',
@@ -221,7 +212,7 @@ export async function apiDownload(
 	try {
 		const response = await fetch(path, {
 			method,
-			headers: headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+			headers: requestHeaders({ json: body !== undefined }),
 			body: body === undefined ? undefined : JSON.stringify(body),
 			cache: 'no-store'
 		})

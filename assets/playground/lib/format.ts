@@ -12,14 +12,6 @@ export function formatQuantity(count: number, noun: string, pluralNoun = `${noun
 	return `${formatCount(count)} ${count === 1 ? noun : pluralNoun}`
 }
 
-/** Bytes as B, KB or MB (1024 based). */
-export function formatBytes(bytes: number): string {
-	if (!Number.isFinite(bytes) || bytes < 0) return '—'
-	if (bytes < 1024) return `${bytes} B`
-	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-	return `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}
-
 /** Milliseconds as "850 ms" or "1.25 s". */
 export function formatDuration(milliseconds: unknown): string {
 	if (typeof milliseconds !== 'number' || !Number.isFinite(milliseconds)) return '—'

@@ -6,10 +6,10 @@
  * Server side (docs/api-contract.md, "Chat"): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
  * (server-sent events), `POST /api/ai/reset`, `GET /api/ai/history`. Use `apiRequest` from
  * `../lib/api` (it adds the access token and the JSON content type) and build every node with
- * `h()` from `../lib/dom`: answers may quote Instagram text and must stay text.
+ * `h()` from `assets/shared/dom.ts`: answers may quote Instagram text and must stay text.
  */
 import { mountChat as mountSharedChat } from '../../shared/chat/chat'
-import { h, replaceChildren } from '../lib/dom'
+import { h, replaceChildren } from '../../shared/dom'
 import type { Panel } from '../lib/panel'
 import { onStatus, type ServerStatus } from '../lib/state'
 

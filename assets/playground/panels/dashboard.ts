@@ -3,11 +3,12 @@
  * minute over the last hour, average latency per upstream endpoint, rate-limit budget left) and the
  * per-endpoint table, refreshed every three seconds while the panel is open.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
 import { barChart, horizontalBars } from '../components/charts'
 import { dataTable } from '../components/data-table'
 import { jsonTree } from '../components/json-tree'
 import { apiGet } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
 import { formatClock, formatCount, formatDuration, formatUptime } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { type ServerStatus, setStatus } from '../lib/state'

@@ -3,9 +3,10 @@
  * (Enter submits; values kept while switching tabs), a live preview of the request line, and the
  * shared result view. `#users/search` opens a tab directly.
  */
+
+import { h } from '../../shared/dom'
 import { createResultView } from '../components/result-view'
 import { buildPath, withQuery } from '../lib/api'
-import { h } from '../lib/dom'
 import type { Panel } from '../lib/panel'
 import { onStatus } from '../lib/state'
 import type { ActionSpec, DataPanelSpec, FieldSpec } from './catalog'

@@ -3,8 +3,9 @@
  * while the panel is open and the tab visible. A GET of a data endpoint can be re-run: it opens
  * its panel with the same values and runs it.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
 import { apiGet } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
 import { formatClock, formatDuration } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { matchRequest } from './catalog'

@@ -5,11 +5,13 @@
  * download its records as CSV, JSONL or JSON. A job that waits, pauses or fails says why and what
  * to do next.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
+import { formatBytes } from '../../shared/format'
 import { confirmAction } from '../components/dialogs'
 import { showToast } from '../components/toast'
 import { apiDownload, apiGet, apiRequest } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
-import { formatBytes, formatCount, formatTime } from '../lib/format'
+import { formatCount, formatTime } from '../lib/format'
 import { followJob, isActive, JOB_KINDS, type Job, type JobEvent, type JobKind, startJob } from '../lib/jobs'
 import type { Panel } from '../lib/panel'
 

@@ -3,12 +3,14 @@
  * CSV), delete one after an in-page confirmation. File names come from the server and are only
  * ever text and URL-encoded path segments.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
+import { formatBytes } from '../../shared/format'
 import { confirmAction } from '../components/dialogs'
 import { createResultView } from '../components/result-view'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
-import { formatBytes, formatTime } from '../lib/format'
+import { formatTime } from '../lib/format'
 import type { Panel } from '../lib/panel'
 
 /** One entry of `GET /api/saved`. */

@@ -4,9 +4,23 @@
  * URL (`?token=`) as `Authorization: Bearer`, and event streams read from a POST response (an
  * EventSource could only GET). Nothing here throws: failures come back as values.
  */
+import type { AgentEvent } from '../../../src/agent/events'
+import type { ParallelResult } from '../../../src/agent/parallel'
+import { accessToken, requestHeaders } from '../request'
+
+/** An agent event as a chat stream sends it; in a parallel run it carries its task's index. */
+export type TaskEvent = AgentEvent & { task?: number }
+
+/** The summary that ends a parallel run (the run's own `done`, without `task`). */
+export type ParallelDoneEvent = ParallelResult & { type: 'done'; task?: undefined }
 
 /** One server-sent event's payload. */
-export type StreamEvent = Record<string, unknown> & { type: string }
+export type StreamEvent = TaskEvent | ParallelDoneEvent
+
+/** Whether an event belongs to one task of a parallel run, or to a single ask. */
+export function isAgentEvent(event: StreamEvent): event is TaskEvent {
+	return !('results' in event)
+}
 
 /** A JSON answer, or why there is none. */
 export interface JsonResult {
@@ -23,15 +37,13 @@ export class ChatApi {
 	private readonly basePath: string
 	private readonly token: string | null
 
-	constructor(basePath: string, token = new URLSearchParams(window.location.search).get('token')) {
+	constructor(basePath: string, token = accessToken()) {
 		this.basePath = basePath.replace(/\/$/, '')
 		this.token = token || null
 	}
 
 	private headers(json: boolean): Record<string, string> {
-		const headers: Record<string, string> = json ? { 'Content-Type': 'application/json' } : {}
-		if (this.token) headers.Authorization = `Bearer ${this.token}`
-		return headers
+		return requestHeaders({ json, token: this.token })
 	}
 
 	/** Sends a request and reads a JSON answer. */

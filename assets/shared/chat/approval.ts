@@ -4,9 +4,11 @@
  * its own. The decision goes to `POST <base>/approve { id, allow }`; the stream's `status` event
  * with the same `permission_id` confirms the outcome (or reports the time-out).
  */
-import type { JsonResult, StreamEvent } from './api'
+
+import type { PermissionEvent } from '../../../src/agent/events'
+import { h } from '../dom'
+import type { JsonResult } from './api'
 import { codeBlock } from './code'
-import { el } from './dom'
 
 const kindLabels: Record<string, string> = {
 	code_run: 'Run code',
@@ -30,20 +32,19 @@ export interface ApprovalCard {
 
 /** Builds the card for a `permission` event; `decide` posts the decision. */
 export function approvalCard(
-	event: StreamEvent,
+	event: PermissionEvent,
 	decide: (allow: boolean) => Promise<JsonResult>
 ): ApprovalCard {
-	const kind = String(event.kind ?? '')
-	const detail = String(event.detail ?? '')
-	const seconds = typeof event.timeout_seconds === 'number' ? event.timeout_seconds : 120
+	const { kind, detail } = event
+	const seconds = event.timeout_seconds ?? 120
 	const deadline = Date.now() + seconds * 1000
-	const state = el('p', { className: 'chat-approval-state', attrs: { 'aria-live': 'polite' } })
-	const approve = el('button', {
+	const state = h('p', { className: 'chat-approval-state', attrs: { 'aria-live': 'polite' } })
+	const approve = h('button', {
 		className: 'chat-button chat-approve',
 		text: 'Approve',
 		attrs: { type: 'button' }
 	})
-	const deny = el('button', { className: 'chat-button chat-deny', text: 'Deny', attrs: { type: 'button' } })
+	const deny = h('button', { className: 'chat-button chat-deny', text: 'Deny', attrs: { type: 'button' } })
 	let settled = false
 
 	const showRemaining = () => {
@@ -83,23 +84,23 @@ export function approvalCard(
 	const body =
 		kind === 'code_run'
 			? codeBlock(detail)
-			: el('pre', { className: 'chat-approval-detail' }, el('code', { text: detail }))
-	const card = el(
+			: h('pre', { className: 'chat-approval-detail' }, h('code', { text: detail }))
+	const card = h(
 		'section',
 		{
 			className: 'chat-approval',
-			attrs: { 'aria-label': `Permission request: ${String(event.title ?? '')}` }
+			attrs: { 'aria-label': `Permission request: ${event.title}` }
 		},
-		el(
+		h(
 			'header',
 			{ className: 'chat-approval-header' },
-			el('span', { className: 'chat-approval-kind', text: kindLabels[kind] ?? 'Action' }),
-			el('strong', { className: 'chat-approval-title', text: String(event.title ?? '') })
+			h('span', { className: 'chat-approval-kind', text: kindLabels[kind] ?? 'Action' }),
+			h('strong', { className: 'chat-approval-title', text: event.title })
 		),
 		body,
-		el('div', { className: 'chat-approval-actions' }, approve, deny),
+		h('div', { className: 'chat-approval-actions' }, approve, deny),
 		state
 	)
-	card.dataset.permissionId = String(event.id ?? '')
+	card.dataset.permissionId = event.id
 	return { element: card, settle }
 }

@@ -7,8 +7,8 @@
 import './chat.css'
 import './steps.css'
 import './answer.css'
+import { h } from '../dom'
 import { ChatApi, type StreamEvent } from './api'
-import { el } from './dom'
 import { ParallelRun } from './parallel'
 import { AssistantTurn, userBubble } from './turn'
 
@@ -44,12 +44,12 @@ const defaultExamples = [
 export function mountChat(container: HTMLElement, options: ChatOptions): MountedChat {
 	const api = new ChatApi(options.basePath)
 	const decide = (id: string, allow: boolean) => api.json('POST', '/approve', { id, allow })
-	const log = el('div', {
+	const log = h('div', {
 		className: 'chat-log',
 		attrs: { role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: 0 }
 	})
-	const announcer = el('p', { className: 'chat-visually-hidden', attrs: { 'aria-live': 'polite' } })
-	const input = el('textarea', {
+	const announcer = h('p', { className: 'chat-visually-hidden', attrs: { 'aria-live': 'polite' } })
+	const input = h('textarea', {
 		className: 'chat-input',
 		attrs: {
 			rows: 3,
@@ -58,24 +58,24 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 			'aria-label': 'Your question'
 		}
 	})
-	const send = el('button', { className: 'chat-button chat-send', text: 'Send', attrs: { type: 'submit' } })
-	const stop = el('button', {
+	const send = h('button', { className: 'chat-button chat-send', text: 'Send', attrs: { type: 'submit' } })
+	const stop = h('button', {
 		className: 'chat-button chat-stop',
 		text: 'Stop',
 		attrs: { type: 'button', hidden: true }
 	})
-	const reset = el('button', {
+	const reset = h('button', {
 		className: 'chat-button chat-reset',
 		text: 'New conversation',
 		attrs: { type: 'button' }
 	})
-	const composer = el(
+	const composer = h(
 		'form',
 		{ className: 'chat-composer' },
 		input,
-		el('div', { className: 'chat-composer-actions' }, send, stop)
+		h('div', { className: 'chat-composer-actions' }, send, stop)
 	)
-	const tasksInput = el('textarea', {
+	const tasksInput = h('textarea', {
 		className: 'chat-input chat-tasks-input',
 		attrs: {
 			rows: 3,
@@ -83,19 +83,19 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 			placeholder: 'One task per line (at most 10)'
 		}
 	})
-	const runTasks = el('button', {
+	const runTasks = h('button', {
 		className: 'chat-button',
 		text: 'Run in parallel',
 		attrs: { type: 'submit' }
 	})
-	const tasksForm = el('form', { className: 'chat-tasks-form' }, tasksInput, runTasks)
+	const tasksForm = h('form', { className: 'chat-tasks-form' }, tasksInput, runTasks)
 	const parallel = options.parallel
-		? el('details', { className: 'chat-parallel' }, el('summary', null, 'Parallel tasks'), tasksForm)
+		? h('details', { className: 'chat-parallel' }, h('summary', null, 'Parallel tasks'), tasksForm)
 		: null
-	const element = el(
+	const element = h(
 		'div',
 		{ className: 'smkit-chat' },
-		el('div', { className: 'chat-toolbar' }, reset),
+		h('div', { className: 'chat-toolbar' }, reset),
 		log,
 		announcer,
 		composer,
@@ -117,7 +117,7 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 	}
 	const showEmpty = () => {
 		const examples = (options.examples ?? defaultExamples).map((example) =>
-			el('button', {
+			h('button', {
 				className: 'chat-example',
 				text: example,
 				attrs: { type: 'button' },
@@ -130,10 +130,10 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 			})
 		)
 		log.replaceChildren(
-			el(
+			h(
 				'div',
 				{ className: 'chat-empty' },
-				el('p', { text: 'Ask a question in plain language. For example:' }),
+				h('p', { text: 'Ask a question in plain language. For example:' }),
 				...examples
 			)
 		)

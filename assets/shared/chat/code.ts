@@ -5,7 +5,7 @@
  */
 import hljs from 'highlight.js/lib/core'
 import javascript from 'highlight.js/lib/languages/javascript'
-import { el } from './dom'
+import { h } from '../dom'
 
 hljs.registerLanguage('javascript', javascript)
 
@@ -17,7 +17,7 @@ async function copyText(text: string): Promise<boolean> {
 		await navigator.clipboard.writeText(text)
 		return true
 	} catch {
-		const area = el('textarea', {
+		const area = h('textarea', {
 			className: 'chat-copy-buffer',
 			attrs: { readonly: true, 'aria-hidden': 'true' }
 		})
@@ -32,7 +32,7 @@ async function copyText(text: string): Promise<boolean> {
 
 /** A button that copies `text()` and says so for a moment. */
 export function copyButton(text: () => string, label = 'Copy code'): HTMLButtonElement {
-	const button = el('button', {
+	const button = h('button', {
 		className: 'chat-copy',
 		text: 'Copy',
 		attrs: { type: 'button', 'aria-label': label }
@@ -49,10 +49,10 @@ export function copyButton(text: () => string, label = 'Copy code'): HTMLButtonE
 
 /** The line above a code block: its caption (if any) and the copy button, so nothing covers the code. */
 function codeBar(source: string, caption?: string): HTMLElement {
-	return el(
+	return h(
 		'div',
 		{ className: 'chat-code-bar' },
-		el('span', { className: 'chat-code-caption', text: caption ?? '' }),
+		h('span', { className: 'chat-code-caption', text: caption ?? '' }),
 		copyButton(() => source)
 	)
 }
@@ -71,14 +71,14 @@ export function enhanceCodeBlock(code: HTMLElement, language?: string): void {
 	if (!pre) return
 	const source = code.textContent ?? ''
 	if (language) highlightCode(code, language)
-	const block = el('div', { className: 'chat-code' })
+	const block = h('div', { className: 'chat-code' })
 	pre.replaceWith(block)
 	block.append(codeBar(source), pre)
 }
 
 /** A new highlighted JavaScript block with a copy button. */
 export function codeBlock(source: string, caption?: string): HTMLElement {
-	const code = el('code', { className: 'language-javascript', text: source })
+	const code = h('code', { className: 'language-javascript', text: source })
 	highlightCode(code)
-	return el('div', { className: 'chat-code' }, codeBar(source, caption), el('pre', null, code))
+	return h('div', { className: 'chat-code' }, codeBar(source, caption), h('pre', null, code))
 }

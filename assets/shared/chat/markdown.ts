@@ -8,8 +8,8 @@
  */
 import DOMPurify from 'dompurify'
 import { Marked, type Tokens } from 'marked'
+import { h } from '../dom'
 import { enhanceCodeBlock } from './code'
-import { el } from './dom'
 
 const escapeHtml = (text: string): string =>
 	text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
@@ -94,7 +94,7 @@ const sanitizeOptions = {
 
 /** Renders Markdown into a sanitised element (`div.chat-markdown`). */
 export function renderMarkdown(text: string): HTMLElement {
-	const container = el('div', { className: 'chat-markdown' })
+	const container = h('div', { className: 'chat-markdown' })
 	const html = markdown.parse(text, { async: false }) as string
 	container.append(purify.sanitize(html, sanitizeOptions))
 	for (const code of container.querySelectorAll('pre > code')) {

@@ -2,35 +2,27 @@
  * A parallel run in the chat: one sub-bubble per task (each task is its own conversation on the
  * server and streams its own steps, approvals included), then a summary of the run's results.
  */
-import type { StreamEvent } from './api'
-import { el } from './dom'
-import { AssistantTurn, type Decide } from './turn'
 
-interface TaskResult {
-	task?: unknown
-	success?: unknown
-	steps?: unknown
-	tokens?: unknown
-	duration?: unknown
-	error?: unknown
-}
+import { h } from '../dom'
+import { isAgentEvent, type ParallelDoneEvent, type StreamEvent } from './api'
+import { AssistantTurn, type Decide } from './turn'
 
 /** The bubble of a parallel run. */
 export class ParallelRun {
 	readonly element: HTMLElement
 	private readonly turns: AssistantTurn[]
-	private readonly status = el('p', { className: 'chat-parallel-status', attrs: { role: 'status' } })
-	private readonly summary = el('div', { className: 'chat-parallel-summary' })
+	private readonly status = h('p', { className: 'chat-parallel-status', attrs: { role: 'status' } })
+	private readonly summary = h('div', { className: 'chat-parallel-summary' })
 	private finished = false
 
 	constructor(tasks: readonly string[], decide: Decide) {
 		this.turns = tasks.map((task, index) => new AssistantTurn(decide, `Task ${index + 1}: ${task}`))
 		this.status.textContent = `Running ${tasks.length} task${tasks.length === 1 ? '' : 's'}…`
-		this.element = el(
+		this.element = h(
 			'article',
 			{ className: 'chat-turn chat-parallel-run', attrs: { 'aria-busy': 'true' } },
 			this.status,
-			el('div', { className: 'chat-parallel-tasks' }, ...this.turns.map((turn) => turn.element)),
+			h('div', { className: 'chat-parallel-tasks' }, ...this.turns.map((turn) => turn.element)),
 			this.summary
 		)
 	}
@@ -42,12 +34,12 @@ export class ParallelRun {
 
 	/** Routes an event to its task, or handles the run's own events. */
 	handle(event: StreamEvent): void {
-		if (typeof event.task === 'number') {
-			this.turns[event.task]?.handle(event)
+		if (!isAgentEvent(event)) {
+			this.finish(event)
 			return
 		}
-		if (event.type === 'status' && typeof event.message === 'string') this.status.textContent = event.message
-		if (event.type === 'done') this.finish(event)
+		if (event.task !== undefined) this.turns[event.task]?.handle(event)
+		else if (event.type === 'status') this.status.textContent = event.message
 	}
 
 	/** Ends the run without its summary. */
@@ -59,43 +51,43 @@ export class ParallelRun {
 		this.status.textContent = message
 	}
 
-	private finish(event: StreamEvent): void {
+	private finish(event: ParallelDoneEvent): void {
 		this.finished = true
 		this.element.setAttribute('aria-busy', 'false')
-		const results: TaskResult[] = Array.isArray(event.results) ? event.results : []
-		const succeeded = results.filter((result) => result.success === true).length
+		const { results } = event
+		const succeeded = results.filter((result) => result.success).length
 		this.status.textContent = `${succeeded} of ${results.length} tasks succeeded`
 		const rows = results.map((result, index) =>
-			el(
+			h(
 				'tr',
 				null,
-				el('td', { text: String(index + 1) }),
-				el('td', { text: result.success === true ? '✓' : `✗ ${String(result.error ?? '')}` }),
-				el('td', { text: String(result.steps ?? 0) }),
-				el('td', { text: String(result.tokens ?? 0) }),
-				el('td', { text: `${Number(result.duration ?? 0).toFixed(1)} s` })
+				h('td', { text: String(index + 1) }),
+				h('td', { text: result.success ? '✓' : `✗ ${result.error ?? ''}` }),
+				h('td', { text: String(result.steps) }),
+				h('td', { text: String(result.tokens) }),
+				h('td', { text: `${result.duration.toFixed(1)} s` })
 			)
 		)
 		this.summary.replaceChildren(
-			el(
+			h(
 				'table',
 				{ className: 'chat-parallel-table' },
-				el(
+				h(
 					'thead',
 					null,
-					el(
+					h(
 						'tr',
 						null,
 						...['Task', 'Result', 'Steps', 'Tokens', 'Time'].map((name) =>
-							el('th', { text: name, attrs: { scope: 'col' } })
+							h('th', { text: name, attrs: { scope: 'col' } })
 						)
 					)
 				),
-				el('tbody', null, ...rows)
+				h('tbody', null, ...rows)
 			),
-			el('p', {
+			h('p', {
 				className: 'chat-meta',
-				text: `Total: ${Number(event.total_duration ?? 0).toFixed(1)} s · ${Number(event.total_tokens ?? 0).toLocaleString('en')} tokens`
+				text: `Total: ${event.total_duration.toFixed(1)} s · ${event.total_tokens.toLocaleString('en')} tokens`
 			})
 		)
 	}

@@ -3,10 +3,13 @@
  * own nodes, so the steps of each question stream into its own bubble. Fixed element ids would send
  * the steps of every later question into the first bubble and leave its spinner running.
  */
-import type { JsonResult, StreamEvent } from './api'
+
+import type { DoneEvent, PermissionEvent, ToolResultEvent } from '../../../src/agent/events'
+import { h } from '../dom'
+import { formatBytes, formatMeta } from '../format'
+import { isAgentEvent, type JsonResult, type StreamEvent } from './api'
 import { type ApprovalCard, approvalCard } from './approval'
 import { codeBlock } from './code'
-import { el, formatBytes, formatMeta } from './dom'
 import { renderMarkdown } from './markdown'
 
 /** Posts a decision for a permission request. */
@@ -22,24 +25,24 @@ function callText(name: string, args: unknown): string {
 /** The bubble of one answer (or of one parallel task). */
 export class AssistantTurn {
 	readonly element: HTMLElement
-	private readonly statusText = el('span', { className: 'chat-status-text', text: 'Sending…' })
-	private readonly status = el(
+	private readonly statusText = h('span', { className: 'chat-status-text', text: 'Sending…' })
+	private readonly status = h(
 		'div',
 		{ className: 'chat-status', attrs: { role: 'status' } },
-		el('span', { className: 'chat-spinner', attrs: { 'aria-hidden': 'true' } }),
+		h('span', { className: 'chat-spinner', attrs: { 'aria-hidden': 'true' } }),
 		this.statusText
 	)
-	private readonly stepList = el('ol', { className: 'chat-step-list' })
-	private readonly stepCount = el('span', { className: 'chat-step-count', text: '0' })
-	private readonly steps = el(
+	private readonly stepList = h('ol', { className: 'chat-step-list' })
+	private readonly stepCount = h('span', { className: 'chat-step-count', text: '0' })
+	private readonly steps = h(
 		'details',
 		{ className: 'chat-steps', attrs: { open: true } },
-		el('summary', null, 'Steps ', this.stepCount),
+		h('summary', null, 'Steps ', this.stepCount),
 		this.stepList
 	)
-	private readonly answer = el('div', { className: 'chat-answer' })
-	private readonly files = el('ul', { className: 'chat-files', attrs: { hidden: true } })
-	private readonly meta = el('p', { className: 'chat-meta', attrs: { hidden: true } })
+	private readonly answer = h('div', { className: 'chat-answer' })
+	private readonly files = h('ul', { className: 'chat-files', attrs: { hidden: true } })
+	private readonly meta = h('p', { className: 'chat-meta', attrs: { hidden: true } })
 	private readonly cards = new Map<string, ApprovalCard>()
 	private readonly pendingCalls = new Map<string, HTMLElement>()
 	private currentStep: HTMLElement = this.stepList
@@ -52,10 +55,10 @@ export class AssistantTurn {
 		heading?: string
 	) {
 		this.steps.hidden = true
-		this.element = el(
+		this.element = h(
 			'article',
 			{ className: 'chat-turn chat-assistant', attrs: { 'aria-busy': 'true' } },
-			heading ? el('h3', { className: 'chat-task-heading', text: heading }) : null,
+			heading ? h('h3', { className: 'chat-task-heading', text: heading }) : null,
 			this.status,
 			this.steps,
 			this.answer,
@@ -71,27 +74,22 @@ export class AssistantTurn {
 
 	/** Applies one stream event to this bubble. */
 	handle(event: StreamEvent): void {
+		if (!isAgentEvent(event)) return
 		switch (event.type) {
 			case 'status':
-				if (typeof event.permission_id === 'string')
-					this.cards.get(event.permission_id)?.settle(String(event.outcome))
-				this.setStatus(text(event.message))
+				if (event.permission_id && event.outcome) this.cards.get(event.permission_id)?.settle(event.outcome)
+				this.setStatus(event.message)
 				break
 			case 'step':
-				this.addStep(text(event.message))
+				this.addStep(event.message)
 				break
 			case 'code':
-				this.addItem(
-					codeBlock(text(event.code), typeof event.description === 'string' ? event.description : undefined)
-				)
+				this.addItem(codeBlock(event.code, event.description))
 				break
 			case 'tool_call':
 				if (event.source === 'code') {
-					const line = el('div', {
-						className: 'chat-call',
-						text: callText(text(event.name), event.arguments)
-					})
-					this.pendingCalls.set(text(event.id), line)
+					const line = h('div', { className: 'chat-call', text: callText(event.name, event.arguments) })
+					this.pendingCalls.set(event.id, line)
 					this.addItem(line)
 				}
 				break
@@ -102,7 +100,7 @@ export class AssistantTurn {
 				this.addApproval(event)
 				break
 			case 'error':
-				this.setStatus(text(event.message))
+				this.setStatus(event.message)
 				break
 			case 'done':
 				this.finish(event)
@@ -116,7 +114,7 @@ export class AssistantTurn {
 		this.finished = true
 		for (const card of this.cards.values()) card.settle('cancelled')
 		this.stopBusy()
-		this.answer.replaceChildren(el('p', { className: 'chat-error', text: message }))
+		this.answer.replaceChildren(h('p', { className: 'chat-error', text: message }))
 	}
 
 	/** Shows a restored answer (from the history) without steps. */
@@ -137,10 +135,10 @@ export class AssistantTurn {
 
 	private addStep(message: string): void {
 		this.steps.hidden = false
-		this.currentStep = el(
+		this.currentStep = h(
 			'li',
 			{ className: 'chat-step' },
-			el('div', { className: 'chat-step-title', text: message })
+			h('div', { className: 'chat-step-title', text: message })
 		)
 		this.stepList.append(this.currentStep)
 		this.stepCount.textContent = String(this.stepList.children.length)
@@ -154,11 +152,11 @@ export class AssistantTurn {
 	}
 
 	private folded(title: string, output: string, success: boolean): HTMLElement {
-		return el(
+		return h(
 			'details',
 			{ className: `chat-result ${success ? 'chat-result-ok' : 'chat-result-failed'}` },
-			el('summary', null, `${success ? '✓' : '✗'} ${title}`),
-			el('pre', { className: 'chat-result-output' }, el('code', { text: output }))
+			h('summary', null, `${success ? '✓' : '✗'} ${title}`),
+			h('pre', { className: 'chat-result-output' }, h('code', { text: output }))
 		)
 	}
 
@@ -166,17 +164,16 @@ export class AssistantTurn {
 	private deniedLine(labels: readonly unknown[]): HTMLElement {
 		this.deniedSomething = true
 		const names = [...new Set(labels.map(text))].join('; ')
-		return el('div', { className: 'chat-result chat-result-denied', text: `✗ You denied: ${names}` })
+		return h('div', { className: 'chat-result chat-result-denied', text: `✗ You denied: ${names}` })
 	}
 
-	private addResult(event: StreamEvent): void {
-		const success = event.success === true
-		const name = text(event.name)
-		const call = this.pendingCalls.get(text(event.id))
-		if (Array.isArray(event.denied) && event.denied.length) {
+	private addResult(event: ToolResultEvent): void {
+		const { success, name } = event
+		const call = this.pendingCalls.get(event.id)
+		if (event.denied?.length) {
 			const line = this.deniedLine(event.denied)
 			if (call) {
-				this.pendingCalls.delete(text(event.id))
+				this.pendingCalls.delete(event.id)
 				call.replaceWith(line)
 			} else if (!this.currentStep.querySelector('.chat-result-denied')) {
 				// The run's own result repeats a write denial already shown in place of its call.
@@ -186,22 +183,22 @@ export class AssistantTurn {
 		}
 		// A call from the code is shown with its arguments; the run_code result is the code's output.
 		const title = call?.textContent ?? (name === 'run_code' ? 'Code output' : name)
-		const result = this.folded(title, text(event.output), success)
+		const result = this.folded(title, event.output, success)
 		if (call) {
-			this.pendingCalls.delete(text(event.id))
+			this.pendingCalls.delete(event.id)
 			call.replaceWith(result)
 		} else {
 			this.addItem(result)
 		}
 	}
 
-	private addApproval(event: StreamEvent): void {
-		const id = text(event.id)
+	private addApproval(event: PermissionEvent): void {
+		const id = event.id
 		const card = approvalCard(event, (allow) => this.decide(id, allow))
 		this.cards.set(id, card)
 		this.steps.open = true
 		this.addItem(card.element)
-		this.setStatus(`Waiting for your approval: ${text(event.title)}`)
+		this.setStatus(`Waiting for your approval: ${event.title}`)
 	}
 
 	private stopBusy(): void {
@@ -209,47 +206,42 @@ export class AssistantTurn {
 		this.element.setAttribute('aria-busy', 'false')
 	}
 
-	private finish(event: StreamEvent): void {
+	private finish(event: DoneEvent): void {
 		if (this.finished) return
 		this.finished = true
 		for (const card of this.cards.values()) card.settle('cancelled')
 		this.stopBusy()
-		const answerText = text(event.answer ?? '')
+		const answerText = event.answer
 		const parts: HTMLElement[] = []
 		if (answerText) parts.push(renderMarkdown(answerText))
-		if (event.success !== true && event.error) {
-			parts.push(el('p', { className: 'chat-error', text: text(event.error) }))
+		if (!event.success && event.error) {
+			parts.push(h('p', { className: 'chat-error', text: event.error }))
 		}
 		this.answer.replaceChildren(...parts)
-		const files = Array.isArray(event.files) ? event.files : []
-		if (files.length) {
+		if (event.files.length) {
 			this.files.hidden = false
 			this.files.replaceChildren(
-				...files.map((file: { name?: unknown; file?: unknown; size?: unknown }) =>
-					el(
+				...event.files.map((file) =>
+					h(
 						'li',
 						null,
-						el('span', { className: 'chat-file-name', text: text(file.file ?? file.name) }),
-						` (${formatBytes(Number(file.size) || 0)})`
+						h('span', { className: 'chat-file-name', text: file.file || file.name }),
+						` (${formatBytes(file.size)})`
 					)
 				)
 			)
 		}
 		this.meta.hidden = false
-		this.meta.textContent = formatMeta(
-			Number(event.steps) || 0,
-			Number(event.tokens) || 0,
-			Number(event.duration) || 0
-		)
+		this.meta.textContent = formatMeta(event.steps, event.tokens, event.duration)
 		if (answerText && !this.deniedSomething) this.steps.open = false
 	}
 }
 
 /** A bubble with the person's question. */
 export function userBubble(message: string): HTMLElement {
-	return el(
+	return h(
 		'article',
 		{ className: 'chat-turn chat-user' },
-		el('p', { className: 'chat-user-text', text: message })
+		h('p', { className: 'chat-user-text', text: message })
 	)
 }

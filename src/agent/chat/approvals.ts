@@ -6,7 +6,7 @@
  * them. Nothing is ever approved without a person's click.
  */
 
-import type { AgentEvent } from '../events'
+import type { AgentEvent, ApprovalOutcome } from '../events'
 import { type ApprovalRequest, type Approver, createDeferredApprover } from '../permissions'
 import { AGENT_DEFAULTS } from '../settings'
 
@@ -21,9 +21,6 @@ export interface ApprovalChannel {
 	/** Requests denied because the request could not show approve/deny cards (mode `none`). */
 	deniedUnasked: ApprovalRequest[]
 }
-
-/** Why a browser request ended, sent to the stream as a `status` event so the card can update. */
-export type ApprovalOutcome = 'approved' | 'denied' | 'timed_out' | 'cancelled'
 
 /** Waiting browser approvals of one server (all its conversations and parallel tasks). */
 export class BrowserApprovals {
@@ -91,7 +88,7 @@ export class BrowserApprovals {
 					message: `${said[outcome]}: ${request.title}`,
 					permission_id: request.id,
 					outcome
-				} as AgentEvent)
+				})
 				return allowed
 			}
 		}

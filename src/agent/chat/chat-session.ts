@@ -172,9 +172,7 @@ export class ChatSession {
 			if (!listener) return
 			// The card counts down to the server's own time-out.
 			listener(
-				event.type === 'permission'
-					? ({ ...event, timeout_seconds: this.approvals.timeoutSeconds } as AgentEvent)
-					: event
+				event.type === 'permission' ? { ...event, timeout_seconds: this.approvals.timeoutSeconds } : event
 			)
 		}
 	}
