@@ -6,7 +6,6 @@
  */
 import type { TSchema } from '@sinclair/typebox'
 import type { MethodSpec } from '../client/registry'
-import * as models from '../client/types'
 import { neutraliseFenceTags } from './fence'
 
 /** Tag wrapped around tool output in the conversation, so the model can tell data from instructions. */
@@ -23,11 +22,6 @@ export function markUntrusted(text: string): string {
 
 function formatParams(spec: MethodSpec): string {
 	return spec.params.map((param) => `${param.name}${param.optional ? '?' : ''}: ${param.type}`).join(', ')
-}
-
-/** Model names mentioned in a `returns` text such as `Page<UserShort>` or `User`. */
-function modelNames(returns: string): string[] {
-	return returns.match(/[A-Z][A-Za-z]+/g)?.filter((name) => name !== 'Page' && name !== 'Promise') ?? []
 }
 
 function schemaFields(schema: unknown): string[] | undefined {
@@ -59,11 +53,11 @@ export function formatApiReference(
  * that extends one already listed (FullProfile extends User) names it instead of repeating its fields.
  */
 export function formatModels(methods: readonly MethodSpec[]): string {
-	const names = [...new Set(methods.flatMap((spec) => modelNames(spec.returns)))]
+	const schemas = new Map(methods.map((spec) => [spec.result.model, spec.result.schema]))
 	const listed: { name: string; fields: string[] }[] = []
 	const lines: string[] = []
-	for (const name of names) {
-		const fields = schemaFields((models as Record<string, unknown>)[name])
+	for (const [name, schema] of schemas) {
+		const fields = schemaFields(schema)
 		if (!fields) continue
 		const base = listed
 			.filter(

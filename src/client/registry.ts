@@ -3,7 +3,9 @@
  * kind. The agent builds its tool list and sandbox bridge from it; the playground its permissions.
  * A test checks it matches the client's methods exactly.
  */
+import { Kind, type TSchema } from '@sinclair/typebox'
 import type { ApiGroupName } from './client'
+import * as models from './types'
 
 /** One parameter of a client method. */
 export interface MethodParam {
@@ -21,8 +23,10 @@ export interface MethodSpec {
 	group: ApiGroupName
 	name: string
 	params: MethodParam[]
-	/** Result type name (models of `types.ts`; `Page<T>` is `{ items: T[], next_cursor }`). */
+	/** What it resolves to, for people and the prompt: `User`, `Page<UserShort>` (derived from `result`). */
 	returns: string
+	/** What it resolves to, as the client's TypeBox schemas. */
+	result: MethodResult
 	/** One line for humans and the model. */
 	description: string
 	/** `write` changes the account (like, comment, follow, message): needs permission. */
@@ -53,157 +57,252 @@ const LIST: MethodParam = {
 	optional: true
 }
 
+/**
+ * What a method resolves to: one model, or a page (`{ items, next_cursor }`) of a model, with the
+ * schemas of `types.ts` and their names there.
+ */
+export interface MethodResult {
+	/** `one`: a model; `page`: a page of items. */
+	shape: 'one' | 'page'
+	/** Name of the model (of the items, for a page) among the client's schemas, e.g. `UserShort`. */
+	model: string
+	/** Its schema. */
+	schema: TSchema
+	/** The whole page's schema when a page carries more than `items` and `next_cursor`. */
+	pageSchema?: TSchema
+}
+
+/** The client's schemas by object, to name the one an entry refers to. */
+const schemaNames = new Map<unknown, string>(
+	Object.entries(models)
+		.filter(([, value]) => value !== null && typeof value === 'object' && Kind in value)
+		.map(([name, value]) => [value, name])
+)
+
+function nameOf(schema: TSchema): string {
+	const name = schemaNames.get(schema)
+	if (!name) throw new Error('A method result must be a schema exported by src/client/types.ts')
+	return name
+}
+
+/** A method resolving to one `schema`. */
+function one(schema: TSchema): MethodResult {
+	return { shape: 'one', model: nameOf(schema), schema }
+}
+
+/** A method resolving to a page of `item`; `pageSchema` when the page has fields of its own. */
+function page(item: TSchema, pageSchema?: TSchema): MethodResult {
+	return { shape: 'page', model: nameOf(item), schema: item, pageSchema }
+}
+
+/** `User`, `Page<UserShort>`, `Page<Comment> & { total_count, has_more }`. */
+function label(result: MethodResult): string {
+	if (result.shape === 'one') return result.model
+	const extra = Object.keys(result.pageSchema?.properties ?? {}).filter(
+		(field) => field !== 'items' && field !== 'next_cursor'
+	)
+	return `Page<${result.model}>${extra.length ? ` & { ${extra.join(', ')} }` : ''}`
+}
+
 function entry(
 	group: ApiGroupName,
 	name: string,
 	params: MethodParam[],
-	returns: string,
+	result: MethodResult,
 	description: string,
 	access: 'read' | 'write' = 'read'
 ): MethodSpec {
-	return { path: `${group}.${name}`, group, name, params, returns, description, access }
+	return {
+		path: `${group}.${name}`,
+		group,
+		name,
+		params,
+		returns: label(result),
+		result,
+		description,
+		access
+	}
 }
 
 /** Every public method of `InstagramClient`, grouped as in docs/architecture.md, "Client API surface". */
 export const methodRegistry: readonly MethodSpec[] = Object.freeze([
-	entry('users', 'getByUsername', [USERNAME], 'User', 'Full profile of a user by username'),
-	entry('users', 'getById', [USER_PK], 'User', 'Full profile of a user by numeric pk'),
-	entry('users', 'search', [QUERY, LIST], 'Page<UserShort>', 'Search users (exact username first)'),
+	entry('users', 'getByUsername', [USERNAME], one(models.User), 'Full profile of a user by username'),
+	entry('users', 'getById', [USER_PK], one(models.User), 'Full profile of a user by numeric pk'),
+	entry('users', 'search', [QUERY, LIST], page(models.UserShort), 'Search users (exact username first)'),
 	entry(
 		'users',
 		'getFullProfile',
 		[USERNAME],
-		'FullProfile',
+		one(models.FullProfile),
 		'Profile merged with contact info and parsed bio'
 	),
 	entry(
 		'users',
 		'parseBio',
 		[USERNAME],
-		'ParsedBio',
+		one(models.ParsedBio),
 		'Mentions, hashtags, URLs, e-mails, phones and links of a bio'
 	),
-	entry('media', 'getInfo', [MEDIA_PK], 'Media', 'Details of a post, reel or carousel'),
+	entry('media', 'getInfo', [MEDIA_PK], one(models.Media), 'Details of a post, reel or carousel'),
 	entry(
 		'media',
 		'getFullInfo',
 		[MEDIA_PK],
-		'MediaFull',
+		one(models.MediaFull),
 		'Media details plus owner profile, first comments and likers'
 	),
 	entry(
 		'media',
 		'getInfoV2',
 		[MEDIA_PK],
-		'MediaV2',
+		one(models.MediaV2),
 		'Media details with shortcode, type name, images and videos'
 	),
 	entry(
 		'media',
 		'getByUrl',
 		[{ name: 'url', type: 'string', description: 'post/reel URL' }],
-		'Media',
+		one(models.Media),
 		'Media details from an instagram.com/p/... URL'
 	),
-	entry('media', 'getLikers', [MEDIA_PK, LIST], 'Page<UserShort>', 'Users who liked a media'),
+	entry('media', 'getLikers', [MEDIA_PK, LIST], page(models.UserShort), 'Users who liked a media'),
 	entry(
 		'media',
 		'getComments',
 		[MEDIA_PK, LIST],
-		'Page<Comment> & { total_count, has_more }',
+		page(models.Comment, models.CommentPage),
 		'Comments of a media with totals'
 	),
-	entry('media', 'like', [MEDIA_PK], 'LikeResult', 'Like a media as the logged-in account', 'write'),
-	entry('media', 'unlike', [MEDIA_PK], 'LikeResult', 'Remove the like of the logged-in account', 'write'),
+	entry(
+		'media',
+		'like',
+		[MEDIA_PK],
+		one(models.LikeResult),
+		'Like a media as the logged-in account',
+		'write'
+	),
+	entry(
+		'media',
+		'unlike',
+		[MEDIA_PK],
+		one(models.LikeResult),
+		'Remove the like of the logged-in account',
+		'write'
+	),
 	entry(
 		'media',
 		'comment',
 		[MEDIA_PK, { name: 'text', type: 'string', description: 'comment text' }],
-		'Comment',
+		one(models.Comment),
 		'Post a comment on a media',
 		'write'
 	),
-	entry('feed', 'getUserFeed', [USER_PK, LIST], 'Page<Media>', "A user's posts, newest first"),
-	entry('feed', 'getTagFeed', [TAG, LIST], 'Page<Media>', 'Recent posts of a hashtag'),
-	entry('feed', 'getLiked', [LIST], 'Page<Media>', 'Posts the logged-in account liked'),
-	entry('feed', 'getSaved', [LIST], 'Page<SavedCollection>', 'Saved collections of the logged-in account'),
-	entry('search', 'top', [QUERY], 'TopSearch', 'Users, hashtags and places matching a query'),
-	entry('search', 'users', [QUERY, LIST], 'Page<UserShort>', 'Users matching a query'),
-	entry('search', 'hashtags', [QUERY, LIST], 'Page<Hashtag>', 'Hashtags matching a query'),
-	entry('search', 'places', [QUERY, LIST], 'Page<Place>', 'Places matching a query'),
-	entry('search', 'explore', [LIST], 'Page<Media>', 'Posts of the explore page'),
-	entry('stories', 'getUserStories', [USER_PK, LIST], 'Page<Story>', 'Active stories of a user'),
-	entry('stories', 'getHighlights', [USER_PK, LIST], 'Page<Highlight>', 'Story highlights of a user'),
+	entry('feed', 'getUserFeed', [USER_PK, LIST], page(models.Media), "A user's posts, newest first"),
+	entry('feed', 'getTagFeed', [TAG, LIST], page(models.Media), 'Recent posts of a hashtag'),
+	entry('feed', 'getLiked', [LIST], page(models.Media), 'Posts the logged-in account liked'),
+	entry(
+		'feed',
+		'getSaved',
+		[LIST],
+		page(models.SavedCollection),
+		'Saved collections of the logged-in account'
+	),
+	entry('search', 'top', [QUERY], one(models.TopSearch), 'Users, hashtags and places matching a query'),
+	entry('search', 'users', [QUERY, LIST], page(models.UserShort), 'Users matching a query'),
+	entry('search', 'hashtags', [QUERY, LIST], page(models.Hashtag), 'Hashtags matching a query'),
+	entry('search', 'places', [QUERY, LIST], page(models.Place), 'Places matching a query'),
+	entry('search', 'explore', [LIST], page(models.Media), 'Posts of the explore page'),
+	entry('stories', 'getUserStories', [USER_PK, LIST], page(models.Story), 'Active stories of a user'),
+	entry('stories', 'getHighlights', [USER_PK, LIST], page(models.Highlight), 'Story highlights of a user'),
 	entry(
 		'stories',
 		'getTray',
 		[LIST],
-		'Page<ReelTrayItem>',
+		page(models.ReelTrayItem),
 		'Accounts with stories in the logged-in stories tray'
 	),
-	entry('friendships', 'getFollowers', [USER_PK, LIST], 'Page<UserShort>', 'Followers of a user'),
-	entry('friendships', 'getFollowing', [USER_PK, LIST], 'Page<UserShort>', 'Accounts a user follows'),
+	entry('friendships', 'getFollowers', [USER_PK, LIST], page(models.UserShort), 'Followers of a user'),
+	entry('friendships', 'getFollowing', [USER_PK, LIST], page(models.UserShort), 'Accounts a user follows'),
 	entry(
 		'friendships',
 		'getStatus',
 		[USER_PK],
-		'FriendshipStatus',
+		one(models.FriendshipStatus),
 		'Relationship between the logged-in account and a user'
 	),
 	entry(
 		'friendships',
 		'getMutualFollowers',
 		[USER_PK, LIST],
-		'Page<UserShort>',
+		page(models.UserShort),
 		'Followers of a user whom the logged-in account follows'
 	),
 	entry(
 		'friendships',
 		'getPendingRequests',
 		[LIST],
-		'Page<UserShort>',
+		page(models.UserShort),
 		'Follow requests received by the logged-in account'
 	),
-	entry('friendships', 'follow', [USER_PK], 'FriendshipStatus', 'Follow a user (or request to)', 'write'),
-	entry('friendships', 'unfollow', [USER_PK], 'FriendshipStatus', 'Unfollow a user', 'write'),
-	entry('account', 'getCurrentUser', [], 'User', 'Profile of the logged-in account'),
+	entry(
+		'friendships',
+		'follow',
+		[USER_PK],
+		one(models.FriendshipStatus),
+		'Follow a user (or request to)',
+		'write'
+	),
+	entry('friendships', 'unfollow', [USER_PK], one(models.FriendshipStatus), 'Unfollow a user', 'write'),
+	entry('account', 'getCurrentUser', [], one(models.User), 'Profile of the logged-in account'),
 	entry(
 		'account',
 		'getAccountInfo',
 		[],
-		'RawObject',
+		one(models.RawObject),
 		'Account information settings (e-mail, phone, birthday)'
 	),
-	entry('account', 'getBlockedUsers', [LIST], 'Page<UserShort>', 'Users the logged-in account blocked'),
-	entry('account', 'getRestrictedUsers', [LIST], 'Page<UserShort>', 'Users the logged-in account restricted'),
-	entry('account', 'getLoginActivity', [], 'RawObject', 'Login sessions and suspicious logins'),
-	entry('account', 'getPrivacySettings', [], 'RawObject', 'Privacy and security settings'),
-	entry('public', 'getProfile', [USERNAME], 'PublicProfile', 'Profile without login (anonymous)'),
-	entry('public', 'getPosts', [USERNAME, LIST], 'Page<Media>', "A user's posts without login (anonymous)"),
-	entry('hashtags', 'getInfo', [TAG], 'Hashtag', 'Hashtag details and post count'),
-	entry('notifications', 'getActivity', [], 'Activity', 'The whole activity feed with counters'),
-	entry('notifications', 'getCounts', [], 'NotificationCounts', 'Unread activity counters'),
-	entry('notifications', 'getParsed', [LIST], 'Page<Notification>', 'All notifications, flattened'),
+	entry('account', 'getBlockedUsers', [LIST], page(models.UserShort), 'Users the logged-in account blocked'),
+	entry(
+		'account',
+		'getRestrictedUsers',
+		[LIST],
+		page(models.UserShort),
+		'Users the logged-in account restricted'
+	),
+	entry('account', 'getLoginActivity', [], one(models.RawObject), 'Login sessions and suspicious logins'),
+	entry('account', 'getPrivacySettings', [], one(models.RawObject), 'Privacy and security settings'),
+	entry('public', 'getProfile', [USERNAME], one(models.PublicProfile), 'Profile without login (anonymous)'),
+	entry(
+		'public',
+		'getPosts',
+		[USERNAME, LIST],
+		page(models.Media),
+		"A user's posts without login (anonymous)"
+	),
+	entry('hashtags', 'getInfo', [TAG], one(models.Hashtag), 'Hashtag details and post count'),
+	entry('notifications', 'getActivity', [], one(models.Activity), 'The whole activity feed with counters'),
+	entry('notifications', 'getCounts', [], one(models.NotificationCounts), 'Unread activity counters'),
+	entry('notifications', 'getParsed', [LIST], page(models.Notification), 'All notifications, flattened'),
 	entry(
 		'notifications',
 		'getFollowNotifications',
 		[LIST],
-		'Page<Notification>',
+		page(models.Notification),
 		'New-follower notifications'
 	),
 	entry(
 		'notifications',
 		'getLikeNotifications',
 		[LIST],
-		'Page<Notification>',
+		page(models.Notification),
 		'Like and comment-like notifications'
 	),
-	entry('direct', 'getInbox', [LIST], 'Page<DirectThread>', 'Direct-message threads'),
+	entry('direct', 'getInbox', [LIST], page(models.DirectThread), 'Direct-message threads'),
 	entry(
 		'direct',
 		'sendText',
 		[USER_PK, { name: 'text', type: 'string', description: 'message text' }],
-		'DirectSendResult',
+		one(models.DirectSendResult),
 		'Send a direct message to a user',
 		'write'
 	)

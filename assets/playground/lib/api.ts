@@ -4,6 +4,7 @@
  * `Content-Type: application/json` (the server refuses other POSTs), and comes back as one
  * `ApiResult` whether it succeeded, failed with an envelope, or never reached the server.
  */
+import type { ApiGroupName } from '../../../src/client/client'
 import { requestHeaders } from '../../shared/request'
 import { byteLength } from './format'
 
@@ -32,9 +33,30 @@ export interface ApiResult<T = unknown> {
 	path: string
 }
 
+/**
+ * The client's API groups (`API_GROUPS` of src/client/client.ts). The page cannot import values from
+ * src/, so the list is keyed by the client's group type: the compiler rejects a missing, extra or
+ * misspelt group.
+ */
+const GROUP_KEYS: Record<ApiGroupName, true> = {
+	users: true,
+	media: true,
+	feed: true,
+	search: true,
+	stories: true,
+	friendships: true,
+	account: true,
+	public: true,
+	hashtags: true,
+	notifications: true,
+	direct: true
+}
+
+/** The API groups, in the client's order. */
+export const API_GROUPS = Object.keys(GROUP_KEYS) as ApiGroupName[]
+
 // The API groups whose successful answers the server keeps as "the last data response" (POST /api/save).
-const DATA_PATH =
-	/^\/api\/(users|media|feed|search|stories|friendships|account|public|hashtags|notifications|direct)(\/|\?|$)/
+const DATA_PATH = new RegExp(`^/api/(${API_GROUPS.join('|')})(/|\\?|$)`)
 /**
  * Header of a "Load more" request: the server then joins the page to the list it continues, so
  * `POST /api/save` writes every record loaded so far (src/playground/result-chain.ts).

@@ -2,6 +2,7 @@
  * Building blocks of the endpoint catalog: the field and panel types, the demo presets (records
  * that exist in the demo data set, docs/architecture.md, "Demo mode and the simulator") and small field builders.
  */
+import type { ApiGroupName } from '../../../src/client/client'
 
 /** A suggested value shown as a clickable chip beside an input. */
 export interface Preset {
@@ -39,7 +40,8 @@ export interface ActionSpec {
 
 /** A data panel: a group of endpoints sharing one result view. */
 export interface DataPanelSpec {
-	id: string
+	/** The API group the panel serves. */
+	id: ApiGroupName
 	title: string
 	description: string
 	actions: ActionSpec[]
