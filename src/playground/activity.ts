@@ -4,6 +4,7 @@
  * app's `onAfterHandle`/`onError` hooks, never from handlers, so no route can forget to count.
  */
 
+import { urlOf } from '../server/request-url'
 import { ResultChains } from './result-chain'
 
 /** One request-history entry (docs/api-contract.md, "System endpoints"). */
@@ -60,12 +61,12 @@ export class PlaygroundActivity {
 	private readonly history: HistoryEntry[] = []
 	/** Data results of the last requests by history id, oldest first. */
 	private readonly results = new Map<number, LastResult>()
-	private readonly startedAt = new WeakMap<Request, { clock: number; time: Date }>()
+	private readonly startedAt = new WeakMap<Request, { clock: number; time: number }>()
 	private nextId = 1
 
 	/** Notes when a request arrived (called from `onRequest`). */
 	begin(request: Request): void {
-		this.startedAt.set(request, { clock: performance.now(), time: new Date() })
+		this.startedAt.set(request, { clock: performance.now(), time: Date.now() })
 	}
 
 	/** Whether a request path is tracked: everything under /api/ except the polling endpoints. */
@@ -78,9 +79,9 @@ export class PlaygroundActivity {
 		request: Request,
 		outcome: { status: number; success: boolean; message?: string; error?: string }
 	): HistoryEntry | undefined {
-		const url = new URL(request.url)
+		const url = urlOf(request)
 		if (!this.tracks(url.pathname)) return undefined
-		const started = this.startedAt.get(request) ?? { clock: performance.now(), time: new Date() }
+		const started = this.startedAt.get(request) ?? { clock: performance.now(), time: Date.now() }
 		this.totalRequests++
 		if (!outcome.success) this.totalErrors++
 		const entry: HistoryEntry = {
@@ -90,7 +91,7 @@ export class PlaygroundActivity {
 			status: outcome.status,
 			success: outcome.success,
 			duration_ms: Math.round((performance.now() - started.clock) * 100) / 100,
-			timestamp: started.time.toISOString(),
+			timestamp: new Date(started.time).toISOString(),
 			...(outcome.success ? { message: outcome.message ?? '' } : { error: outcome.error ?? '' })
 		}
 		this.history.unshift(entry)

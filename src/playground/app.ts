@@ -14,6 +14,7 @@ import { JobManager } from '../jobs/manager'
 import { JobStore } from '../jobs/store'
 import { jsonBody, MiB } from '../server/body'
 import { toFailure } from '../server/errors'
+import { urlOf } from '../server/request-url'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { openStore } from '../store/db'
 import { WatchScheduler } from '../watch/scheduler'
@@ -132,9 +133,12 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 				publicPaths: [...OPENAPI_PUBLIC_PATHS, ...uiPublicPaths(), ...(deps.security?.publicPaths ?? [])]
 			})
 		)
-		.onRequest(({ request }) => activity.begin(request))
+		.onRequest(function beginActivity({ request }) {
+			// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
+			activity.begin(request)
+		})
 		.onError(({ code, error, request, set }) => {
-			const url = new URL(request.url)
+			const url = urlOf(request)
 			const requestLine = `${request.method} ${url.pathname}`
 			let failure = toFailure(error, code, {
 				server: 'playground',
@@ -161,7 +165,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		})
 		.onAfterHandle(({ request, responseValue, set }) => {
 			const outcome = outcomeOf(responseValue, set.status)
-			const url = new URL(request.url)
+			const url = urlOf(request)
 			const entry = activity.finish(request, outcome)
 			if (entry) set.headers[HISTORY_ID_HEADER] = String(entry.id)
 			if (entry && outcome.success && outcome.isData && isDataPath(url.pathname)) {

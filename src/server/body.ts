@@ -6,6 +6,7 @@
 import { Elysia } from 'elysia'
 import { requestBodyRead } from './connection-guard'
 import { HttpError } from './envelope'
+import { urlOf } from './request-url'
 
 /** One mebibyte, the default body limit (docs/api-contract.md, "Limits"). */
 export const MiB = 1024 * 1024
@@ -70,11 +71,14 @@ export function checkDeclaredLength(request: Request, limit: number): void {
  */
 export function jsonBody(options: BodyLimitOptions = {}) {
 	return new Elysia({ name: 'smkit-json-body', seed: options })
-		.onRequest(({ request }) => {
-			checkDeclaredLength(request, bodyLimitFor(new URL(request.url).pathname, options))
+		.onRequest(function declaredLength({ request }) {
+			// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
+			// Most requests declare no length: no limit to look up.
+			if (request.headers.has('content-length'))
+				checkDeclaredLength(request, bodyLimitFor(urlOf(request).pathname, options))
 		})
 		.onParse({ as: 'global' }, async ({ request }) => {
-			const text = await readBodyText(request, bodyLimitFor(new URL(request.url).pathname, options))
+			const text = await readBodyText(request, bodyLimitFor(urlOf(request).pathname, options))
 			if (text.trim() === '') return null
 			try {
 				return JSON.parse(text)

@@ -10,6 +10,7 @@ import { ScalarRender } from '@elysiajs/openapi/scalar'
 import { Elysia } from 'elysia'
 import packageJson from '../../../package.json'
 import scalarBundle from '../../../vendor/scalar-api-reference/standalone.js' with { type: 'file' }
+import { urlOf } from '../../server/request-url'
 import { buildOpenApiDocument, type DocumentedRoute } from '../openapi/document'
 import { tagDescriptions } from '../openapi/tags'
 
@@ -73,25 +74,32 @@ export function openapiRoutes({ routes, callsInstagram }: OpenapiRoutesOptions) 
 		agent: { disabled: true }
 	} as unknown as ScalarConfig)
 
-	return new Elysia()
-		.onRequest(({ request, set }) => {
-			const { pathname } = new URL(request.url)
-			if (pathname === '/openapi' || pathname.startsWith('/openapi/'))
-				Object.assign(set.headers, referenceHeaders)
-		})
-		.get('/openapi', () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }), {
-			detail: { hide: true }
-		})
-		.get('/openapi/json', () => Response.json(document()), { detail: { hide: true } })
-		.get(
-			SCALAR_SCRIPT_PATH,
-			() =>
-				new Response(Bun.file(scalarBundle), {
-					headers: {
-						'content-type': 'text/javascript; charset=utf-8',
-						'cache-control': 'public, max-age=86400'
-					}
-				}),
-			{ detail: { hide: true } }
-		)
+	return (
+		new Elysia()
+			// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
+			.onRequest(function referenceHeadersHook({ request, set }) {
+				const { pathname } = urlOf(request)
+				if (pathname === '/openapi' || pathname.startsWith('/openapi/'))
+					Object.assign(set.headers, referenceHeaders)
+			})
+			.get(
+				'/openapi',
+				() => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+				{
+					detail: { hide: true }
+				}
+			)
+			.get('/openapi/json', () => Response.json(document()), { detail: { hide: true } })
+			.get(
+				SCALAR_SCRIPT_PATH,
+				() =>
+					new Response(Bun.file(scalarBundle), {
+						headers: {
+							'content-type': 'text/javascript; charset=utf-8',
+							'cache-control': 'public, max-age=86400'
+						}
+					}),
+				{ detail: { hide: true } }
+			)
+	)
 }
