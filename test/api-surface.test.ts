@@ -1,8 +1,8 @@
 /**
  * One source for the API surface (docs/architecture.md, "Client API surface"): the client's
  * `API_GROUPS` is the list of groups, and the method registry (with its TypeBox result schemas),
- * the agent's prompt, the playground's routes and OpenAPI tags, and the UI's group list and panels
- * all follow it. A group added, removed or reordered in one place only fails here.
+ * the agent's prompt, the MCP tools, the playground's routes and OpenAPI tags, and the UI's group
+ * list and panels all follow it. A group added, removed or reordered in one place only fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Kind } from '@sinclair/typebox'
@@ -12,6 +12,7 @@ import { formatApiReference, formatModels } from '../src/agent/prompt'
 import { API_GROUPS } from '../src/client/client'
 import { methodRegistry } from '../src/client/registry'
 import * as models from '../src/client/types'
+import { methodTools } from '../src/mcp/method-tools'
 import { type PlaygroundHarness, startPlayground } from './playground/support'
 
 let playground: PlaygroundHarness
@@ -44,6 +45,17 @@ describe('API surface', () => {
 		for (const spec of methodRegistry) {
 			if (spec.result.schema.type === 'object' && spec.result.schema.properties)
 				expect(listed).toContain(`${spec.result.model}: `)
+		}
+	})
+
+	it('the MCP tools are the registry methods, in group order, typed by their result schemas', () => {
+		const tools = methodTools({ includeWrites: true })
+		expect(tools.map((tool) => tool.method.path)).toEqual(methodRegistry.map((spec) => spec.path))
+		expect(inOrder(tools.map((tool) => tool.method.group))).toEqual([...API_GROUPS])
+		for (const tool of tools) {
+			const { result } = tool.method
+			if (result.shape === 'one' && result.schema.type === 'object')
+				expect(tool.outputSchema).toBe(result.schema)
 		}
 	})
 

@@ -5,8 +5,8 @@
  * method added to the registry is a tool without further work (a test checks every entry maps).
  */
 import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox'
-import { type MethodParam, type MethodSpec, methodRegistry } from '../client/registry'
-import * as models from '../client/types'
+import { type MethodParam, type MethodResult, type MethodSpec, methodRegistry } from '../client/registry'
+import { Page } from '../client/types'
 
 /** The largest `count` a list tool accepts in one call (bigger lists are jobs). */
 export const MAX_TOOL_COUNT = 200
@@ -58,18 +58,14 @@ function parameterSchema(method: MethodSpec, param: MethodParam): TSchema {
 	return Type.String({ minLength: 1, description: param.description })
 }
 
-/** The model schema a registry `returns` text names (`User`, `Page<Media>`), if it is an object. */
-export function returnSchemaOf(returns: string): TSchema | undefined {
-	const byName = models as unknown as Record<string, TSchema | ((item: TSchema) => TSchema)>
-	const page = /^Page<(\w+)>$/.exec(returns)
-	// `Page<Comment> & { total_count, has_more }` is the client's CommentPage model.
-	const name = page ? undefined : /^Page<Comment>\s*&/.test(returns) ? 'CommentPage' : returns
-	const schema = page
-		? models.Page(byName[page[1]] as TSchema)
-		: typeof byName[name ?? ''] === 'object'
-			? (byName[name ?? ''] as TSchema)
-			: undefined
-	return schema?.type === 'object' ? schema : undefined
+/**
+ * The schema of what a method resolves to, from the registry's schema reference: the model, or a
+ * page of it (the page's own model when it has more fields, like CommentPage); undefined unless it
+ * is an object (MCP output schemas are objects).
+ */
+export function returnSchemaOf(result: MethodResult): TSchema | undefined {
+	const schema = result.shape === 'page' ? (result.pageSchema ?? Page(result.schema)) : result.schema
+	return schema.type === 'object' ? schema : undefined
 }
 
 /** Plain JSON Schema (TypeBox's symbol keys dropped), as it crosses the protocol. */
@@ -99,7 +95,7 @@ export function methodTool(method: MethodSpec): MethodTool {
 			listed = true
 		} else properties[param.name] = parameterSchema(method, param)
 	}
-	const outputSchema = returnSchemaOf(method.returns)
+	const outputSchema = returnSchemaOf(method.result)
 	return {
 		name: toolNameOf(method),
 		title: method.description,
