@@ -20,7 +20,7 @@ import { openStore } from '../store/db'
 import { WatchScheduler } from '../watch/scheduler'
 import { WatchStore } from '../watch/store'
 import { HISTORY_ID_HEADER, PlaygroundActivity } from './activity'
-import { methodsFor, outcomeOf } from './app-support'
+import { envelopeResponse, methodsFor, outcomeOf } from './app-support'
 import { fail } from './envelope'
 import type { DocumentedRoute } from './openapi/document'
 import { LOAD_MORE_HEADER } from './result-chain'
@@ -179,6 +179,11 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 					activity.chains.add(url, `${entry.method} ${entry.path}`, responseValue, loadMore)
 				)
 			}
+		})
+		// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
+		.mapResponse(function serializeEnvelope({ responseValue, set }) {
+			const response = envelopeResponse(responseValue, set)
+			if (response !== undefined) return response
 		})
 		.use(jsonBody(bodyLimits))
 		.use(openapiRoutes({ routes: (): readonly DocumentedRoute[] => app.routes, callsInstagram: isDataPath }))
