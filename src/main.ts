@@ -15,6 +15,8 @@ import { playgroundOptions, runPlayground } from './playground/serve'
 import { addOptions } from './server/options'
 import { loginOptions, logoutOptions, runLogin, runLogout } from './session/login'
 import { runSimulator, simulatorOptions } from './simulator/serve'
+import { analyticsOptions, runAnalyticsCommand, runCompareCommand } from './watch/analytics-cli'
+import { runWatchCommand, watchOptions } from './watch/cli'
 
 const cli = cac('smkit')
 
@@ -59,6 +61,24 @@ addOptions(
 	cli.command('mcp', 'Serve the Instagram tools to an AI assistant over MCP (stdio, or --http)'),
 	mcpOptions
 ).action(runMcp)
+
+addOptions(
+	cli.command(
+		'watch <action> [...args]',
+		'Watch accounts and hashtags over time: add TARGET, list, run [ID...], diff ID, remove ID'
+	),
+	watchOptions
+).action(runWatchCommand)
+
+addOptions(
+	cli.command('analytics <username>', "A profile's figures from its recent posts"),
+	analyticsOptions
+).action(runAnalyticsCommand)
+
+addOptions(
+	cli.command('compare <...usernames>', 'Compare 2 to 5 profiles on the same figures'),
+	analyticsOptions
+).action(runCompareCommand)
 
 addOptions(
 	cli.command('simulator', 'Serve the simulated Instagram on its own (development aid)'),

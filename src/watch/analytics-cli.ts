@@ -1,0 +1,145 @@
+/**
+ * `smkit analytics USERNAME` and `smkit compare A B [C...]`: the playground's analytics figures on the
+ * command line, as tables (the best value of each compared row marked with *) or `--json`.
+ */
+import { Type } from '@sinclair/typebox'
+import { UsageError } from '../cli-error'
+import { loadEnvFile, mergeEnv } from '../client/env'
+import { IgArgumentError } from '../client/errors'
+import {
+	Analytics,
+	COMPARE_MAX,
+	COMPARE_MIN,
+	DEFAULT_ANALYTICS_POSTS,
+	MAX_ANALYTICS_POSTS
+} from '../client/tools/analytics'
+import type { Comparison, ProfileAnalytics } from '../client/types'
+import { openInstagram } from '../demo'
+import { type ParsedOptions, parseOptions } from '../server/options'
+import { formatTable } from './table'
+
+/** The options of `smkit analytics` and `smkit compare`. */
+export const analyticsOptions = {
+	posts: Type.Integer({
+		minimum: 1,
+		maximum: MAX_ANALYTICS_POSTS,
+		default: DEFAULT_ANALYTICS_POSTS,
+		flag: '--posts <n>',
+		description: `How many recent posts the figures come from (1-${MAX_ANALYTICS_POSTS})`,
+		error: `--posts must be a whole number from 1 to ${MAX_ANALYTICS_POSTS}, got '{value}'`
+	}),
+	json: Type.Boolean({ default: false, flag: '--json', description: 'Print JSON instead of tables' }),
+	envPath: Type.String({
+		minLength: 1,
+		default: '.env',
+		flag: '--env <path>',
+		description: 'Environment file with credentials',
+		error: '--env must be a file path'
+	}),
+	demo: Type.Boolean({ default: false, flag: '--demo', description: 'Use the built-in simulated Instagram' })
+}
+
+/** Validated options of `smkit analytics` and `smkit compare`. */
+export type AnalyticsCommandOptions = ParsedOptions<typeof analyticsOptions>
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+const date = (time: number | null) =>
+	time === null ? null : new Date(time * 1000).toISOString().slice(0, 10)
+
+/** A profile's figures as text. */
+export function analyticsText(figures: ProfileAnalytics): string {
+	const terms = (list: { term: string; posts: number }[], prefix: string) =>
+		list.length === 0 ? '-' : list.map((entry) => `${prefix}${entry.term} (${entry.posts})`).join(', ')
+	const busiest = figures.by_weekday.indexOf(Math.max(...figures.by_weekday))
+	const hour = figures.by_hour.indexOf(Math.max(...figures.by_hour))
+	return [
+		`@${figures.username}${figures.full_name ? ` (${figures.full_name})` : ''}: ${figures.posts_analyzed} recent posts, ${date(figures.first_post_at) ?? '-'} to ${date(figures.last_post_at) ?? '-'}`,
+		'',
+		formatTable(
+			['figure', 'value'],
+			[
+				['Followers', figures.follower_count],
+				['Following', figures.following_count],
+				['Posts (total)', figures.media_count],
+				['Average likes', figures.avg_likes],
+				['Average comments', figures.avg_comments],
+				['Engagement rate (%)', figures.engagement_rate],
+				['Posts per week', figures.posts_per_week],
+				['Busiest weekday (UTC)', figures.posts_analyzed ? (WEEKDAYS[busiest] as string) : null],
+				['Busiest hour (UTC)', figures.posts_analyzed ? `${String(hour).padStart(2, '0')}:00` : null],
+				[
+					'Media mix',
+					`${figures.media_mix.photo} photo, ${figures.media_mix.video} video, ${figures.media_mix.reel} reel, ${figures.media_mix.carousel} carousel`
+				]
+			]
+		),
+		'',
+		`Top hashtags: ${terms(figures.top_hashtags, '#')}`,
+		`Top mentions: ${terms(figures.top_mentions, '@')}`,
+		'',
+		'Top posts:',
+		formatTable(
+			['likes', 'comments', 'date', 'url'],
+			figures.top_posts.map((post) => [post.like_count, post.comment_count, date(post.taken_at), post.url])
+		)
+	].join('\n')
+}
+
+/** A comparison as a table; the best value of each ranked row carries a `*`. */
+export function comparisonText(comparison: Comparison): string {
+	const show = (value: number | null) =>
+		value === null ? '-' : value.toLocaleString('en-US', { maximumFractionDigits: 3 })
+	return [
+		formatTable(
+			['figure', ...comparison.usernames.map((name) => `@${name}`)],
+			comparison.rows.map((row) => [
+				row.label,
+				...row.values.map((value, index) =>
+					row.best !== null && row.best === comparison.usernames[index]
+						? `${show(value)} *`
+						: `${show(value)}  `
+				)
+			]),
+			comparison.usernames.map((_, index) => index + 1)
+		),
+		'',
+		'* the best value of the row'
+	].join('\n')
+}
+
+async function withAnalytics<Result>(
+	raw: Record<string, unknown>,
+	work: (analytics: Analytics, options: AnalyticsCommandOptions) => Promise<Result>
+): Promise<Result> {
+	const options = parseOptions(analyticsOptions, raw)
+	const instagram = await openInstagram(options, mergeEnv(loadEnvFile(options.envPath)))
+	try {
+		return await work(new Analytics(instagram.client), options)
+	} catch (error) {
+		if (error instanceof IgArgumentError) throw new UsageError(error.message)
+		throw error
+	} finally {
+		await instagram.stop()
+	}
+}
+
+/** `smkit analytics USERNAME`. */
+export async function runAnalyticsCommand(username: unknown, raw: Record<string, unknown> = {}) {
+	await withAnalytics(raw, async (analytics, options) => {
+		const figures = await analytics.profile(String(username ?? ''), { posts: options.posts })
+		process.stdout.write(`${options.json ? JSON.stringify(figures, null, 2) : analyticsText(figures)}\n`)
+	})
+}
+
+/** `smkit compare A B [C...]`. */
+export async function runCompareCommand(usernames: unknown, raw: Record<string, unknown> = {}) {
+	const names = (Array.isArray(usernames) ? usernames : [usernames]).map(String)
+	if (names.length < COMPARE_MIN || names.length > COMPARE_MAX)
+		throw new UsageError(`compare takes ${COMPARE_MIN} to ${COMPARE_MAX} usernames, got ${names.length}`)
+	await withAnalytics(raw, async (analytics, options) => {
+		const comparison = await analytics.compare(names, { posts: options.posts })
+		process.stdout.write(
+			`${options.json ? JSON.stringify(comparison, null, 2) : comparisonText(comparison)}\n`
+		)
+	})
+}

@@ -1,0 +1,270 @@
+/**
+ * `smkit watch add|list|run|diff|remove`: watches from the command line, on the same store as the
+ * playground (`--db`). `watch run` runs every due watch once and exits (for cron): exit 0 when all
+ * of them stored a snapshot, 1 when any failed, naming each failure on stderr.
+ *
+ *   smkit watch add luna.explorer --every 1d --followers
+ *   smkit watch add '#sunset' --every 6h
+ *   smkit watch run                 # every due watch; `watch run 3` runs watch 3 now
+ *   smkit watch diff 1 --json       # the last two snapshots of watch 1
+ */
+import { dirname } from 'node:path'
+import { Type } from '@sinclair/typebox'
+import { UsageError } from '../cli-error'
+import { requireTag, requireUsername } from '../client/api/base'
+import { loadEnvFile, mergeEnv } from '../client/env'
+import { openInstagram } from '../demo'
+import { JobStore } from '../jobs/store'
+import { type ParsedOptions, parseOptions } from '../server/options'
+import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { label, type WatchOutcome, WatchScheduler } from './scheduler'
+import { WatchExistsError, WatchStore } from './store'
+import { formatTable } from './table'
+import { parseEvery, type SnapshotDiff, type Watch, type WatchSpec } from './types'
+
+/** The options of `smkit watch`. */
+export const watchOptions = {
+	every: Type.String({
+		default: '1d',
+		flag: '--every <interval>',
+		description: 'add: time between runs, 1h to 7d (e.g. 6h, 1d)',
+		error: '--every must look like 1h, 12h, 1d or 7d'
+	}),
+	followers: Type.Boolean({
+		default: false,
+		flag: '--followers',
+		description: 'add: store the complete follower list with each snapshot (needed for diffs)'
+	}),
+	from: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			flag: '--from <snapshot>',
+			description: 'diff: the older snapshot id',
+			error: '--from must be a snapshot id'
+		})
+	),
+	to: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			flag: '--to <snapshot>',
+			description: 'diff: the newer snapshot id',
+			error: '--to must be a snapshot id'
+		})
+	),
+	json: Type.Boolean({ default: false, flag: '--json', description: 'Print JSON instead of tables' }),
+	dbPath: Type.String({
+		pattern: '^[^\\u0000]+$',
+		default: DEFAULT_DB_PATH,
+		flag: '--db <path>',
+		description: 'The SQLite file watches are kept in',
+		error: '--db must be a file path'
+	}),
+	envPath: Type.String({
+		minLength: 1,
+		default: '.env',
+		flag: '--env <path>',
+		description: 'Environment file with credentials',
+		error: '--env must be a file path'
+	}),
+	demo: Type.Boolean({ default: false, flag: '--demo', description: 'Use the built-in simulated Instagram' })
+}
+
+/** Validated options of `smkit watch`. */
+export type WatchCommandOptions = ParsedOptions<typeof watchOptions>
+
+const ACTIONS = ['add', 'list', 'run', 'diff', 'remove'] as const
+
+const print = (text: string) => process.stdout.write(`${text}\n`)
+const warn = (text: string) => process.stderr.write(`${text}\n`)
+const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
+
+/** `luna.explorer` → an account spec, `#sunset` → a hashtag spec. */
+export function watchSpecOf(target: string, every: string, followers: boolean): WatchSpec {
+	let every_seconds: number
+	try {
+		every_seconds = parseEvery(every)
+	} catch (error) {
+		throw new UsageError(`--every: ${(error as Error).message}`)
+	}
+	try {
+		return target.trim().startsWith('#')
+			? { kind: 'hashtag', target: requireTag(target).toLowerCase(), every_seconds, followers: false }
+			: { kind: 'account', target: requireUsername(target), every_seconds, followers }
+	} catch (error) {
+		throw new UsageError(`TARGET must be a username or #hashtag: ${(error as Error).message}`)
+	}
+}
+
+/** A watch id argument. */
+function idOf(value: unknown): number {
+	const id = Number(value)
+	if (!Number.isInteger(id) || id < 1)
+		throw new UsageError(`expected a watch id, got '${String(value ?? '')}'`)
+	return id
+}
+
+function watchTable(watches: readonly Watch[]): string {
+	return formatTable(
+		['id', 'watch', 'every', 'followers', 'snapshots', 'last run', 'status', 'next run'],
+		watches.map((watch) => [
+			String(watch.id),
+			label(watch),
+			watch.every,
+			watch.kind === 'account' ? (watch.followers ? 'list' : 'count') : '-',
+			watch.snapshots,
+			when(watch.last_run_at),
+			watch.last_status === 'failed' ? `failed: ${watch.last_error ?? ''}`.slice(0, 60) : watch.last_status,
+			when(watch.next_run_at)
+		])
+	)
+}
+
+function diffText(diff: SnapshotDiff): string {
+	const lines = [
+		`Snapshot ${diff.from.id} (${when(diff.from.taken_at)}) -> ${diff.to.id} (${when(diff.to.taken_at)})`,
+		'',
+		formatTable(
+			['count', 'from', 'to', 'change'],
+			Object.entries(diff.counts).map(([name, counts]) => [name, counts.from, counts.to, counts.change])
+		)
+	]
+	if (diff.gained && diff.lost) {
+		for (const [title, users] of [
+			['Gained', diff.gained],
+			['Lost', diff.lost]
+		] as const) {
+			lines.push('', `${title}: ${users.length}`)
+			if (users.length > 0)
+				lines.push(
+					formatTable(
+						['username', 'full name', 'pk'],
+						(users as { username?: string; full_name?: string; pk?: string }[]).map((user) => [
+							user.username ?? '',
+							user.full_name ?? '',
+							user.pk ?? ''
+						])
+					)
+				)
+		}
+	} else lines.push('', 'No follower lists in these snapshots (add the watch with --followers).')
+	return lines.join('\n')
+}
+
+/** `smkit watch ACTION [...ARGS]`. Sets the exit code: 1 when `run` had a failure. */
+export async function runWatchCommand(
+	actionArgument: unknown,
+	args: unknown[] = [],
+	raw: Record<string, unknown> = {}
+) {
+	const action = String(actionArgument ?? '')
+	if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
+		throw new UsageError(`ACTION must be one of ${ACTIONS.join(', ')}, got '${action}'`)
+	const options = parseOptions(watchOptions, raw)
+	const store = openStore(options.dbPath)
+	try {
+		const watches = new WatchStore(store)
+		if (action === 'add') return add(watches, args, options)
+		if (action === 'list') {
+			const all = watches.list()
+			if (options.json) print(JSON.stringify(all, null, 2))
+			else print(all.length === 0 ? 'No watches yet: smkit watch add USERNAME' : watchTable(all))
+			return
+		}
+		if (action === 'remove') {
+			const id = idOf(args[0])
+			if (!watches.delete(id)) throw new UsageError(`No watch ${id}`)
+			print(`Removed watch ${id} and its snapshots`)
+			return
+		}
+		if (action === 'diff') return diff(watches, args, options)
+		await run(store, watches, args, options)
+	} finally {
+		store.close()
+	}
+}
+
+function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
+	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
+	const spec = watchSpecOf(String(args[0]), options.every, options.followers)
+	try {
+		const watch = watches.create(spec)
+		if (options.json) print(JSON.stringify(watch, null, 2))
+		else
+			print(
+				`Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; due now (smkit watch run)`
+			)
+	} catch (error) {
+		if (error instanceof WatchExistsError) throw new UsageError(error.message)
+		throw error
+	}
+}
+
+function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
+	const id = idOf(args[0])
+	if (!watches.get(id)) throw new UsageError(`No watch ${id}`)
+	const snapshots = watches.snapshots(id)
+	const to = options.to ?? snapshots[snapshots.length - 1]?.id
+	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id
+	if (from === undefined || to === undefined)
+		throw new UsageError(
+			`Watch ${id} has ${snapshots.length} snapshot(s); a diff needs two (smkit watch run)`
+		)
+	const result = watches.diff(id, from, to)
+	if (!result) throw new UsageError(`Watch ${id} has no snapshot ${from} or ${to}`)
+	print(options.json ? JSON.stringify(result, null, 2) : diffText(result))
+}
+
+async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
+	const ids = args.map(idOf)
+	for (const id of ids) if (!watches.get(id)) throw new UsageError(`No watch ${id}`)
+	const targets = ids.length > 0 ? ids.map((id) => watches.get(id) as Watch) : watches.due()
+	if (targets.length === 0) {
+		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
+		print(
+			next ? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}` : 'No watches yet'
+		)
+		return
+	}
+	const instagram = await openInstagram(options, mergeEnv(loadEnvFile(options.envPath)))
+	const scheduler = new WatchScheduler({
+		watches,
+		jobs: new JobStore(store),
+		ig: instagram.client,
+		dataDir: dirname(options.dbPath)
+	})
+	const interrupt = () => void scheduler.stop()
+	process.once('SIGINT', interrupt)
+	process.once('SIGTERM', interrupt)
+	const outcomes: WatchOutcome[] = []
+	try {
+		for (const watch of targets) {
+			try {
+				const snapshot = await scheduler.run(watch.id)
+				outcomes.push({ watch, snapshot })
+				if (!options.json) {
+					const counts =
+						watch.kind === 'hashtag'
+							? `${snapshot.media_count?.toLocaleString('en-US')} posts`
+							: `${snapshot.followers?.toLocaleString('en-US')} followers${snapshot.follower_list_size === null ? '' : ` (list of ${snapshot.follower_list_size.toLocaleString('en-US')})`}`
+					print(`ok      watch ${watch.id} ${label(watch)}: snapshot ${snapshot.id}, ${counts}`)
+				}
+			} catch (error) {
+				outcomes.push({ watch, error: (error as Error).message })
+				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${(error as Error).message}`)
+			}
+		}
+	} finally {
+		process.off('SIGINT', interrupt)
+		process.off('SIGTERM', interrupt)
+		await scheduler.stop()
+		await instagram.stop()
+	}
+	if (options.json) print(JSON.stringify(outcomes, null, 2))
+	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
+	if (failed.length > 0) {
+		warn(
+			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
+		)
+		process.exitCode = 1
+	}
+}

@@ -1,0 +1,41 @@
+/** Plain-text tables for the terminal: columns padded to their widest cell, numbers right-aligned. */
+
+/** One table cell: text, a number (grouped with commas) or nothing. */
+export type Cell = string | number | null | undefined
+
+const show = (cell: Cell): string =>
+	cell === null || cell === undefined
+		? '-'
+		: typeof cell === 'number'
+			? cell.toLocaleString('en-US', { maximumFractionDigits: 3 })
+			: cell
+
+/**
+ * The table as lines: a header, a rule, then the rows. Columns of numbers are right-aligned, and so
+ * are the columns listed in `rightAligned`.
+ */
+export function formatTable(
+	header: readonly string[],
+	rows: readonly (readonly Cell[])[],
+	rightAligned: readonly number[] = []
+): string {
+	const texts = rows.map((row) => row.map(show))
+	const numeric = header.map(
+		(_, column) =>
+			rightAligned.includes(column) ||
+			rows.every(
+				(row) => typeof row[column] === 'number' || row[column] === null || row[column] === undefined
+			)
+	)
+	const widths = header.map((title, column) =>
+		Math.max(title.length, ...texts.map((row) => (row[column] ?? '').length))
+	)
+	const line = (cells: readonly string[]) =>
+		cells
+			.map((cell, column) =>
+				numeric[column] ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number)
+			)
+			.join('  ')
+			.trimEnd()
+	return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...texts.map(line)].join('\n')
+}

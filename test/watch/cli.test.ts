@@ -1,0 +1,129 @@
+/**
+ * `smkit watch`, `smkit analytics` and `smkit compare` as cron and people use them: the compiled
+ * binary against a simulator (SMKIT_UPSTREAM_URL), one --db for every command.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { compiledBinary } from '../support/binary'
+
+let binary: string
+let simulator: Simulator
+let folder: string
+
+beforeAll(async () => {
+	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
+	folder = mkdtempSync(join(tmpdir(), 'smkit-watch-cli-'))
+})
+afterAll(async () => {
+	await simulator.stop()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+/** Runs `smkit ARGS` in the test folder; resolves to its exit code and output. */
+async function smkit(...args: string[]) {
+	const child = Bun.spawn([binary, ...args], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url },
+		stdout: 'pipe',
+		stderr: 'pipe'
+	})
+	const [code, stdout, stderr] = await Promise.all([
+		child.exited,
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text()
+	])
+	return { code, stdout, stderr }
+}
+
+const watch = (...args: string[]) => smkit('watch', ...args, '--db', 'w.db', '--env', 'none.env', '--demo')
+
+test('watch run exits 1 naming the failed watch, 0 when every due watch ran; diff and list read the store', async () => {
+	expect((await watch('add', 'luna.explorer', '--followers')).code).toBe(0)
+	expect((await watch('add', '#sunset', '--every', '6h')).code).toBe(0)
+	expect((await watch('add', 'nobody.here.zz')).code).toBe(0)
+	const duplicate = await watch('add', 'luna.explorer')
+	expect(duplicate.code).toBe(2)
+	expect(duplicate.stderr).toContain('Already watched')
+	expect((await watch('add', 'x', '--every', '10d')).code).toBe(2)
+
+	const failing = await watch('run')
+	expect(failing.code).toBe(1)
+	expect(failing.stdout).toMatch(/ok +watch 1 @luna\.explorer: snapshot \d+/)
+	expect(failing.stdout).toMatch(/ok +watch 2 #sunset: snapshot \d+/)
+	expect(failing.stderr).toContain('FAILED  watch 3 @nobody.here.zz')
+	expect(failing.stderr).toContain('1 of 3 watches failed: 3 (@nobody.here.zz)')
+
+	// Nothing is due now: the failed watch waits before its retry, the others a whole interval.
+	const idle = await watch('run')
+	expect(idle.code).toBe(0)
+	expect(idle.stdout).toContain('No watch is due')
+
+	expect((await watch('remove', '3')).code).toBe(0)
+	await fetch(`${simulator.url}/__sim/clock`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ advance_hours: 24 })
+	})
+	const again = await watch('run', '1', '2')
+	expect(again.code).toBe(0)
+	expect(again.stderr).toBe('')
+
+	const diff = await watch('diff', '1', '--json')
+	expect(diff.code).toBe(0)
+	const parsed = JSON.parse(diff.stdout)
+	expect(parsed.counts.followers.change).toBe(parsed.gained.length - parsed.lost.length)
+	expect(parsed.gained.length + parsed.lost.length).toBeGreaterThan(0)
+	const table = await watch('diff', '1')
+	expect(table.stdout).toContain(`Gained: ${parsed.gained.length}`)
+	expect(table.stdout).toContain(`Lost: ${parsed.lost.length}`)
+
+	const list = await watch('list')
+	expect(list.code).toBe(0)
+	expect(list.stdout).toMatch(/1 +@luna\.explorer +1d +list +2 /)
+	expect(list.stdout).toMatch(/2 +#sunset +6h +- +2 /)
+	expect(JSON.parse((await watch('list', '--json')).stdout).map((entry: { id: number }) => entry.id)).toEqual(
+		[1, 2]
+	)
+}, 120_000)
+
+test('analytics and compare print tables, or JSON with --json', async () => {
+	const json = await smkit(
+		'analytics',
+		'luna.explorer',
+		'--demo',
+		'--json',
+		'--posts',
+		'12',
+		'--env',
+		'none.env'
+	)
+	expect(json.code).toBe(0)
+	expect(JSON.parse(json.stdout)).toMatchObject({ username: 'luna.explorer', posts_requested: 12 })
+	const text = await smkit('analytics', 'luna.explorer', '--demo', '--env', 'none.env')
+	expect(text.stdout).toContain('Engagement rate (%)')
+	expect(text.stdout).toContain('Top posts:')
+
+	const compared = await smkit(
+		'compare',
+		'luna.explorer',
+		'mega.travel',
+		'xss.payload',
+		'--demo',
+		'--env',
+		'none.env'
+	)
+	expect(compared.code).toBe(0)
+	expect(compared.stdout).toContain('@mega.travel')
+	const followersRow = compared.stdout.split('\n').find((line) => line.startsWith('Followers')) as string
+	// mega.travel has the most followers: its cell carries the mark.
+	expect(followersRow).toMatch(/5,\d{3} \*/)
+	const comparedJson = JSON.parse(
+		(await smkit('compare', 'luna.explorer', 'mega.travel', '--demo', '--json', '--env', 'none.env')).stdout
+	)
+	expect(comparedJson.usernames).toEqual(['luna.explorer', 'mega.travel'])
+	const tooFew = await smkit('compare', 'luna.explorer', '--demo', '--env', 'none.env')
+	expect(tooFew.code).toBe(2)
+}, 120_000)
