@@ -36,8 +36,47 @@ export interface DemoSession {
 	upstream: string
 	/** True when an already running simulator (`SMKIT_UPSTREAM_URL`) is used rather than an in-process one. */
 	external: boolean
+	/** Reads the simulator's clock, or moves it `advanceHours` forward (see `simulatorClock`). */
+	clock: SimulatorClock
 	/** Stops the in-process simulator; an external one is left running. */
 	stop(): Promise<void>
+}
+
+/** What the simulator's clock reports (`GET /__sim/clock`). */
+export interface ClockReading {
+	hours: number
+	now: number
+	iso: string
+	applied_hours: number
+}
+
+/** Reads a simulator's clock, or with `advanceHours` moves it forward; rejects with its message. */
+export type SimulatorClock = (advanceHours?: number) => Promise<ClockReading>
+
+/**
+ * The clock of the simulator at `upstream`: `GET /__sim/clock`, or `POST` with `advance_hours`.
+ * `token` is the control token an in-process demo simulator demands.
+ */
+export function simulatorClock(upstream: string, token?: string): SimulatorClock {
+	return async (advanceHours) => {
+		const response = await fetch(`${upstream}/__sim/clock`, {
+			method: advanceHours === undefined ? 'GET' : 'POST',
+			headers: {
+				'content-type': 'application/json',
+				...(token ? { authorization: `Bearer ${token}` } : {})
+			},
+			body: advanceHours === undefined ? undefined : JSON.stringify({ advance_hours: advanceHours }),
+			signal: AbortSignal.timeout(60_000)
+		})
+		const body = (await response.json().catch(() => ({}))) as Partial<ClockReading> & { message?: string }
+		if (!response.ok) throw new RangeError(body.message ?? `the simulator answered HTTP ${response.status}`)
+		return {
+			hours: body.hours ?? 0,
+			now: body.now ?? 0,
+			iso: body.iso ?? '',
+			applied_hours: body.applied_hours ?? 0
+		}
+	}
 }
 
 /**
@@ -56,6 +95,7 @@ export async function openDemoSession(
 			client: createDemoClient(upstream, clientOptions),
 			upstream,
 			external: true,
+			clock: simulatorClock(upstream),
 			stop: async () => {}
 		}
 	}
@@ -65,6 +105,7 @@ export async function openDemoSession(
 		client: createDemoClient(simulator.url, clientOptions),
 		upstream: simulator.url,
 		external: false,
+		clock: simulatorClock(simulator.url, simulator.controlToken),
 		stop: () => simulator.stop()
 	}
 }

@@ -7,12 +7,15 @@ import { apiGet, onSessionRefused } from './lib/api'
 import type { PanelEntry } from './lib/panel'
 import { type ServerStatus, setStatus } from './lib/state'
 import { createAiChatPanel } from './panels/ai-chat'
+import { createAnalyticsPanel } from './panels/analytics'
 import { DATA_PANELS, matchRequest } from './panels/catalog'
+import { createComparePanel } from './panels/compare'
 import { createDashboardPanel } from './panels/dashboard'
 import { createDataPanel, type DataPanel } from './panels/data-panel'
 import { createHistoryPanel } from './panels/history'
 import { createJobsPanel } from './panels/jobs'
 import { createSavedPanel } from './panels/saved'
+import { createWatchPanel } from './panels/watch'
 import { renderStatusError, type Shell, startShell } from './shell'
 
 const STATUS_POLL_MS = 15_000
@@ -38,7 +41,10 @@ const entries: PanelEntry[] = [
 	{ id: 'jobs', title: 'Jobs', group: 'Workspace', create: createJobsPanel },
 	{ id: 'saved', title: 'Saved', group: 'Workspace', create: createSavedPanel },
 	{ id: 'history', title: 'History', group: 'Workspace', create: () => createHistoryPanel(rerun) },
-	{ id: 'dashboard', title: 'Dashboard', group: 'Workspace', create: createDashboardPanel }
+	{ id: 'dashboard', title: 'Dashboard', group: 'Workspace', create: createDashboardPanel },
+	{ id: 'watch', title: 'Watch', group: 'Insights', create: createWatchPanel },
+	{ id: 'analytics', title: 'Analytics', group: 'Insights', create: createAnalyticsPanel },
+	{ id: 'compare', title: 'Compare', group: 'Insights', create: createComparePanel }
 ]
 
 async function refreshStatus(): Promise<void> {

@@ -10,6 +10,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
+import type { SimulatorClock } from '../demo'
 import { JobManager } from '../jobs/manager'
 import { JobStore } from '../jobs/store'
 import { jsonBody, MiB } from '../server/body'
@@ -17,6 +18,7 @@ import { toFailure } from '../server/errors'
 import { urlOf } from '../server/request-url'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { openStore } from '../store/db'
+import { ListStore } from '../watch/lists'
 import { WatchScheduler } from '../watch/scheduler'
 import { WatchStore } from '../watch/store'
 import { HISTORY_ID_HEADER, PlaygroundActivity } from './activity'
@@ -27,12 +29,14 @@ import { LOAD_MORE_HEADER } from './result-chain'
 import { accountRoutes } from './routes/account'
 import { aiFallbackRoutes } from './routes/ai-fallback'
 import { analyticsRoutes } from './routes/analytics'
+import { demoClockRoutes } from './routes/demo-clock'
 import { directRoutes } from './routes/direct'
 import { exportRoutes } from './routes/export'
 import { feedRoutes } from './routes/feed'
 import { friendshipsRoutes } from './routes/friendships'
 import { hashtagsRoutes } from './routes/hashtags'
 import { jobsRoutes } from './routes/jobs'
+import { listsRoutes } from './routes/lists'
 import { mediaRoutes } from './routes/media'
 import { notificationsRoutes } from './routes/notifications'
 import { OPENAPI_PUBLIC_PATHS, openapiRoutes } from './routes/openapi'
@@ -89,6 +93,8 @@ export interface PlaygroundDeps {
 	envPath?: string
 	/** Runs `/api/watches` (default: one over the jobs' store; building the app never starts it). */
 	watches?: WatchScheduler
+	/** Demo mode: the simulator's clock behind `/api/demo/clock` (absent: those routes answer 404). */
+	demoClock?: SimulatorClock
 }
 
 /** What route factories get: the deps plus the pieces the app builds from them. */
@@ -100,6 +106,8 @@ export interface PlaygroundContext {
 	startedAt: Date
 	jobs: JobManager
 	watches: WatchScheduler
+	/** Named lists of accounts, in the jobs' store. */
+	lists: ListStore
 }
 
 /** Body limits (docs/api-contract.md, "Limits"): 1 MiB, 10 MiB for the CSV export. */
@@ -123,7 +131,8 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 				jobs: jobs.jobs,
 				ig: deps.ig,
 				log: deps.log
-			})
+			}),
+		lists: new ListStore(jobs.jobs.store)
 	}
 	const { activity } = context
 	const app = new Elysia()
@@ -194,6 +203,8 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(exportRoutes())
 		.use(jobsRoutes(context))
 		.use(watchesRoutes(context))
+		.use(demoClockRoutes(context))
+		.use(listsRoutes(context))
 		.use(deps.ai?.routes ? deps.ai.routes(context) : aiFallbackRoutes())
 		.use(usersRoutes(context))
 		.use(mediaRoutes(context))

@@ -122,7 +122,8 @@ export async function startPlaygroundServer(
 				security,
 				jobs,
 				envPath: options.envPath,
-				watches
+				watches,
+				demoClock: instagram.demo?.clock
 			})
 	})
 	const resumed = jobs.resumeInterrupted()

@@ -122,5 +122,26 @@ CREATE INDEX watch_snapshots_by_watch ON watch_snapshots (watch_id, id);
 `
 }
 
+/**
+ * `lists-1`: named lists of accounts (src/watch/lists.ts), the targets of compare, watches and jobs.
+ * `position` keeps the order members were added in; a username is in a list once.
+ */
+const LISTS_1: Migration = {
+	id: 'lists-1',
+	sql: `
+CREATE TABLE account_lists (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	name TEXT NOT NULL UNIQUE,
+	created_at TEXT NOT NULL
+);
+CREATE TABLE account_list_members (
+	list_id INTEGER NOT NULL REFERENCES account_lists (id) ON DELETE CASCADE,
+	username TEXT NOT NULL,
+	position INTEGER NOT NULL,
+	PRIMARY KEY (list_id, username)
+);
+`
+}
+
 /** All migrations, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1]
+export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1, LISTS_1]

@@ -49,7 +49,7 @@ describe('store', () => {
 		jobs = new JobStore(store)
 		expect(jobs.get(job.id)?.target).toBe('luna.explorer')
 		const applied = store.db.query<{ id: string }, []>('SELECT id FROM schema_migrations').all()
-		expect(applied.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id))
+		expect(applied.map((row) => row.id).sort()).toEqual(MIGRATIONS.map((migration) => migration.id).sort())
 		expect(store.db.query<{ journal_mode: string }, []>('PRAGMA journal_mode').get()?.journal_mode).toBe(
 			'wal'
 		)

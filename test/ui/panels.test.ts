@@ -38,7 +38,10 @@ const PANELS = [
 	['jobs', 'Jobs'],
 	['saved', 'Saved'],
 	['history', 'History'],
-	['dashboard', 'Dashboard']
+	['dashboard', 'Dashboard'],
+	['watch', 'Watch'],
+	['analytics', 'Analytics'],
+	['compare', 'Compare']
 ] as const
 
 let playground: DemoPlayground

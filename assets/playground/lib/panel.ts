@@ -13,6 +13,6 @@ export interface Panel {
 export interface PanelEntry {
 	id: string
 	title: string
-	group: 'Assistant' | 'Data' | 'Workspace'
+	group: 'Assistant' | 'Data' | 'Workspace' | 'Insights'
 	create(): Panel
 }

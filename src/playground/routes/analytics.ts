@@ -11,9 +11,11 @@ import {
 	MAX_ANALYTICS_POSTS
 } from '../../client/tools/analytics'
 import { Comparison, ProfileAnalytics } from '../../client/types'
+import { LIST_NAME_PATTERN } from '../../watch/lists'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
+import { requireList } from './lists'
 import { UsernameParam } from './params'
 
 /** Query `posts`: how many recent posts the figures come from. */
@@ -53,8 +55,8 @@ export function parseUsernames(value: string): string[] {
 }
 
 /** The analytics and compare routes. */
-export const analyticsRoutes = ({ ig }: PlaygroundContext) => {
-	const analytics = new Analytics(ig)
+export const analyticsRoutes = (context: PlaygroundContext) => {
+	const analytics = new Analytics(context.ig)
 	return new Elysia({ prefix: '/api' })
 		.get(
 			'/analytics/profile/:username',
@@ -75,19 +77,40 @@ export const analyticsRoutes = ({ ig }: PlaygroundContext) => {
 		.get(
 			'/compare',
 			async ({ query }) => {
-				const usernames = parseUsernames(query.users)
+				if ((query.users === undefined) === (query.list === undefined))
+					throw new HttpError('bad_request', "Give exactly one of the query parameters 'users' and 'list'")
+				let users = query.users
+				if (users === undefined) {
+					const list = requireList(context, query.list as string)
+					if (list.usernames.length < COMPARE_MIN || list.usernames.length > COMPARE_MAX)
+						throw new HttpError(
+							'bad_request',
+							`List ${list.name} has ${list.usernames.length} accounts; compare takes ${COMPARE_MIN} to ${COMPARE_MAX}`
+						)
+					users = list.usernames.join(',')
+				}
+				const usernames = parseUsernames(users)
 				const comparison = await analytics.compare(usernames, { posts: query.posts })
 				return ok(comparison, `Compared ${usernames.map((name) => `@${name}`).join(', ')}`)
 			},
 			{
 				query: t.Object({
-					users: t.String({
-						minLength: 1,
-						maxLength: 200,
-						error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
-						description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated`,
-						examples: ['luna.explorer,xss.payload']
-					}),
+					users: t.Optional(
+						t.String({
+							minLength: 1,
+							maxLength: 200,
+							error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
+							description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated (or give 'list')`,
+							examples: ['luna.explorer,xss.payload']
+						})
+					),
+					list: t.Optional(
+						t.String({
+							pattern: LIST_NAME_PATTERN,
+							error: "Invalid query parameter 'list': expected a list name",
+							description: 'Compare the accounts of this list (2-5 members) instead of `users`'
+						})
+					),
 					posts: PostsQuery
 				}),
 				...documented('Analytics', 'Compare 2-5 profiles', Comparison, {

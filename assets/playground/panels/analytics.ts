@@ -1,0 +1,209 @@
+/**
+ * Analytics: one account's figures from its recent posts (`GET /api/analytics/profile/{username}`):
+ * summary cards, the media-type mix, a weekday x hour heat map of posting times (UTC), top posts as
+ * images, and the top hashtags and mentions.
+ */
+import { horizontalBars } from '../components/charts'
+import { apiGet } from '../lib/api'
+import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../lib/dom'
+import { formatCount } from '../lib/format'
+import type { Panel } from '../lib/panel'
+import { errorBox, field, panelFrame, textInput } from './insights-common'
+
+/** A top post as the API gives it. */
+export interface TopPost {
+	code: string
+	url: string
+	thumbnail_url: string | null
+	caption_text: string
+	like_count: number
+	comment_count: number
+	taken_at: number
+}
+
+/** The part of the analytics answer the view shows. */
+interface Figures {
+	username: string
+	full_name: string
+	follower_count: number
+	posts_analyzed: number
+	avg_likes: number
+	avg_comments: number
+	engagement_rate: number
+	posts_per_week: number | null
+	heatmap: number[][]
+	top_posts: TopPost[]
+	top_hashtags: { term: string; posts: number }[]
+	top_mentions: { term: string; posts: number }[]
+	media_mix: Record<string, number>
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
+
+function card(title: string, value: string): HTMLElement {
+	return h(
+		'article',
+		{ className: 'stat-card' },
+		h('h2', { className: 'stat-card-title', text: title }),
+		h('p', { className: 'stat-card-value', text: value })
+	)
+}
+
+/** Posts per weekday and hour as a grid; darker cells had more posts. */
+export function heatMap(grid: number[][]): HTMLElement {
+	const max = Math.max(1, ...grid.flat())
+	const hours = Array.from({ length: 24 }, (_, hour) => hour)
+	return h(
+		'div',
+		{ className: 'table-scroll' },
+		h(
+			'table',
+			{ className: 'heatmap', attrs: { 'aria-label': 'Posts by weekday and hour (UTC)' } },
+			h(
+				'thead',
+				null,
+				h(
+					'tr',
+					null,
+					h('th', { text: '' }),
+					...hours.map((hour) =>
+						h('th', { text: hour % 3 === 0 ? String(hour) : '', attrs: { scope: 'col' } })
+					)
+				)
+			),
+			h(
+				'tbody',
+				null,
+				...grid.map((row, day) =>
+					h(
+						'tr',
+						null,
+						h('th', { text: WEEKDAYS[day] ?? '', attrs: { scope: 'row' } }),
+						...row.map((count, hour) => {
+							const cell = h('td', {
+								className: count > 0 ? 'heat-cell heat-on' : 'heat-cell',
+								attrs: {
+									title: `${WEEKDAYS[day]} ${String(hour).padStart(2, '0')}:00 UTC: ${count} post${count === 1 ? '' : 's'}`
+								},
+								text: count > 0 ? String(count) : ''
+							})
+							// Through the CSSOM: the page's policy refuses style attributes.
+							cell.style.setProperty('--heat', (count / max).toFixed(3))
+							return cell
+						})
+					)
+				)
+			)
+		)
+	)
+}
+
+/** A top post: its image, likes and comments, and a link. */
+export function topPost(post: TopPost): HTMLElement {
+	const image = safeImageUrl(post.thumbnail_url)
+	const link = safeLinkUrl(post.url)
+	return h(
+		'figure',
+		{ className: 'top-post' },
+		image
+			? h('img', {
+					attrs: { src: image, alt: post.caption_text.slice(0, 80) || `Post ${post.code}`, loading: 'lazy' }
+				})
+			: h('div', { className: 'top-post-missing', text: 'no image' }),
+		h(
+			'figcaption',
+			null,
+			`${formatCount(post.like_count)} likes · ${formatCount(post.comment_count)} comments `,
+			link ? externalLink(link, 'open') : null
+		)
+	)
+}
+
+/** The figures as cards, bars, heat map, top posts and terms. */
+export function figuresView(figures: Figures): HTMLElement[] {
+	const terms = (list: { term: string; posts: number }[], prefix: string) =>
+		list.length === 0 ? '—' : list.map((entry) => `${prefix}${entry.term} (${entry.posts})`).join(', ')
+	const mix = Object.entries(figures.media_mix).map(([label, value]) => ({
+		label,
+		value,
+		max: Math.max(1, figures.posts_analyzed),
+		detail: formatCount(value)
+	}))
+	return [
+		h('h2', {
+			className: 'section-title',
+			text: `@${figures.username}${figures.full_name ? ` · ${figures.full_name}` : ''}`
+		}),
+		h(
+			'div',
+			{ className: 'stat-grid' },
+			card('Followers', formatCount(figures.follower_count)),
+			card('Engagement rate', `${figures.engagement_rate.toLocaleString('en-US')} %`),
+			card('Average likes', figures.avg_likes.toLocaleString('en-US')),
+			card('Average comments', figures.avg_comments.toLocaleString('en-US')),
+			card(
+				'Posts per week',
+				figures.posts_per_week === null ? '—' : figures.posts_per_week.toLocaleString('en-US')
+			),
+			card('Posts analysed', formatCount(figures.posts_analyzed))
+		),
+		h('h3', { className: 'section-title', text: 'Media mix' }),
+		horizontalBars(mix, { title: 'Media mix', emptyText: 'No posts' }),
+		h('h3', { className: 'section-title', text: 'When the posts went out (UTC)' }),
+		heatMap(figures.heatmap),
+		h('h3', { className: 'section-title', text: 'Top posts' }),
+		h('div', { className: 'top-posts' }, ...figures.top_posts.map(topPost)),
+		h('p', null, h('strong', { text: 'Top hashtags: ' }), terms(figures.top_hashtags, '#')),
+		h('p', null, h('strong', { text: 'Top mentions: ' }), terms(figures.top_mentions, '@'))
+	]
+}
+
+/** Builds the Analytics panel. */
+export function createAnalyticsPanel(): Panel {
+	const username = textInput('username', '', 'luna.explorer')
+	const posts = h('input', { className: 'input', attrs: { name: 'posts', type: 'number', min: 1, max: 200 } })
+	posts.value = '30'
+	const result = h('div', {
+		className: 'result analytics-result',
+		attrs: { 'aria-live': 'polite', 'aria-busy': 'false' }
+	})
+	const form = h(
+		'form',
+		{ className: 'action-form', attrs: { 'aria-label': 'Profile analytics' } },
+		h(
+			'div',
+			{ className: 'fields' },
+			field('Username', username),
+			field('Posts', posts, 'recent posts (1-200)')
+		),
+		h(
+			'div',
+			{ className: 'form-actions' },
+			h('button', { className: 'button button-primary', text: 'Analyse', attrs: { type: 'submit' } })
+		)
+	)
+	form.addEventListener('submit', (event) => {
+		event.preventDefault()
+		void run()
+	})
+
+	async function run(): Promise<void> {
+		const name = username.value.trim().replace(/^@/, '')
+		result.setAttribute('aria-busy', 'true')
+		const answer = await apiGet<Figures>(
+			`/api/analytics/profile/${encodeURIComponent(name)}?posts=${encodeURIComponent(posts.value || '30')}`
+		)
+		if (answer.ok && answer.envelope) replaceChildren(result, ...figuresView(answer.envelope.data))
+		else replaceChildren(result, errorBox(answer.code, answer.error))
+		result.setAttribute('aria-busy', 'false')
+	}
+
+	const element = panelFrame(
+		'analytics',
+		'Analytics',
+		"An account's figures from its recent posts: engagement, cadence by weekday and hour (UTC), top posts, hashtags and mentions.",
+		form,
+		result
+	)
+	return { id: 'analytics', title: 'Analytics', element }
+}

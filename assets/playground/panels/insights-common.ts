@@ -1,0 +1,88 @@
+/**
+ * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, an error
+ * box, and a plain table.
+ */
+import { type Child, h } from '../lib/dom'
+
+/** A panel's section with its heading and description. */
+export function panelFrame(
+	id: string,
+	title: string,
+	description: string,
+	...children: Child[]
+): HTMLElement {
+	return h(
+		'section',
+		{ className: 'panel', attrs: { 'aria-labelledby': `panel-title-${id}` } },
+		h(
+			'header',
+			{ className: 'panel-header' },
+			h('h1', { className: 'panel-title', text: title, attrs: { id: `panel-title-${id}`, tabindex: -1 } }),
+			h('p', { className: 'panel-description', text: description })
+		),
+		...children
+	)
+}
+
+/** A labelled form field around `input`. */
+export function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
+	const id = input.id || `field-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
+	input.id = id
+	return h(
+		'div',
+		{ className: 'field' },
+		h('label', { className: 'field-label', text: label, attrs: { for: id } }),
+		input,
+		hint ? h('span', { className: 'field-hint', text: hint }) : null
+	)
+}
+
+/** A text input. */
+export function textInput(name: string, value = '', placeholder = ''): HTMLInputElement {
+	const input = h('input', {
+		className: 'input',
+		attrs: { name, type: 'text', placeholder, autocomplete: 'off' }
+	})
+	input.value = value
+	return input
+}
+
+/** An error box with the envelope's code and message. */
+export function errorBox(code: string | undefined, error: string | undefined): HTMLElement {
+	return h(
+		'div',
+		{ className: 'error-box', attrs: { role: 'alert' } },
+		h('span', { className: 'tag tag-error', text: code ?? 'error' }),
+		h('p', { className: 'error-text', text: error ?? '' })
+	)
+}
+
+/** A table with a header row; cells are nodes or text. */
+export function simpleTable(className: string, header: string[], rows: Child[][]): HTMLElement {
+	return h(
+		'div',
+		{ className: 'table-scroll' },
+		h(
+			'table',
+			{ className: `data-table ${className}` },
+			h(
+				'thead',
+				null,
+				h('tr', null, ...header.map((label) => h('th', { text: label, attrs: { scope: 'col' } })))
+			),
+			h('tbody', null, ...rows.map((cells) => h('tr', null, ...cells.map((cell) => h('td', null, cell)))))
+		)
+	)
+}
+
+/** Usernames from a comma- or space-separated text, without @, lower-case, each once. */
+export function usernamesOf(text: string): string[] {
+	return [
+		...new Set(
+			text
+				.split(/[\s,]+/)
+				.map((name) => name.trim().replace(/^@/, '').toLowerCase())
+				.filter((name) => name !== '')
+		)
+	]
+}

@@ -1,0 +1,363 @@
+/**
+ * Watch: watched accounts and hashtags (`/api/watches`). Add one, run it now, delete it; for the
+ * selected watch a growth chart from its snapshots (followers, or posts with the tag), and the
+ * followers gained and lost between any two snapshots, each list exportable to CSV. In demo mode a
+ * button moves the simulated world a day forward, so the next run has something to show.
+ */
+import { barChart } from '../components/charts'
+import { dataTable } from '../components/data-table'
+import { exportCsv } from '../components/result-actions'
+import { showToast } from '../components/toast'
+import { apiGet, apiRequest } from '../lib/api'
+import { h, replaceChildren } from '../lib/dom'
+import { formatCount, formatTime } from '../lib/format'
+import type { Panel } from '../lib/panel'
+import { getStatus, onStatus } from '../lib/state'
+import { type TopPost, topPost } from './analytics'
+import { errorBox, field, panelFrame, simpleTable, textInput } from './insights-common'
+
+interface Watch {
+	id: number
+	kind: 'account' | 'hashtag'
+	target: string
+	every: string
+	followers: boolean
+	next_run_at: string
+	last_run_at: string | null
+	last_status: 'ok' | 'failed' | null
+	last_error: string | null
+	snapshots: number
+	running: boolean
+}
+
+interface Snapshot {
+	id: number
+	taken_at: string
+	followers: number | null
+	media_count: number | null
+	top_posts: TopPost[] | null
+	follower_list_size: number | null
+}
+
+interface Diff {
+	gained: Record<string, unknown>[] | null
+	lost: Record<string, unknown>[] | null
+	counts: Record<string, { from: number | null; to: number | null; change: number | null }>
+}
+
+const label = (watch: Watch) => (watch.kind === 'hashtag' ? `#${watch.target}` : `@${watch.target}`)
+const signed = (value: number | null) =>
+	value === null ? '—' : `${value > 0 ? '+' : ''}${formatCount(value)}`
+
+/** Builds the Watch panel. */
+export function createWatchPanel(): Panel {
+	let selected: number | null = null
+	const target = textInput('target', '', 'luna.explorer or #sunset')
+	const every = h(
+		'select',
+		{ className: 'input', attrs: { name: 'every' } },
+		...['1h', '6h', '12h', '1d', '7d'].map((value) => h('option', { text: value, attrs: { value } }))
+	)
+	every.value = '1d'
+	const followers = h('input', { attrs: { type: 'checkbox', name: 'followers', id: 'watch-followers' } })
+	followers.checked = true
+	const list = h('div', { className: 'watch-list', attrs: { 'aria-live': 'polite' } })
+	const detail = h('div', { className: 'watch-detail', attrs: { 'aria-live': 'polite' } })
+	const advance = h('button', {
+		className: 'button',
+		text: 'Advance demo time by a day',
+		attrs: { type: 'button', hidden: true },
+		on: { click: () => void advanceDemo() }
+	})
+	const showDemo = () => {
+		advance.hidden = getStatus()?.demo !== true
+	}
+	onStatus(showDemo)
+
+	const form = h(
+		'form',
+		{ className: 'action-form', attrs: { 'aria-label': 'Add a watch' } },
+		h(
+			'div',
+			{ className: 'fields' },
+			field('Account or #hashtag', target),
+			field('Every', every),
+			h(
+				'label',
+				{ className: 'field checkbox-field', attrs: { for: 'watch-followers' } },
+				followers,
+				' Store the complete follower list (accounts; needed for gained/lost)'
+			)
+		),
+		h(
+			'div',
+			{ className: 'form-actions' },
+			h('button', { className: 'button button-primary', text: 'Add watch', attrs: { type: 'submit' } })
+		)
+	)
+	form.addEventListener('submit', (event) => {
+		event.preventDefault()
+		void add()
+	})
+
+	async function add(): Promise<void> {
+		const text = target.value.trim()
+		const body = text.startsWith('#')
+			? { hashtag: text.slice(1), every: every.value }
+			: { username: text.replace(/^@/, ''), every: every.value, followers: followers.checked }
+		const answer = await apiRequest<Watch>('POST', '/api/watches', body)
+		if (!answer.ok || !answer.envelope) {
+			showToast(`Could not add the watch: ${answer.error} (${answer.code})`, 'error')
+			return
+		}
+		target.value = ''
+		selected = answer.envelope.data.id
+		showToast(answer.envelope.message ?? 'Done', 'success')
+		await refresh()
+		await run(answer.envelope.data.id)
+	}
+
+	async function run(id: number): Promise<void> {
+		await refresh()
+		const answer = await apiRequest<Snapshot>('POST', `/api/watches/${id}/run`)
+		if (answer.ok && answer.envelope) showToast(answer.envelope.message ?? 'Done', 'success')
+		else showToast(`Run failed: ${answer.error} (${answer.code})`, 'error')
+		await refresh()
+	}
+
+	async function remove(watch: Watch): Promise<void> {
+		const answer = await apiRequest('DELETE', `/api/watches/${watch.id}`)
+		if (!answer.ok) showToast(`Could not delete: ${answer.error}`, 'error')
+		if (selected === watch.id) selected = null
+		await refresh()
+	}
+
+	async function advanceDemo(): Promise<void> {
+		const answer = await apiRequest<{ iso: string }>('POST', '/api/demo/clock', { advance_hours: 24 })
+		if (answer.ok && answer.envelope)
+			showToast(
+				`Demo time is now ${formatTime(answer.envelope.data.iso)}; run a watch to see what changed.`,
+				'success'
+			)
+		else showToast(`Could not move demo time: ${answer.error}`, 'error')
+	}
+
+	function watchRow(watch: Watch): HTMLElement[] {
+		const status = watch.running
+			? 'running…'
+			: watch.last_status === 'failed'
+				? `failed: ${watch.last_error ?? ''}`
+				: (watch.last_status ?? 'not run yet')
+		return [
+			h('button', {
+				className: 'link-button',
+				text: label(watch),
+				attrs: { type: 'button', 'aria-pressed': String(selected === watch.id) },
+				on: {
+					click: () => {
+						selected = watch.id
+						void refresh()
+					}
+				}
+			}),
+			h('span', { text: `every ${watch.every}${watch.followers ? ', follower list' : ''}` }),
+			h('span', { text: `${watch.snapshots} snapshot${watch.snapshots === 1 ? '' : 's'}` }),
+			h('span', { className: watch.last_status === 'failed' ? 'tag tag-error' : '', text: status }),
+			h('span', { text: `next ${formatTime(watch.next_run_at)}` }),
+			h(
+				'span',
+				{ className: 'row-actions' },
+				h('button', {
+					className: 'button button-small',
+					text: 'Run now',
+					attrs: { type: 'button', 'aria-label': `Run ${label(watch)} now` },
+					on: { click: () => void run(watch.id) }
+				}),
+				h('button', {
+					className: 'button button-small button-danger',
+					text: 'Delete',
+					attrs: { type: 'button', 'aria-label': `Delete ${label(watch)}` },
+					on: { click: () => void remove(watch) }
+				})
+			)
+		]
+	}
+
+	async function refresh(): Promise<void> {
+		showDemo()
+		const answer = await apiGet<Watch[]>('/api/watches')
+		if (!answer.ok || !answer.envelope) {
+			replaceChildren(list, errorBox(answer.code, answer.error))
+			return
+		}
+		const watches = answer.envelope.data
+		if (watches.length === 0) {
+			replaceChildren(
+				list,
+				h('p', { className: 'result-empty', text: 'No watches yet: add an account or a #hashtag above.' })
+			)
+			replaceChildren(detail)
+			return
+		}
+		if (selected === null || !watches.some((watch) => watch.id === selected))
+			selected = (watches[0] as Watch).id
+		replaceChildren(
+			list,
+			simpleTable(
+				'watch-table',
+				['Watch', 'Interval', 'Snapshots', 'Last run', 'Next run', 'Actions'],
+				watches.map(watchRow)
+			)
+		)
+		await showDetail(watches.find((watch) => watch.id === selected) as Watch)
+	}
+
+	async function showDetail(watch: Watch): Promise<void> {
+		const answer = await apiGet<Snapshot[]>(`/api/watches/${watch.id}/snapshots`)
+		if (!answer.ok || !answer.envelope) {
+			replaceChildren(detail, errorBox(answer.code, answer.error))
+			return
+		}
+		const snapshots = answer.envelope.data
+		const value = (snapshot: Snapshot) =>
+			(watch.kind === 'hashtag' ? snapshot.media_count : snapshot.followers) ?? 0
+		const chart = barChart(
+			snapshots.map((snapshot) => ({
+				label: `#${snapshot.id}`,
+				value: value(snapshot),
+				title: formatTime(snapshot.taken_at)
+			})),
+			{
+				title: watch.kind === 'hashtag' ? `Posts with ${label(watch)}` : `Followers of ${label(watch)}`,
+				emptyText: 'No snapshots yet'
+			}
+		)
+		const option = (snapshot: Snapshot) =>
+			h('option', {
+				text: `#${snapshot.id} · ${formatTime(snapshot.taken_at)} · ${formatCount(value(snapshot))}`,
+				attrs: { value: String(snapshot.id) }
+			})
+		const from = h(
+			'select',
+			{ className: 'input', attrs: { name: 'from', id: 'watch-diff-from' } },
+			...snapshots.map(option)
+		)
+		const to = h(
+			'select',
+			{ className: 'input', attrs: { name: 'to', id: 'watch-diff-to' } },
+			...snapshots.map(option)
+		)
+		if (snapshots.length >= 2) {
+			from.value = String((snapshots[snapshots.length - 2] as Snapshot).id)
+			to.value = String((snapshots[snapshots.length - 1] as Snapshot).id)
+		}
+		const diffArea = h('div', { className: 'watch-diff', attrs: { 'aria-live': 'polite' } })
+		const compareButton = h('button', {
+			className: 'button button-primary',
+			text: 'Show gained and lost',
+			attrs: { type: 'button' },
+			on: { click: () => void showDiff(watch, Number(from.value), Number(to.value), diffArea) }
+		})
+		replaceChildren(
+			detail,
+			h('h2', { className: 'section-title', text: `${label(watch)}: growth` }),
+			h('div', { className: 'watch-chart' }, chart),
+			snapshots.length >= 2
+				? h(
+						'div',
+						{ className: 'fields watch-diff-form' },
+						field('From', from),
+						field('To', to),
+						h('div', { className: 'form-actions' }, compareButton)
+					)
+				: h('p', {
+						className: 'field-hint',
+						text: 'Two snapshots are needed for a diff: run the watch again later.'
+					}),
+			diffArea,
+			latestTopPosts(snapshots.at(-1))
+		)
+		if (snapshots.length >= 2) await showDiff(watch, Number(from.value), Number(to.value), diffArea)
+	}
+
+	/** A hashtag snapshot's top posts. */
+	function latestTopPosts(snapshot: Snapshot | undefined): HTMLElement | null {
+		if (!snapshot?.top_posts || snapshot.top_posts.length === 0) return null
+		return h(
+			'section',
+			{ className: 'watch-top-posts' },
+			h('h3', { className: 'section-title', text: `Top posts at snapshot #${snapshot.id}` }),
+			h('div', { className: 'top-posts' }, ...snapshot.top_posts.map(topPost))
+		)
+	}
+
+	async function showDiff(watch: Watch, from: number, to: number, area: HTMLElement): Promise<void> {
+		const answer = await apiGet<Diff>(`/api/watches/${watch.id}/diff?from=${from}&to=${to}`)
+		if (!answer.ok || !answer.envelope) {
+			replaceChildren(area, errorBox(answer.code, answer.error))
+			return
+		}
+		const diff = answer.envelope.data
+		const counts = simpleTable(
+			'watch-counts',
+			['Count', 'From', 'To', 'Change'],
+			Object.entries(diff.counts).map(([name, count]) => [
+				name.replaceAll('_', ' '),
+				formatCount(count.from),
+				formatCount(count.to),
+				signed(count.change)
+			])
+		)
+		const listBlock = (title: string, users: Record<string, unknown>[]) =>
+			h(
+				'section',
+				{ className: 'watch-users', dataset: { list: title.toLowerCase() } },
+				h('h3', { className: 'section-title', text: `${title}: ${formatCount(users.length)}` }),
+				users.length > 0
+					? h('button', {
+							className: 'button button-small',
+							text: `Export ${title.toLowerCase()} to CSV`,
+							attrs: { type: 'button' },
+							on: { click: () => void exportCsv(users) }
+						})
+					: null,
+				users.length > 0 ? dataTable(users) : h('p', { className: 'result-empty', text: 'Nobody.' })
+			)
+		replaceChildren(
+			area,
+			counts,
+			diff.gained && diff.lost
+				? h(
+						'div',
+						{ className: 'watch-lists' },
+						listBlock('Gained', diff.gained),
+						listBlock('Lost', diff.lost)
+					)
+				: h('p', {
+						className: 'field-hint',
+						text: 'These snapshots hold no follower lists: add the watch with "Store the complete follower list".'
+					})
+		)
+	}
+
+	const element = panelFrame(
+		'watch',
+		'Watch',
+		'Accounts and hashtags followed over time: a snapshot per run, growth, and who followed or left between two snapshots.',
+		form,
+		h(
+			'div',
+			{ className: 'panel-toolbar' },
+			h('button', {
+				className: 'button',
+				text: 'Refresh',
+				attrs: { type: 'button' },
+				on: { click: () => void refresh() }
+			}),
+			advance
+		),
+		list,
+		detail
+	)
+	return { id: 'watch', title: 'Watch', element, show: () => void refresh() }
+}

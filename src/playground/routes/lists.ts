@@ -1,0 +1,223 @@
+/**
+ * `/api/lists`: named lists of accounts, and a list as a target: `POST /api/lists/{name}/watches`
+ * watches every member, `POST /api/lists/{name}/jobs` starts one collection per member, and
+ * `GET /api/compare?list={name}` compares the members.
+ */
+import { Elysia, t } from 'elysia'
+import { requireUsername } from '../../client/api/base'
+import { IgArgumentError } from '../../client/errors'
+import { TARGET_HINTS } from '../../jobs/kinds'
+import { JOB_KINDS, type JobKind } from '../../jobs/types'
+import { type AccountList, LIST_NAME_PATTERN } from '../../watch/lists'
+import { WatchExistsError } from '../../watch/store'
+import { parseEvery, type Watch } from '../../watch/types'
+import type { PlaygroundContext } from '../app'
+import { HttpError, ok } from '../envelope'
+import { documented } from './docs'
+import { JobSchema, publicJob } from './jobs'
+import { WatchSchema } from './watches'
+
+/** The most members a list takes. */
+export const MAX_LIST_MEMBERS = 500
+
+const ListSchema = t.Object({
+	name: t.String(),
+	usernames: t.Array(t.String()),
+	created_at: t.String({ format: 'date-time' })
+})
+
+const NameParams = t.Object({
+	name: t.String({
+		pattern: LIST_NAME_PATTERN,
+		error: "Invalid path parameter 'name': a list name is letters, digits, space, . _ or - (1-50 characters)",
+		examples: ['competitors']
+	})
+})
+
+const Usernames = t.Array(t.String({ maxLength: 64 }), {
+	maxItems: MAX_LIST_MEMBERS,
+	error: `Invalid body field 'usernames': expected up to ${MAX_LIST_MEMBERS} usernames`,
+	examples: [['luna.explorer', 'mega.travel']]
+})
+
+/** Usernames checked and normalised; a bad one is a 400 naming it. */
+function cleanUsernames(values: readonly string[]): string[] {
+	const names: string[] = []
+	for (const value of values) {
+		try {
+			names.push(requireUsername(value))
+		} catch (error) {
+			if (error instanceof IgArgumentError)
+				throw new HttpError('bad_request', `Invalid body field 'usernames': ${error.message}`)
+			throw error
+		}
+	}
+	return [...new Set(names)]
+}
+
+/** The list, or a 404. */
+export function requireList(context: PlaygroundContext, name: string): AccountList {
+	const list = context.lists.get(name)
+	if (!list) throw new HttpError('not_found', `List not found: ${name}`)
+	return list
+}
+
+/** The lists route group. */
+export const listsRoutes = (context: PlaygroundContext) =>
+	new Elysia({ prefix: '/api' })
+		.get(
+			'/lists',
+			() => {
+				const lists = context.lists.list()
+				return ok(lists, `Lists: ${lists.length}`)
+			},
+			documented('Lists', 'Lists of accounts, by name', t.Array(ListSchema))
+		)
+		.post(
+			'/lists',
+			({ body }) => {
+				const name = body.name.trim()
+				if (!new RegExp(LIST_NAME_PATTERN).test(name))
+					throw new HttpError(
+						'bad_request',
+						"Invalid body field 'name': letters, digits, space, . _ or - (1-50 characters)"
+					)
+				if (!context.lists.create(name, cleanUsernames(body.usernames ?? [])))
+					throw new HttpError('bad_request', `A list named '${name}' exists already`)
+				const list = requireList(context, name)
+				return ok(list, `List ${name}: ${list.usernames.length} accounts`)
+			},
+			{
+				parse: 'json',
+				body: t.Object({
+					name: t.String({ minLength: 1, maxLength: 50, examples: ['competitors'] }),
+					usernames: t.Optional(Usernames)
+				}),
+				...documented('Lists', 'Create a list', ListSchema)
+			}
+		)
+		.get(
+			'/lists/:name',
+			({ params: { name } }) => {
+				const list = requireList(context, name)
+				return ok(list, `List ${name}: ${list.usernames.length} accounts`)
+			},
+			{ params: NameParams, ...documented('Lists', 'One list', ListSchema) }
+		)
+		.delete(
+			'/lists/:name',
+			({ params: { name } }) => {
+				requireList(context, name)
+				context.lists.delete(name)
+				return ok({ deleted: name }, `Deleted list ${name}`)
+			},
+			{ params: NameParams, ...documented('Lists', 'Delete a list', t.Object({ deleted: t.String() })) }
+		)
+		.post(
+			'/lists/:name/members',
+			({ params: { name }, body }) => {
+				const before = requireList(context, name)
+				const names = cleanUsernames(body.usernames)
+				if (before.usernames.length + names.length > MAX_LIST_MEMBERS)
+					throw new HttpError('bad_request', `A list holds at most ${MAX_LIST_MEMBERS} accounts`)
+				const added = context.lists.add(name, names)
+				return ok(requireList(context, name), `Added ${added} to ${name}`)
+			},
+			{
+				params: NameParams,
+				parse: 'json',
+				body: t.Object({ usernames: Usernames }),
+				...documented('Lists', 'Add accounts to a list', ListSchema)
+			}
+		)
+		.delete(
+			'/lists/:name/members/:username',
+			({ params: { name, username } }) => {
+				requireList(context, name)
+				if (!context.lists.removeMember(name, username.toLowerCase()))
+					throw new HttpError('not_found', `@${username} is not in the list ${name}`)
+				return ok(requireList(context, name), `Removed @${username} from ${name}`)
+			},
+			{
+				params: t.Object({
+					...NameParams.properties,
+					username: t.String({ pattern: '^[A-Za-z0-9._]{1,30}$' })
+				}),
+				...documented('Lists', 'Remove an account from a list', ListSchema)
+			}
+		)
+		.post(
+			'/lists/:name/watches',
+			({ params: { name }, body }) => {
+				const list = requireList(context, name)
+				let every_seconds: number
+				try {
+					every_seconds = parseEvery(body.every ?? '1d')
+				} catch (error) {
+					throw new HttpError('bad_request', `Invalid body field 'every': ${(error as Error).message}`)
+				}
+				const created: Watch[] = []
+				const existing: Watch[] = []
+				for (const username of list.usernames) {
+					try {
+						created.push(
+							context.watches.watches.create({
+								kind: 'account',
+								target: username,
+								every_seconds,
+								followers: body.followers ?? false
+							})
+						)
+					} catch (error) {
+						if (!(error instanceof WatchExistsError)) throw error
+						existing.push(error.existing)
+					}
+				}
+				const shown = (watch: Watch) => ({ ...watch, running: context.watches.isRunning(watch.id) })
+				return ok(
+					{ created: created.map(shown), existing: existing.map(shown) },
+					`List ${name}: ${created.length} new watches, ${existing.length} watched already`
+				)
+			},
+			{
+				params: NameParams,
+				parse: 'json',
+				body: t.Object({
+					every: t.Optional(t.String({ maxLength: 16, default: '1d' })),
+					followers: t.Optional(t.Boolean({ default: false }))
+				}),
+				...documented(
+					'Lists',
+					'Watch every account of a list',
+					t.Object({ created: t.Array(WatchSchema), existing: t.Array(WatchSchema) })
+				)
+			}
+		)
+		.post(
+			'/lists/:name/jobs',
+			({ params: { name }, body }) => {
+				const list = requireList(context, name)
+				const kind = body.kind as JobKind
+				if (TARGET_HINTS[kind] !== 'a username')
+					throw new HttpError(
+						'bad_request',
+						`Invalid body field 'kind': a list's members are usernames; ${kind} needs another target`
+					)
+				const jobs = list.usernames.map((username) =>
+					publicJob(context.jobs.start({ kind, target: username, limit: body.limit ?? null }))
+				)
+				return ok(jobs, `List ${name}: ${jobs.length} ${kind} jobs started`)
+			},
+			{
+				params: NameParams,
+				parse: 'json',
+				body: t.Object({
+					kind: t.Union(
+						JOB_KINDS.map((kind) => t.Literal(kind)),
+						{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
+					),
+					limit: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()]))
+				}),
+				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema))
+			}
+		)

@@ -1,0 +1,151 @@
+/**
+ * The Watch, Analytics and Compare panels in Chromium on a demo playground: compare of three demo
+ * accounts with the best value of each row marked, the analytics heat map and top posts, and a
+ * watch whose diff appears after "advance demo time by a day" and a second run. Screenshots go to
+ * test-artifacts/screenshots/.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { createDemoClient, simulatorClock } from '../../src/demo'
+import { createPlaygroundApp } from '../../src/playground/app'
+import { uiPublicPaths } from '../../src/playground/ui'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import {
+	BROWSER_TIMEOUT,
+	blockForeignRequests,
+	type ForeignRequests,
+	launchBrowser,
+	type PageWatch,
+	SCREENSHOT_DIR,
+	temporaryDirectory,
+	watchPage
+} from '../support/browser'
+
+let simulator: Simulator
+let server: ReturnType<typeof Bun.serve>
+let browser: Browser
+let page: Page
+let origin: string
+let foreign: ForeignRequests
+let pageWatch: PageWatch
+let saved: { path: string; remove(): Promise<void> }
+
+beforeAll(async () => {
+	// The simulator demands a control token, as demo mode's own does: the playground moves its clock.
+	;[simulator, browser, saved] = await Promise.all([
+		startSimulator({ port: 0, host: '127.0.0.1', controlToken: true }),
+		launchBrowser(),
+		temporaryDirectory('smkit-ui-watch-')
+	])
+	const app = createPlaygroundApp({
+		ig: createDemoClient(simulator.url),
+		demo: true,
+		demoClock: simulatorClock(simulator.url, simulator.controlToken),
+		savedDir: saved.path,
+		log: () => {},
+		security: { host: '127.0.0.1', publicPaths: uiPublicPaths() }
+	})
+	server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch })
+	origin = `http://127.0.0.1:${server.port}`
+	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+	foreign = await blockForeignRequests(context)
+	page = await context.newPage()
+	pageWatch = watchPage(page)
+	mkdirSync(SCREENSHOT_DIR, { recursive: true })
+}, BROWSER_TIMEOUT)
+
+afterAll(async () => {
+	await browser?.close()
+	await server?.stop(true)
+	await simulator?.stop()
+	await saved?.remove()
+}, BROWSER_TIMEOUT)
+
+async function open(panel: string) {
+	await page.goto(`${origin}/#${panel}`)
+	await page.locator('main .panel-title').waitFor()
+}
+
+const api = async (path: string) => (await (await fetch(`${origin}${path}`)).json()).data
+
+test(
+	'Compare of three demo accounts marks the best value of each ranked row',
+	async () => {
+		await open('compare')
+		await page.locator('main input[name="users"]').fill('luna.explorer, mega.travel, xss.payload')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .compare-table').waitFor()
+		const expected = await api('/api/compare?users=luna.explorer,mega.travel,xss.payload&posts=30')
+		const headers = await page.locator('main .compare-table thead .compare-user').allTextContents()
+		expect(headers).toEqual(['@luna.explorer', '@mega.travel', '@xss.payload'])
+		for (const row of expected.rows as { metric: string; best: string | null }[]) {
+			const cells = page.locator(`main .compare-table tr[data-metric="${row.metric}"] td`)
+			const marked = await cells.evaluateAll((tds) => tds.map((td) => td.classList.contains('compare-best')))
+			expect(marked).toEqual(expected.usernames.map((name: string) => name === row.best))
+		}
+		const followers = page.locator('main .compare-table tr[data-metric="follower_count"] td.compare-best')
+		expect(await followers.textContent()).toContain('5,')
+		await page.screenshot({ path: join(SCREENSHOT_DIR, 'compare-3-demo-accounts.png'), fullPage: true })
+	},
+	BROWSER_TIMEOUT
+)
+
+test(
+	'Analytics shows the figures, a 7 x 24 heat map holding every analysed post, and top posts as images',
+	async () => {
+		await open('analytics')
+		await page.locator('main input[name="username"]').fill('luna.explorer')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .heatmap').waitFor()
+		const figures = await api('/api/analytics/profile/luna.explorer?posts=30')
+		expect(await page.locator('main .heatmap td.heat-cell').count()).toBe(7 * 24)
+		const counts = await page.locator('main .heatmap td.heat-on').allTextContents()
+		expect(counts.reduce((sum, text) => sum + Number(text), 0)).toBe(figures.posts_analyzed)
+		expect(await page.locator('main .top-post img').count()).toBe(figures.top_posts.length)
+		await page
+			.locator('main .top-post img')
+			.first()
+			.evaluate((image: HTMLImageElement) => image.decode())
+		await page.screenshot({ path: join(SCREENSHOT_DIR, 'analytics-luna.png'), fullPage: true })
+	},
+	BROWSER_TIMEOUT
+)
+
+test(
+	'Watch: add luna.explorer, advance demo time by a day, run again: gained and lost as the API says',
+	async () => {
+		await open('watch')
+		await page.locator('main input[name="target"]').fill('luna.explorer')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .watch-table', { hasText: '1 snapshot' }).waitFor()
+		const advance = page.locator('main button', { hasText: 'Advance demo time by a day' })
+		await advance.click()
+		await page.locator('.toast', { hasText: 'Demo time is now' }).waitFor()
+		await page.locator('main button', { hasText: 'Run now' }).click()
+		await page.locator('main .watch-table', { hasText: '2 snapshots' }).waitFor()
+		await page.locator('main .watch-users').first().waitFor()
+		const [watch] = await api('/api/watches')
+		const diff = await api(`/api/watches/${watch.id}/diff`)
+		expect(diff.gained.length + diff.lost.length).toBeGreaterThan(0)
+		expect(await page.locator('main [data-list="gained"] h3').textContent()).toBe(
+			`Gained: ${diff.gained.length}`
+		)
+		expect(await page.locator('main [data-list="lost"] h3').textContent()).toBe(`Lost: ${diff.lost.length}`)
+		expect(await page.locator('main svg.chart g.chart-column').count()).toBe(2)
+		await page.screenshot({ path: join(SCREENSHOT_DIR, 'watch-luna-diff.png'), fullPage: true })
+
+		// A hashtag watch: its growth is the tag's post count, with the top posts of the last run.
+		await page.locator('main input[name="target"]').fill('#sunset')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .watch-top-posts img').first().waitFor()
+		const tag = (await api('/api/watches')).find((entry: { kind: string }) => entry.kind === 'hashtag')
+		const [snapshot] = await api(`/api/watches/${tag.id}/snapshots`)
+		expect(await page.locator('main .watch-top-posts img').count()).toBe(snapshot.top_posts.length)
+		expect(await page.locator('main .section-title', { hasText: '#sunset: growth' }).count()).toBe(1)
+		expect(foreign.urls).toEqual([])
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)

@@ -1,0 +1,84 @@
+/**
+ * /api/lists: named lists of accounts, and a list as the target of compare, of watches (one per
+ * member) and of jobs (one collection per member).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import {
+	expectFailure,
+	expectNoLeaks,
+	expectOk,
+	type PlaygroundHarness,
+	startPlayground
+} from '../playground/support'
+
+let harness: PlaygroundHarness
+beforeAll(async () => {
+	harness = await startPlayground()
+})
+afterAll(() => harness.stop())
+
+const post = (path: string, body: unknown) => harness.request('POST', path, { body })
+
+describe('lists', () => {
+	it('are created, grown, shrunk and deleted; names and usernames are checked', async () => {
+		const created = await expectOk(
+			await post('/api/lists', { name: 'rivals', usernames: ['@Luna.Explorer', 'mega.travel'] })
+		)
+		expect(created.data).toMatchObject({ name: 'rivals', usernames: ['luna.explorer', 'mega.travel'] })
+		await expectFailure(await post('/api/lists', { name: 'rivals' }), 400, 'bad_request')
+		await expectFailure(await post('/api/lists', { name: '../etc' }), 400, 'bad_request')
+		const bad = await expectFailure(
+			await post('/api/lists', { name: 'x', usernames: ['no spaces'] }),
+			400,
+			'bad_request'
+		)
+		expect(bad.error).toContain("'usernames'")
+		const grown = await expectOk(
+			await post('/api/lists/rivals/members', { usernames: ['xss.payload', 'mega.travel'] })
+		)
+		expect(grown.data.usernames).toEqual(['luna.explorer', 'mega.travel', 'xss.payload'])
+		const listed = await expectOk(await harness.get('/api/lists'))
+		expect(listed.data.map((list: { name: string }) => list.name)).toEqual(['rivals'])
+
+		const compared = await expectOk(await harness.get('/api/compare?list=rivals&posts=5'))
+		const direct = await expectOk(
+			await harness.get('/api/compare?users=luna.explorer,mega.travel,xss.payload&posts=5')
+		)
+		expect(compared.data.rows).toEqual(direct.data.rows)
+		await expectFailure(await harness.get('/api/compare?list=nope'), 404, 'not_found')
+		await expectFailure(await harness.get('/api/compare?list=rivals&users=a,b'), 400, 'bad_request')
+
+		const shrunk = await expectOk(await harness.request('DELETE', '/api/lists/rivals/members/xss.payload'))
+		expect(shrunk.data.usernames).toEqual(['luna.explorer', 'mega.travel'])
+		await expectFailure(
+			await harness.request('DELETE', '/api/lists/rivals/members/xss.payload'),
+			404,
+			'not_found'
+		)
+		await expectOk(await harness.request('DELETE', '/api/lists/rivals'))
+		await expectFailure(await harness.get('/api/lists/rivals'), 404, 'not_found')
+	})
+
+	it('a list is watched member by member, and collected with one job per member', async () => {
+		await expectOk(
+			await post('/api/lists', { name: 'trio', usernames: ['luna.explorer', 'xss.payload', 'private.pat'] })
+		)
+		await expectOk(await post('/api/watches', { username: 'luna.explorer' }))
+		const watched = await expectOk(await post('/api/lists/trio/watches', { every: '12h', followers: true }))
+		expect(watched.data.created.map((watch: { target: string }) => watch.target)).toEqual([
+			'xss.payload',
+			'private.pat'
+		])
+		expect(watched.data.created[0]).toMatchObject({ every: '12h', followers: true })
+		expect(watched.data.existing.map((watch: { target: string }) => watch.target)).toEqual(['luna.explorer'])
+
+		const jobs = await expectOk(await post('/api/lists/trio/jobs', { kind: 'following', limit: 10 }))
+		expect(jobs.data.map((job: { kind: string; target: string }) => `${job.kind} ${job.target}`)).toEqual([
+			'following luna.explorer',
+			'following xss.payload',
+			'following private.pat'
+		])
+		await expectFailure(await post('/api/lists/trio/jobs', { kind: 'comments' }), 400, 'bad_request')
+		expectNoLeaks(harness)
+	})
+})
