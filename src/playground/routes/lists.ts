@@ -34,11 +34,14 @@ const NameParams = t.Object({
 	})
 })
 
-const Usernames = t.Array(t.String({ maxLength: 64 }), {
-	maxItems: MAX_LIST_MEMBERS,
-	error: `Invalid body field 'usernames': expected up to ${MAX_LIST_MEMBERS} usernames`,
-	examples: [['luna.explorer', 'mega.travel']]
-})
+const Usernames = t.Array(
+	t.String({ maxLength: 64, error: "Invalid body field 'usernames': expected usernames" }),
+	{
+		maxItems: MAX_LIST_MEMBERS,
+		error: `Invalid body field 'usernames': expected up to ${MAX_LIST_MEMBERS} usernames`,
+		examples: [['luna.explorer', 'mega.travel']]
+	}
+)
 
 /** Usernames checked and normalised; a bad one is a 400 naming it. */
 function cleanUsernames(values: readonly string[]): string[] {
@@ -90,7 +93,12 @@ export const listsRoutes = (context: PlaygroundContext) =>
 			{
 				parse: 'json',
 				body: t.Object({
-					name: t.String({ minLength: 1, maxLength: 50, examples: ['competitors'] }),
+					name: t.String({
+						minLength: 1,
+						maxLength: 50,
+						error: "Invalid body field 'name': expected a list name (1-50 characters)",
+						examples: ['competitors']
+					}),
 					usernames: t.Optional(Usernames)
 				}),
 				...documented('Lists', 'Create a list', ListSchema)
@@ -183,8 +191,12 @@ export const listsRoutes = (context: PlaygroundContext) =>
 				params: NameParams,
 				parse: 'json',
 				body: t.Object({
-					every: t.Optional(t.String({ maxLength: 16, default: '1d' })),
-					followers: t.Optional(t.Boolean({ default: false }))
+					every: t.Optional(
+						t.String({ maxLength: 16, default: '1d', error: "Invalid body field 'every': expected 1h to 7d" })
+					),
+					followers: t.Optional(
+						t.Boolean({ default: false, error: "Invalid body field 'followers': expected true or false" })
+					)
 				}),
 				...documented(
 					'Lists',
@@ -216,7 +228,11 @@ export const listsRoutes = (context: PlaygroundContext) =>
 						JOB_KINDS.map((kind) => t.Literal(kind)),
 						{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
 					),
-					limit: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()]))
+					limit: t.Optional(
+						t.Union([t.Integer({ minimum: 1 }), t.Null()], {
+							error: "Invalid body field 'limit': expected a whole number of at least 1"
+						})
+					)
 				}),
 				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema))
 			}

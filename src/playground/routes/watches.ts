@@ -89,14 +89,25 @@ const CreateBody = t.Object({
 		t.String({
 			maxLength: 64,
 			description: 'An account to watch (give this or hashtag)',
+			error: "Invalid body field 'username': expected a username",
 			examples: ['luna.explorer']
 		})
 	),
 	hashtag: t.Optional(
-		t.String({ maxLength: 120, description: 'A hashtag to watch (give this or username)' })
+		t.String({
+			maxLength: 120,
+			description: 'A hashtag to watch (give this or username)',
+			error: "Invalid body field 'hashtag': expected a hashtag",
+			examples: ['sunset']
+		})
 	),
 	every: t.Optional(
-		t.String({ maxLength: 16, default: '1d', description: 'Time between runs: 1h to 7d (e.g. 6h, 1d)' })
+		t.String({
+			maxLength: 16,
+			default: '1d',
+			error: "Invalid body field 'every': expected 1h to 7d (e.g. 6h, 1d)",
+			description: 'Time between runs: 1h to 7d (e.g. 6h, 1d)'
+		})
 	),
 	followers: t.Optional(
 		t.Boolean({
