@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { InstagramClient } from '../../src/client/client'
-import { createDemoClient } from '../../src/demo'
+import { createDemoClient, simulatorClock } from '../../src/demo'
 import { createPlaygroundAi } from '../../src/playground/ai'
 import { createPlaygroundApp, isDataPath } from '../../src/playground/app'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
@@ -35,6 +35,7 @@ const playground = (ig: InstagramClient, savedDir: string, withAi: boolean) =>
 		ig,
 		savedDir,
 		demo: true,
+		demoClock: simulatorClock(harness.simulator.url),
 		permission: 'ask_once',
 		log,
 		ai: withAi
@@ -266,9 +267,15 @@ Object.assign(scenarios, {
 
 /**
  * GETs first, then writes, deletes last; a GET of something a write creates runs after the writes
- * (the saved file its example names is written by POST /api/save).
+ * (the saved file its example names is written by POST /api/save, the list by POST /api/lists).
  */
-const afterWrites = new Set(['GET /api/saved/{filename}'])
+const afterWrites = new Set([
+	'GET /api/saved/{filename}',
+	// The examples' list is made by POST /api/lists; a member is removed before DELETE of the list.
+	'GET /api/lists/{name}',
+	'GET /api/lists/{name}/compare',
+	'DELETE /api/lists/{name}/members/{username}'
+])
 const methodRank: Record<string, number> = { GET: 0, POST: 1, PUT: 1, PATCH: 1, DELETE: 3 }
 const rank = ({ method, path }: DocumentOperation) =>
 	afterWrites.has(operationKey(method, path)) ? 2 : (methodRank[method] ?? 1)

@@ -40,14 +40,17 @@ describe('lists', () => {
 		const listed = await expectOk(await harness.get('/api/lists'))
 		expect(listed.data.map((list: { name: string }) => list.name)).toEqual(['rivals'])
 
-		const compared = await expectOk(await harness.get('/api/compare?list=rivals&posts=5'))
+		const compared = await expectOk(await harness.get('/api/lists/rivals/compare?posts=5'))
 		const direct = await expectOk(
 			await harness.get('/api/compare?users=luna.explorer,mega.travel,xss.payload&posts=5')
 		)
 		expect(compared.data.rows).toEqual(direct.data.rows)
-		await expectFailure(await harness.get('/api/compare?list=nope'), 404, 'not_found')
-		await expectFailure(await harness.get('/api/compare?list=rivals&users=a,b'), 400, 'bad_request')
+		await expectFailure(await harness.get('/api/lists/nope/compare'), 404, 'not_found')
 
+		await expectOk(await post('/api/lists/rivals/members', { usernames: ['a1', 'a2', 'a3'] }))
+		await expectFailure(await harness.get('/api/lists/rivals/compare'), 400, 'bad_request')
+		for (const name of ['a1', 'a2', 'a3'])
+			await expectOk(await harness.request('DELETE', `/api/lists/rivals/members/${name}`))
 		const shrunk = await expectOk(await harness.request('DELETE', '/api/lists/rivals/members/xss.payload'))
 		expect(shrunk.data.usernames).toEqual(['luna.explorer', 'mega.travel'])
 		await expectFailure(

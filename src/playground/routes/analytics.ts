@@ -11,15 +11,13 @@ import {
 	MAX_ANALYTICS_POSTS
 } from '../../client/tools/analytics'
 import { Comparison, ProfileAnalytics } from '../../client/types'
-import { LIST_NAME_PATTERN } from '../../watch/lists'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
-import { requireList } from './lists'
 import { UsernameParam } from './params'
 
 /** Query `posts`: how many recent posts the figures come from. */
-const PostsQuery = t.Optional(
+export const PostsQuery = t.Optional(
 	t.Integer({
 		minimum: 1,
 		maximum: MAX_ANALYTICS_POSTS,
@@ -77,40 +75,19 @@ export const analyticsRoutes = (context: PlaygroundContext) => {
 		.get(
 			'/compare',
 			async ({ query }) => {
-				if ((query.users === undefined) === (query.list === undefined))
-					throw new HttpError('bad_request', "Give exactly one of the query parameters 'users' and 'list'")
-				let users = query.users
-				if (users === undefined) {
-					const list = requireList(context, query.list as string)
-					if (list.usernames.length < COMPARE_MIN || list.usernames.length > COMPARE_MAX)
-						throw new HttpError(
-							'bad_request',
-							`List ${list.name} has ${list.usernames.length} accounts; compare takes ${COMPARE_MIN} to ${COMPARE_MAX}`
-						)
-					users = list.usernames.join(',')
-				}
-				const usernames = parseUsernames(users)
+				const usernames = parseUsernames(query.users)
 				const comparison = await analytics.compare(usernames, { posts: query.posts })
 				return ok(comparison, `Compared ${usernames.map((name) => `@${name}`).join(', ')}`)
 			},
 			{
 				query: t.Object({
-					users: t.Optional(
-						t.String({
-							minLength: 1,
-							maxLength: 200,
-							error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
-							description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated (or give 'list')`,
-							examples: ['luna.explorer,xss.payload']
-						})
-					),
-					list: t.Optional(
-						t.String({
-							pattern: LIST_NAME_PATTERN,
-							error: "Invalid query parameter 'list': expected a list name",
-							description: 'Compare the accounts of this list (2-5 members) instead of `users`'
-						})
-					),
+					users: t.String({
+						minLength: 1,
+						maxLength: 200,
+						error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
+						description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated (a list: GET /api/lists/{name}/compare)`,
+						examples: ['luna.explorer,xss.payload']
+					}),
 					posts: PostsQuery
 				}),
 				...documented('Analytics', 'Compare 2-5 profiles', Comparison, {

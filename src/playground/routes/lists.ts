@@ -6,6 +6,8 @@
 import { Elysia, t } from 'elysia'
 import { requireUsername } from '../../client/api/base'
 import { IgArgumentError } from '../../client/errors'
+import { Analytics, COMPARE_MAX, COMPARE_MIN } from '../../client/tools/analytics'
+import { Comparison } from '../../client/types'
 import { TARGET_HINTS } from '../../jobs/kinds'
 import { JOB_KINDS, type JobKind } from '../../jobs/types'
 import { type AccountList, LIST_NAME_PATTERN } from '../../watch/lists'
@@ -13,6 +15,7 @@ import { WatchExistsError } from '../../watch/store'
 import { parseEvery, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
+import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
 import { WatchSchema } from './watches'
@@ -30,6 +33,7 @@ const NameParams = t.Object({
 	name: t.String({
 		pattern: LIST_NAME_PATTERN,
 		error: "Invalid path parameter 'name': a list name is letters, digits, space, . _ or - (1-50 characters)",
+		description: 'The name of the list',
 		examples: ['competitors']
 	})
 })
@@ -39,7 +43,7 @@ const Usernames = t.Array(
 	{
 		maxItems: MAX_LIST_MEMBERS,
 		error: `Invalid body field 'usernames': expected up to ${MAX_LIST_MEMBERS} usernames`,
-		examples: [['luna.explorer', 'mega.travel']]
+		examples: [['luna.explorer', 'mega.travel', 'xss.payload']]
 	}
 )
 
@@ -66,8 +70,9 @@ export function requireList(context: PlaygroundContext, name: string): AccountLi
 }
 
 /** The lists route group. */
-export const listsRoutes = (context: PlaygroundContext) =>
-	new Elysia({ prefix: '/api' })
+export const listsRoutes = (context: PlaygroundContext) => {
+	const analytics = new Analytics(context.ig)
+	return new Elysia({ prefix: '/api' })
 		.get(
 			'/lists',
 			() => {
@@ -112,15 +117,6 @@ export const listsRoutes = (context: PlaygroundContext) =>
 			},
 			{ params: NameParams, ...documented('Lists', 'One list', ListSchema) }
 		)
-		.delete(
-			'/lists/:name',
-			({ params: { name } }) => {
-				requireList(context, name)
-				context.lists.delete(name)
-				return ok({ deleted: name }, `Deleted list ${name}`)
-			},
-			{ params: NameParams, ...documented('Lists', 'Delete a list', t.Object({ deleted: t.String() })) }
-		)
 		.post(
 			'/lists/:name/members',
 			({ params: { name }, body }) => {
@@ -149,7 +145,12 @@ export const listsRoutes = (context: PlaygroundContext) =>
 			{
 				params: t.Object({
 					...NameParams.properties,
-					username: t.String({ pattern: '^[A-Za-z0-9._]{1,30}$' })
+					username: t.String({
+						pattern: '^[A-Za-z0-9._]{1,30}$',
+						error: "Invalid path parameter 'username': use letters, digits, . or _ (1-30 characters)",
+						description: 'The account to take out of the list',
+						examples: ['luna.explorer']
+					})
 				}),
 				...documented('Lists', 'Remove an account from a list', ListSchema)
 			}
@@ -237,3 +238,34 @@ export const listsRoutes = (context: PlaygroundContext) =>
 				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema))
 			}
 		)
+		.get(
+			'/lists/:name/compare',
+			async ({ params: { name }, query }) => {
+				const list = requireList(context, name)
+				if (list.usernames.length < COMPARE_MIN || list.usernames.length > COMPARE_MAX)
+					throw new HttpError(
+						'bad_request',
+						`List ${name} has ${list.usernames.length} accounts; compare takes ${COMPARE_MIN} to ${COMPARE_MAX}`
+					)
+				const comparison = await analytics.compare(list.usernames, { posts: query.posts })
+				return ok(
+					comparison,
+					`Compared the list ${name}: ${list.usernames.map((user) => `@${user}`).join(', ')}`
+				)
+			},
+			{
+				params: NameParams,
+				query: t.Object({ posts: PostsQuery }),
+				...documented('Lists', 'Compare the accounts of a list (2-5) on the same figures', Comparison)
+			}
+		)
+		.delete(
+			'/lists/:name',
+			({ params: { name } }) => {
+				requireList(context, name)
+				context.lists.delete(name)
+				return ok({ deleted: name }, `Deleted list ${name}`)
+			},
+			{ params: NameParams, ...documented('Lists', 'Delete a list', t.Object({ deleted: t.String() })) }
+		)
+}
