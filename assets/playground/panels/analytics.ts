@@ -3,9 +3,10 @@
  * summary cards, the media-type mix, a weekday x hour heat map of posting times (UTC), top posts as
  * images, and the top hashtags and mentions.
  */
+
+import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../../shared/dom'
 import { horizontalBars } from '../components/charts'
 import { apiGet } from '../lib/api'
-import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../lib/dom'
 import { formatCount } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { errorBox, field, panelFrame, textInput } from './insights-common'

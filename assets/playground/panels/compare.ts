@@ -2,8 +2,9 @@
  * Compare: two to five accounts side by side (`GET /api/compare`), one row per figure with the best
  * value of each ranked row marked.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
 import { apiGet } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
 import { formatCount } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { errorBox, field, panelFrame, textInput, usernamesOf } from './insights-common'

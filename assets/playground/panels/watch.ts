@@ -4,12 +4,13 @@
  * followers gained and lost between any two snapshots, each list exportable to CSV. In demo mode a
  * button moves the simulated world a day forward, so the next run has something to show.
  */
+
+import { h, replaceChildren } from '../../shared/dom'
 import { barChart } from '../components/charts'
 import { dataTable } from '../components/data-table'
 import { exportCsv } from '../components/result-actions'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
-import { h, replaceChildren } from '../lib/dom'
 import { formatCount, formatTime } from '../lib/format'
 import type { Panel } from '../lib/panel'
 import { getStatus, onStatus } from '../lib/state'
