@@ -133,6 +133,14 @@ test(
 			`Gained: ${diff.gained.length}`
 		)
 		expect(await page.locator('main [data-list="lost"] h3').textContent()).toBe(`Lost: ${diff.lost.length}`)
+		// The people listed are the API's, in its order, not just as many.
+		for (const list of ['gained', 'lost'] as const) {
+			const rows = await page.locator(`main [data-list="${list}"] tbody tr`).allTextContents()
+			expect(rows.length).toBe(diff[list].length)
+			diff[list].forEach((user: { username: string }, index: number) => {
+				expect(rows[index]).toContain(user.username)
+			})
+		}
 		expect(await page.locator('main svg.chart g.chart-column').count()).toBe(2)
 		await page.screenshot({ path: join(SCREENSHOT_DIR, 'watch-luna-diff.png'), fullPage: true })
 
