@@ -4,9 +4,9 @@
  * with the parallel-tasks form.
  */
 
-import { mountChat } from '../shared/chat/chat'
-import { h } from '../shared/dom'
-import { requestHeaders } from '../shared/request'
+import { mountChat } from '../common/chat/chat'
+import { h } from '../common/dom'
+import { requestHeaders } from '../common/request'
 
 interface AgentWebStatus {
 	available: boolean

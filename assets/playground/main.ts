@@ -2,7 +2,7 @@
  * Entry of the playground page: registers the panels, starts the shell,
  * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
  */
-import { hasToken } from '../shared/request'
+import { hasToken } from '../common/request'
 import { apiGet, onSessionRefused } from './lib/api'
 import type { PanelEntry } from './lib/panel'
 import { type ServerStatus, setStatus } from './lib/state'

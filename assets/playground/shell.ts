@@ -4,7 +4,7 @@
  * a banner saying how to connect or reconnect when the session is missing, expired or challenged.
  */
 
-import { type Child, h, replaceChildren } from '../shared/dom'
+import { type Child, h, replaceChildren } from '../common/dom'
 import { checkSessionNow, openConnectDialog } from './components/connect-dialog'
 import type { Panel, PanelEntry } from './lib/panel'
 import { onStatus, type ServerStatus, type SessionState } from './lib/state'

@@ -2,7 +2,7 @@
  * The chat page (assets/agentweb/), embedded in the binary (see src/server/embedded-page.ts).
  */
 import page from '../../assets/agentweb/index.html'
-import favicon from '../../assets/shared/favicon.ico' with { type: 'file' }
+import favicon from '../../assets/common/favicon.ico' with { type: 'file' }
 import { embedPage } from '../server/embedded-page'
 
 // Markdown images become links in the chat, so no image is ever fetched from elsewhere.

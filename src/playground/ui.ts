@@ -2,8 +2,9 @@
  * The browser UI (assets/playground/): `GET /` and the page's script and stylesheet, embedded in
  * the binary (see src/server/embedded-page.ts for how).
  */
+
+import favicon from '../../assets/common/favicon.ico' with { type: 'file' }
 import page from '../../assets/playground/index.html'
-import favicon from '../../assets/shared/favicon.ico' with { type: 'file' }
 import { embedPage } from '../server/embedded-page'
 import type { PlaygroundContext } from './app'
 

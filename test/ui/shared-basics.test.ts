@@ -1,5 +1,5 @@
 /**
- * The two pages (playground and agent web) share their basics under assets/shared/: one DOM
+ * The two pages (playground and agent web) share their basics under assets/common/: one DOM
  * builder (`h` in dom.ts), one request helper for the access token and JSON bodies (request.ts),
  * and one `formatBytes` (format.ts). A second copy of any of them fails here.
  */
@@ -24,19 +24,19 @@ function filesMatching(pattern: RegExp): string[] {
 
 describe('shared UI basics', () => {
 	it('one DOM builder creates elements', () => {
-		expect(filesMatching(/\bcreateElement(NS)?\(/)).toEqual(['assets/shared/dom.ts'])
+		expect(filesMatching(/\bcreateElement(NS)?\(/)).toEqual(['assets/common/dom.ts'])
 	})
 
 	it('one helper reads the access token and sets Authorization', () => {
-		expect(filesMatching(/location\.search|Authorization/)).toEqual(['assets/shared/request.ts'])
+		expect(filesMatching(/location\.search|Authorization/)).toEqual(['assets/common/request.ts'])
 	})
 
 	it('one formatBytes', () => {
-		expect(filesMatching(/function formatBytes\b/)).toEqual(['assets/shared/format.ts'])
+		expect(filesMatching(/function formatBytes\b/)).toEqual(['assets/common/format.ts'])
 	})
 
 	it('the chat reads the typed agent events (type-only import)', () => {
-		const chatApi = sources.find(({ path }) => path === 'assets/shared/chat/api.ts')!.text
+		const chatApi = sources.find(({ path }) => path === 'assets/common/chat/api.ts')!.text
 		expect(chatApi).toContain("import type { AgentEvent } from '../../../src/agent/events'")
 		expect(filesMatching(/Number\(event\./)).toEqual([])
 	})

@@ -4,7 +4,7 @@
  * left). Colours come from CSS variables, so both themes work; every chart has a text label for
  * assistive technology.
  */
-import { h, svg } from '../../shared/dom'
+import { h, svg } from '../../common/dom'
 import { formatCount } from '../lib/format'
 
 /** One bar. */

@@ -5,7 +5,7 @@
  * page never keeps the text (the dialog and its fields are removed when it closes).
  */
 
-import { h } from '../../shared/dom'
+import { h } from '../../common/dom'
 import { apiGet, apiRequest } from '../lib/api'
 import { type ServerStatus, setStatus } from '../lib/state'
 import { openDialog } from './dialogs'

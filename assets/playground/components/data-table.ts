@@ -6,7 +6,7 @@
  * gets a field/value table. On a phone each row becomes a card (styles/data.css). Header buttons
  * sort; `aria-sort` tells assistive technology.
  */
-import { externalLink, h, safeLinkUrl } from '../../shared/dom'
+import { externalLink, h, safeLinkUrl } from '../../common/dom'
 import { truncate } from '../lib/format'
 import { dataImage } from '../lib/images'
 import {

@@ -3,7 +3,7 @@
  * focus moves into the dialog and back, Escape cancels, and nothing blocks the page the way
  * `window.prompt` does. Each call builds a fresh dialog and removes it when closed.
  */
-import { h } from '../../shared/dom'
+import { h } from '../../common/dom'
 
 /** Opens a modal built by `build`; resolves to the value passed to `close` ('' for Escape). */
 export function openDialog(

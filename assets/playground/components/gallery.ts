@@ -3,7 +3,7 @@
  * (top level, list items, `user`, `items`, `image_versions2.candidates`), shown as a grid with the
  * owner's name or the post code as caption.
  */
-import { h } from '../../shared/dom'
+import { h } from '../../common/dom'
 import { dataImage } from '../lib/images'
 
 const IMAGE_KEYS = [

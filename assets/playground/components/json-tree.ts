@@ -3,7 +3,7 @@
  * Children render the first time a node opens, so a thousand-item list costs nothing until looked
  * at. Every key and value is text; strings that are http(s) URLs become links.
  */
-import { externalLink, h, safeLinkUrl } from '../../shared/dom'
+import { externalLink, h, safeLinkUrl } from '../../common/dom'
 
 const pendingRenders = new WeakMap<HTMLDetailsElement, () => void>()
 

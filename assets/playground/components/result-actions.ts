@@ -3,8 +3,8 @@
  * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON.
  */
 
-import { h } from '../../shared/dom'
-import { formatBytes } from '../../shared/format'
+import { h } from '../../common/dom'
+import { formatBytes } from '../../common/format'
 import { type ApiResult, apiDownload, apiGet, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
 import { promptForName } from './dialogs'
 import { showToast } from './toast'

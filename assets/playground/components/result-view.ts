@@ -6,8 +6,8 @@
  * Failures show the envelope's `error` and `code` as they are.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
-import { formatBytes } from '../../shared/format'
+import { h, replaceChildren } from '../../common/dom'
+import { formatBytes } from '../../common/format'
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { formatDuration, formatQuantity } from '../lib/format'
 import { type Collectable, collectAll, collectableList } from '../lib/jobs'

@@ -5,7 +5,7 @@
  * than dashes and a letter avatar), and a count it lacks is left out. Bios and captions come from
  * Instagram users and are shown as plain text, line breaks kept by CSS.
  */
-import { externalLink, h, safeLinkUrl } from '../../shared/dom'
+import { externalLink, h, safeLinkUrl } from '../../common/dom'
 import { formatCount, formatTime } from '../lib/format'
 import { dataImage } from '../lib/images'
 

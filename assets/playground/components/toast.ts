@@ -2,7 +2,7 @@
  * Short status messages in a polite live region (announced by screen readers), removed after a
  * few seconds. Text only.
  */
-import { h } from '../../shared/dom'
+import { h } from '../../common/dom'
 
 let region: HTMLElement | null = null
 

@@ -5,7 +5,7 @@
  * `ApiResult` whether it succeeded, failed with an envelope, or never reached the server.
  */
 import type { ApiGroupName } from '../../../src/client/client'
-import { requestHeaders } from '../../shared/request'
+import { requestHeaders } from '../../common/request'
 import { byteLength } from './format'
 
 /** A successful envelope (docs/api-contract.md, "Envelope"); lists may carry `next_cursor`. */

@@ -4,7 +4,7 @@
  * made up, so an image is loaded only from a loopback host (the simulator); any other host gets
  * the placeholder, which keeps a demo session from ever contacting a foreign origin.
  */
-import { h, safeImageUrl } from '../../shared/dom'
+import { h, safeImageUrl } from '../../common/dom'
 import { getStatus } from './state'
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|localhost|\[::1\])$/i

@@ -2,7 +2,7 @@
  * The jobs API as the page uses it (`/api/jobs`): the job record, starting a job, following one's
  * server-sent progress events, and which list results a job can collect whole ("Collect all").
  */
-import { parseEventBlock } from '../../shared/chat/api'
+import { parseEventBlock } from '../../common/chat/api'
 import { type ApiResult, apiGet, apiRequest, authHeaders } from './api'
 
 export const JOB_KINDS = ['followers', 'following', 'posts', 'media', 'tag', 'comments', 'likers'] as const

@@ -1,15 +1,15 @@
 /**
- * AI Chat panel: the shared chat component (assets/shared/chat, also used by `smkit agent-web`)
+ * AI Chat panel: the shared chat component (assets/common/chat, also used by `smkit agent-web`)
  * against the playground's `/api/ai/*` routes. Without an AI provider, from `/api/status`
  * (`ai_available`, `ai_provider`, `ai_model`), the panel explains how to enable one.
  *
  * Server side (docs/api-contract.md, "Chat"): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
  * (server-sent events), `POST /api/ai/reset`, `GET /api/ai/history`. Use `apiRequest` from
  * `../lib/api` (it adds the access token and the JSON content type) and build every node with
- * `h()` from `assets/shared/dom.ts`: answers may quote Instagram text and must stay text.
+ * `h()` from `assets/common/dom.ts`: answers may quote Instagram text and must stay text.
  */
-import { mountChat as mountSharedChat } from '../../shared/chat/chat'
-import { h, replaceChildren } from '../../shared/dom'
+import { mountChat as mountSharedChat } from '../../common/chat/chat'
+import { h, replaceChildren } from '../../common/dom'
 import type { Panel } from '../lib/panel'
 import { onStatus, type ServerStatus } from '../lib/state'
 

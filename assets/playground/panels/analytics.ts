@@ -4,7 +4,7 @@
  * images, and the top hashtags and mentions.
  */
 
-import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../../shared/dom'
+import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../../common/dom'
 import { horizontalBars } from '../components/charts'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'

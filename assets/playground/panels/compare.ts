@@ -3,7 +3,7 @@
  * value of each ranked row marked.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
+import { h, replaceChildren } from '../../common/dom'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import type { Panel } from '../lib/panel'

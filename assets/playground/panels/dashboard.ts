@@ -4,7 +4,7 @@
  * per-endpoint table, refreshed every three seconds while the panel is open.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
+import { h, replaceChildren } from '../../common/dom'
 import { barChart, horizontalBars } from '../components/charts'
 import { dataTable } from '../components/data-table'
 import { jsonTree } from '../components/json-tree'

@@ -4,7 +4,7 @@
  * shared result view. `#users/search` opens a tab directly.
  */
 
-import { h } from '../../shared/dom'
+import { h } from '../../common/dom'
 import { createResultView } from '../components/result-view'
 import { buildPath, withQuery } from '../lib/api'
 import type { Panel } from '../lib/panel'

@@ -4,7 +4,7 @@
  * its panel with the same values and runs it.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
+import { h, replaceChildren } from '../../common/dom'
 import { apiGet } from '../lib/api'
 import { formatClock, formatDuration } from '../lib/format'
 import type { Panel } from '../lib/panel'

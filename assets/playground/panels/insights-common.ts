@@ -2,7 +2,7 @@
  * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, an error
  * box, and a plain table.
  */
-import { type Child, h } from '../../shared/dom'
+import { type Child, h } from '../../common/dom'
 
 /** A panel's section with its heading and description. */
 export function panelFrame(

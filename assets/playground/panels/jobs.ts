@@ -6,8 +6,8 @@
  * to do next.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
-import { formatBytes } from '../../shared/format'
+import { h, replaceChildren } from '../../common/dom'
+import { formatBytes } from '../../common/format'
 import { confirmAction } from '../components/dialogs'
 import { showToast } from '../components/toast'
 import { apiDownload, apiGet, apiRequest } from '../lib/api'

@@ -4,8 +4,8 @@
  * ever text and URL-encoded path segments.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
-import { formatBytes } from '../../shared/format'
+import { h, replaceChildren } from '../../common/dom'
+import { formatBytes } from '../../common/format'
 import { confirmAction } from '../components/dialogs'
 import { createResultView } from '../components/result-view'
 import { showToast } from '../components/toast'

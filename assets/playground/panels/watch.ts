@@ -5,7 +5,7 @@
  * button moves the simulated world a day forward, so the next run has something to show.
  */
 
-import { h, replaceChildren } from '../../shared/dom'
+import { h, replaceChildren } from '../../common/dom'
 import { barChart } from '../components/charts'
 import { dataTable } from '../components/data-table'
 import { exportCsv } from '../components/result-actions'
