@@ -4,9 +4,9 @@
  */
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
-import { type ParsedOptions, parseOptions } from '../server/options'
+import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { upstreamOptions } from '../server/upstream-options'
-import { demoOption, permissionOption, providerOptions } from './options'
+import { permissionOption, providerOptions } from './options'
 import { maxParallelTasks } from './parallel'
 
 const switchOption = (flag: string, description: string) =>
@@ -16,13 +16,7 @@ const switchOption = (flag: string, description: string) =>
 export const askOptions = {
 	interactive: switchOption('-i, --interactive', 'Interactive chat mode'),
 	...providerOptions,
-	envPath: Type.String({
-		minLength: 1,
-		default: '.env',
-		flag: '--env <path>',
-		description: 'Environment file with credentials',
-		error: '--env must be a file path'
-	}),
+	envPath: envPathOption,
 	permission: permissionOption,
 	fullAccess: switchOption('--full-access', 'Skip all permission checks'),
 	parallel: switchOption('--parallel', 'Run the question and extra arguments as parallel tasks'),

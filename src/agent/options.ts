@@ -50,10 +50,3 @@ export const providerOptions = {
 		})
 	)
 }
-
-/** `--demo`: the built-in simulated Instagram. */
-export const demoOption = Type.Boolean({
-	default: false,
-	flag: '--demo',
-	description: 'Use the built-in simulated Instagram'
-})

@@ -6,7 +6,7 @@
  */
 
 import { setupChat } from '../agent/chat/setup'
-import { demoOption, permissionOption, providerOptions } from '../agent/options'
+import { permissionOption, providerOptions } from '../agent/options'
 import type { PermissionLevel } from '../agent/permissions'
 import { describeProvider } from '../agent/providers'
 import type { AgentSettings } from '../agent/settings'
@@ -20,6 +20,7 @@ import {
 	serveUntilStopped,
 	startServer
 } from '../server/bootstrap'
+import { demoOption } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { AGENT_WEB_APPROVAL_HINT, createAgentWebApp } from './app'
 

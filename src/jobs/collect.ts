@@ -13,7 +13,7 @@ import { UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { openInstagram } from '../demo'
-import { type ParsedOptions, parseOptions } from '../server/options'
+import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore } from '../store/db'
 import { EXPORT_FORMATS, type ExportFormat, exportParts, jsonLines, writeExport } from './export'
@@ -57,14 +57,8 @@ export const collectOptions = {
 		description: 'The SQLite file jobs are kept in',
 		error: '--db must be a file path'
 	}),
-	envPath: Type.String({
-		minLength: 1,
-		default: '.env',
-		flag: '--env <path>',
-		description: 'Environment file with credentials',
-		error: '--env must be a file path'
-	}),
-	demo: Type.Boolean({ default: false, flag: '--demo', description: 'Use the built-in simulated Instagram' }),
+	envPath: envPathOption,
+	demo: demoOption,
 	fresh: Type.Boolean({
 		default: false,
 		flag: '--fresh',

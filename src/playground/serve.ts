@@ -5,7 +5,7 @@
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { demoOption, permissionOption } from '../agent/options'
+import { permissionOption } from '../agent/options'
 import type { InstagramClient } from '../client/client'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
@@ -20,6 +20,7 @@ import {
 	serveUntilStopped,
 	startServer
 } from '../server/bootstrap'
+import { demoOption } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { RECONNECT_HINT, refusalMessage } from '../session/connect'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'

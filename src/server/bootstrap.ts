@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import { guardedServeOptions, readTimeoutFromEnv } from './connection-guard'
-import { type ParsedOptions, parseOptions } from './options'
+import { envPathOption, type ParsedOptions, parseOptions } from './options'
 import { isLoopbackHost, MIN_TOKEN_LENGTH, resolveAccessToken, type SecurityOptions } from './security'
 import { waitForStopSignal } from './signals'
 
@@ -28,13 +28,7 @@ export function serverOptions(port: number) {
 			description: 'Server host',
 			error: "--host is not a host name or address: '{value}'"
 		}),
-		envPath: Type.String({
-			minLength: 1,
-			default: '.env',
-			flag: '--env <path>',
-			description: 'Environment file with credentials',
-			error: '--env must be a file path'
-		}),
+		envPath: envPathOption,
 		token: Type.Optional(
 			Type.String({
 				minLength: MIN_TOKEN_LENGTH,

@@ -18,6 +18,22 @@ interface FlagAnnotations {
 	default?: unknown
 }
 
+/** `--env <path>`: the environment file a command reads its credentials from. */
+export const envPathOption = Type.String({
+	minLength: 1,
+	default: '.env',
+	flag: '--env <path>',
+	description: 'Environment file with credentials',
+	error: '--env must be a file path'
+})
+
+/** `--demo`: the built-in simulated Instagram. */
+export const demoOption = Type.Boolean({
+	default: false,
+	flag: '--demo',
+	description: 'Use the built-in simulated Instagram'
+})
+
 /** The values a set of option schemas parses to. */
 export type ParsedOptions<Properties extends TProperties> = StaticDecode<TObject<Properties>>
 

@@ -15,7 +15,7 @@ import {
 } from '../client/tools/analytics'
 import type { Comparison, ProfileAnalytics } from '../client/types'
 import { openInstagram } from '../demo'
-import { type ParsedOptions, parseOptions } from '../server/options'
+import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable } from './table'
 
 /** The options of `smkit analytics` and `smkit compare`. */
@@ -29,14 +29,8 @@ export const analyticsOptions = {
 		error: `--posts must be a whole number from 1 to ${MAX_ANALYTICS_POSTS}, got '{value}'`
 	}),
 	json: Type.Boolean({ default: false, flag: '--json', description: 'Print JSON instead of tables' }),
-	envPath: Type.String({
-		minLength: 1,
-		default: '.env',
-		flag: '--env <path>',
-		description: 'Environment file with credentials',
-		error: '--env must be a file path'
-	}),
-	demo: Type.Boolean({ default: false, flag: '--demo', description: 'Use the built-in simulated Instagram' })
+	envPath: envPathOption,
+	demo: demoOption
 }
 
 /** Validated options of `smkit analytics` and `smkit compare`. */

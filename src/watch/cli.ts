@@ -15,7 +15,7 @@ import { requireTag, requireUsername } from '../client/api/base'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { openInstagram } from '../demo'
 import { JobStore } from '../jobs/store'
-import { type ParsedOptions, parseOptions } from '../server/options'
+import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
@@ -59,14 +59,8 @@ export const watchOptions = {
 		description: 'The SQLite file watches are kept in',
 		error: '--db must be a file path'
 	}),
-	envPath: Type.String({
-		minLength: 1,
-		default: '.env',
-		flag: '--env <path>',
-		description: 'Environment file with credentials',
-		error: '--env must be a file path'
-	}),
-	demo: Type.Boolean({ default: false, flag: '--demo', description: 'Use the built-in simulated Instagram' })
+	envPath: envPathOption,
+	demo: demoOption
 }
 
 /** Validated options of `smkit watch`. */
