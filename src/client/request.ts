@@ -176,41 +176,52 @@ export class Transport {
 			body = form.toString()
 			headers['content-type'] = 'application/x-www-form-urlencoded'
 		}
-		const timeoutSignal = AbortSignal.timeout(settings.timeout)
-		const signal = spec.signal ? AbortSignal.any([timeoutSignal, spec.signal]) : timeoutSignal
+		// A deadline cleared as soon as the exchange ends: AbortSignal.timeout's timer would live for
+		// the whole timeout after every request, tens of thousands of timers and signals under load.
+		const deadline = new AbortController()
+		const timer = setTimeout(
+			() => deadline.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+			settings.timeout
+		)
+		const signal = spec.signal ? AbortSignal.any([deadline.signal, spec.signal]) : deadline.signal
 		const statsKey = `${spec.method} ${spec.template}`
 		const tried = new Set<ProxyEntry>()
 		let started: number
 		let response: Response
 		let text: string
-		for (;;) {
-			const proxy = settings.proxies?.pick(url, tried)
-			started = performance.now()
-			try {
-				response = await settings.fetch(url, {
-					method: spec.method,
-					headers,
-					body,
-					signal,
-					redirect: spec.anonymous ? 'follow' : 'manual',
-					...(proxy ? { proxy: proxy.url } : {})
-				})
-				text = await response.text()
-				if (proxy && response.status === 407) throw new Error('the proxy refused its credentials (HTTP 407)')
-				if (proxy) settings.proxies?.recordSuccess(proxy)
-				break
-			} catch (error) {
-				const failure = this.#transportError(error, spec, timeoutSignal.aborted, proxy)
-				settings.stats.recordRequest(statsKey, performance.now() - started, failure?.kind)
-				if (!proxy || !failure || !settings.proxies) throw failure ?? error
-				settings.proxies.recordFailure(proxy)
-				tried.add(proxy)
-				// The next proxy at once, when this one certainly passed nothing on (or a repeat is harmless).
-				const reachedNobody = NOT_CONNECTED.test(`${(error as { code?: string })?.code} ${String(error)}`)
-				const idempotent = spec.idempotent ?? spec.method === 'GET'
-				const failover = failure instanceof IgNetworkError && (idempotent || reachedNobody)
-				if (!failover || !settings.proxies.hasAlternative(tried)) throw failure
+		try {
+			for (;;) {
+				const proxy = settings.proxies?.pick(url, tried)
+				started = performance.now()
+				try {
+					response = await settings.fetch(url, {
+						method: spec.method,
+						headers,
+						body,
+						signal,
+						redirect: spec.anonymous ? 'follow' : 'manual',
+						...(proxy ? { proxy: proxy.url } : {})
+					})
+					text = await response.text()
+					if (proxy && response.status === 407)
+						throw new Error('the proxy refused its credentials (HTTP 407)')
+					if (proxy) settings.proxies?.recordSuccess(proxy)
+					break
+				} catch (error) {
+					const failure = this.#transportError(error, spec, deadline.signal.aborted, proxy)
+					settings.stats.recordRequest(statsKey, performance.now() - started, failure?.kind)
+					if (!proxy || !failure || !settings.proxies) throw failure ?? error
+					settings.proxies.recordFailure(proxy)
+					tried.add(proxy)
+					// The next proxy at once, when this one certainly passed nothing on (or a repeat is harmless).
+					const reachedNobody = NOT_CONNECTED.test(`${(error as { code?: string })?.code} ${String(error)}`)
+					const idempotent = spec.idempotent ?? spec.method === 'GET'
+					const failover = failure instanceof IgNetworkError && (idempotent || reachedNobody)
+					if (!failover || !settings.proxies.hasAlternative(tried)) throw failure
+				}
 			}
+		} finally {
+			clearTimeout(timer)
 		}
 		const sessionEnded = !spec.anonymous && absorbSessionUpdates(this.#session as Session, response.headers)
 		const result = classifyResponse(
