@@ -5,7 +5,7 @@
  */
 
 import { urlOf } from '../server/request-url'
-import { ResultChains } from './result-chain'
+import { type KeptResult, ResultChains } from './result-chain'
 
 /** One request-history entry (docs/api-contract.md, "System endpoints"). */
 export interface HistoryEntry {
@@ -23,10 +23,7 @@ export interface HistoryEntry {
 }
 
 /** The last successful data response and the request line that produced it. */
-export interface LastResult {
-	request: string
-	envelope: unknown
-}
+export type LastResult = KeptResult
 
 /** Most recent entries kept (docs/api-contract.md, "Limits"). */
 export const HISTORY_LIMIT = 50
@@ -44,11 +41,15 @@ export const POLLING_PATHS: ReadonlySet<string> = new Set([
 
 /** Path plus query as shown in history and save files, with any `token` parameter dropped. */
 export function displayPath(url: URL): string {
-	if (!url.searchParams.has('token')) return url.pathname + url.search
-	const query = new URLSearchParams(url.search)
+	// `url.searchParams` builds a parameter list; most queries cannot name `token` at all (not even
+	// percent-encoded, as `%74oken`).
+	const search = url.search
+	const mayNameToken = search.includes('token') || search.includes('%')
+	if (!mayNameToken || !url.searchParams.has('token')) return url.pathname + search
+	const query = new URLSearchParams(search)
 	query.delete('token')
-	const search = query.toString()
-	return search === '' ? url.pathname : `${url.pathname}?${search}`
+	const rest = query.toString()
+	return rest === '' ? url.pathname : `${url.pathname}?${rest}`
 }
 
 /** Counters, history and the last result of one playground app. */
@@ -61,6 +62,8 @@ export class PlaygroundActivity {
 	private readonly history: HistoryEntry[] = []
 	/** Data results of the last requests by history id, oldest first. */
 	private readonly results = new Map<number, LastResult>()
+	/** Kept results whose envelope is about to be serialised, by envelope. */
+	private readonly awaitingText = new WeakMap<object, LastResult>()
 	private readonly startedAt = new WeakMap<Request, { clock: number; time: number }>()
 	private nextId = 1
 
@@ -102,11 +105,19 @@ export class PlaygroundActivity {
 	/** Keeps a data request's result under its history id; it is also the last result. */
 	keepResult(id: number, result: LastResult): void {
 		this.lastResult = result
+		const { envelope } = result
+		if (typeof envelope === 'object' && envelope !== null) this.awaitingText.set(envelope, result)
 		this.results.set(id, result)
 		for (const oldest of this.results.keys()) {
 			if (this.results.size <= HISTORY_LIMIT) break
 			this.results.delete(oldest)
 		}
+	}
+
+	/** A response's envelope was serialised as `text`: a result keeping that envelope keeps the text instead. */
+	serialised(envelope: object, text: string): void {
+		this.awaitingText.get(envelope)?.serialised(text)
+		this.awaitingText.delete(envelope)
 	}
 
 	/** The result of the data request with this history id, while it is among the last 50. */

@@ -100,9 +100,14 @@ interface ResponseSet {
  * Bun's `Response.json`, which Elysia maps objects with, took several times longer for a profile
  * envelope (measured per request on the playground's hot path). The status and headers set by the
  * handler and the hooks move onto the response, and `set` is reset, so Elysia returns the
- * response as it is. Undefined for anything else (Elysia maps it as usual).
+ * response as it is. Undefined for anything else (Elysia maps it as usual). `serialised` gets the
+ * JSON text (the request history keeps it in place of the envelope's objects).
  */
-export function envelopeResponse(value: unknown, set: ResponseSet): Response | undefined {
+export function envelopeResponse(
+	value: unknown,
+	set: ResponseSet,
+	serialised?: (envelope: object, text: string) => void
+): Response | undefined {
 	if (typeof value !== 'object' || value === null) return undefined
 	const prototype = Object.getPrototypeOf(value)
 	if (prototype !== Object.prototype && prototype !== Array.prototype) return undefined
@@ -110,7 +115,9 @@ export function envelopeResponse(value: unknown, set: ResponseSet): Response | u
 	if (typeof status !== 'number' || set.cookie !== undefined) return undefined
 	const headers = set.headers
 	if ('content-type' in headers || 'set-cookie' in headers) return undefined
-	const response = new Response(JSON.stringify(value), {
+	const text = JSON.stringify(value)
+	serialised?.(value, text)
+	const response = new Response(text, {
 		status,
 		headers: { ...(headers as Record<string, string>), 'content-type': JSON_CONTENT_TYPE }
 	})

@@ -135,6 +135,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		lists: new ListStore(jobs.jobs.store)
 	}
 	const { activity } = context
+	const keepText = activity.serialised.bind(activity)
 	const app = new Elysia()
 		.use(
 			securityGuard({
@@ -191,7 +192,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		})
 		// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
 		.mapResponse(function serializeEnvelope({ responseValue, set }) {
-			const response = envelopeResponse(responseValue, set)
+			const response = envelopeResponse(responseValue, set, keepText)
 			if (response !== undefined) return response
 		})
 		.use(jsonBody(bodyLimits))

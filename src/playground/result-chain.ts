@@ -12,22 +12,47 @@ export const LOAD_MORE_HEADER = 'x-smkit-load-more'
 /** Lists that may still be continued: the most recent few, so a page re-fetched late still finds its list. */
 const KEPT_LISTS = 8
 
+/**
+ * A result kept for `POST /api/save`: the request line and the envelope. Once the response is
+ * serialised, the result holds that JSON text instead of the envelope's objects and parses it
+ * again only if it is saved or continued: the last 50 results of 100 records each, kept as object
+ * graphs, were thousands of live objects every garbage collection had to go through under load.
+ */
+export class KeptResult {
+	#envelope: unknown
+	#text: string | undefined
+
+	constructor(
+		readonly request: string,
+		envelope: unknown
+	) {
+		this.#envelope = envelope
+	}
+
+	/** The envelope (parsed from the kept text when it was serialised). */
+	get envelope(): unknown {
+		if (this.#envelope === undefined && this.#text !== undefined) this.#envelope = JSON.parse(this.#text)
+		return this.#envelope
+	}
+
+	/** The envelope was serialised as `text`: keep that instead of its objects. */
+	serialised(text: string): void {
+		this.#text = text
+		this.#envelope = undefined
+	}
+}
+
 /** A list result that "Load more" may continue. */
 interface OpenList {
-	/** Endpoint and query without `cursor` and `count`. */
-	key: string
+	/** The URL of its last page (the key is computed only when a "Load more" page looks for it). */
+	url: URL
 	/** The cursor that continues it. */
 	nextCursor: string
 	/** Request line of its first page. */
 	request: string
-	records: unknown[]
+	/** Its records: those of the first page's kept result, or the joined records after "Load more". */
+	records: () => unknown[]
 	pages: number
-}
-
-/** A result to keep: the request line and the envelope to save. */
-export interface ChainedResult {
-	request: string
-	envelope: unknown
 }
 
 /** The list a URL pages through: path and query without `cursor`, `count` and `token`. */
@@ -46,31 +71,36 @@ export class ResultChains {
 	 * The result to keep for a successful data response: the envelope as it is, or, for a "Load
 	 * more" page of a list still open, the list so far with this page appended.
 	 */
-	add(url: URL, requestLine: string, envelope: unknown, loadMore: boolean): ChainedResult {
+	add(url: URL, requestLine: string, envelope: unknown, loadMore: boolean): KeptResult {
 		const body = envelope as { data?: unknown; next_cursor?: unknown; message?: unknown }
-		if (!Array.isArray(body.data)) return { request: requestLine, envelope }
-		const key = listKey(url)
+		if (!Array.isArray(body.data)) return new KeptResult(requestLine, envelope)
 		const cursor = url.searchParams.get('cursor')
-		const previous = loadMore
-			? this.lists.find((list) => list.key === key && list.nextCursor === cursor)
-			: undefined
-		const records = previous ? [...previous.records, ...body.data] : body.data
-		const pages = (previous?.pages ?? 0) + 1
-		const request = previous?.request ?? requestLine
-		const result = previous
-			? {
-					request,
-					envelope: {
-						...body,
-						data: records,
-						message: `${typeof body.message === 'string' ? body.message : 'Page'} (${records.length} records loaded in ${pages} pages)`
-					}
-				}
-			: { request, envelope }
+		let previous: OpenList | undefined
+		if (loadMore) {
+			const key = listKey(url)
+			previous = this.lists.find((list) => list.nextCursor === cursor && listKey(list.url) === key)
+		}
+		let kept: KeptResult
+		let records: () => unknown[]
+		let pages = 1
+		if (previous) {
+			const joined = [...previous.records(), ...body.data]
+			pages = previous.pages + 1
+			kept = new KeptResult(previous.request, {
+				...body,
+				data: joined,
+				message: `${typeof body.message === 'string' ? body.message : 'Page'} (${joined.length} records loaded in ${pages} pages)`
+			})
+			records = () => joined
+		} else {
+			const result = new KeptResult(requestLine, envelope)
+			kept = result
+			records = () => (result.envelope as { data: unknown[] }).data
+		}
 		if (typeof body.next_cursor === 'string' && body.next_cursor !== '') {
-			this.lists.unshift({ key, nextCursor: body.next_cursor, request, records, pages })
+			this.lists.unshift({ url, nextCursor: body.next_cursor, request: kept.request, records, pages })
 			if (this.lists.length > KEPT_LISTS) this.lists.length = KEPT_LISTS
 		}
-		return result
+		return kept
 	}
 }

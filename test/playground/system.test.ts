@@ -69,6 +69,10 @@ describe('GET /api/history', () => {
 		await playground.get('/api/feed/user/1000000002?count=2&token=abc123secret')
 		const [latest] = (await expectOk(await playground.get('/api/history'))).data
 		expect(latest.path).toBe('/api/feed/user/1000000002?count=2')
+		// Percent-encoded, the name is still `token` (the guard reads it so).
+		await playground.get('/api/feed/user/1000000002?count=3&%74oken=abc123secret')
+		const [encoded] = (await expectOk(await playground.get('/api/history'))).data
+		expect(encoded.path).toBe('/api/feed/user/1000000002?count=3')
 	})
 
 	it(`keeps only the last ${HISTORY_LIMIT} entries`, async () => {
