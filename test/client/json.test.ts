@@ -74,4 +74,12 @@ describe('hasLongBareInteger', () => {
 		const urls = Array.from({ length: 300 }, (_, index) => `"https://x/${17841400000000000 + index}_n.jpg"`)
 		expect(hasLongBareInteger(`{"urls":[${urls.join(',')}],"n":123456789012345}`)).toBe(false)
 	})
+
+	it('finds a bare integer after strings that hold longer digit runs', () => {
+		const ids = Array.from({ length: 100 }, (_, index) => `{"fbid_v2":"1784140${8514496350 + index}"}`)
+		expect(hasLongBareInteger(`{"users":[${ids.join(',')}]}`)).toBe(false)
+		expect(hasLongBareInteger(`{"users":[${ids.join(',')}],"pk":3842790443716764595}`)).toBe(true)
+		expect(hasLongBareInteger('{"a":"x12345678901234567890","b": 12345678901234567}')).toBe(true)
+		expect(hasLongBareInteger('{"a":"x12345678901234567890","b":"12345678901234567"}')).toBe(false)
+	})
 })
