@@ -74,9 +74,9 @@ export class ResultChains {
 	add(url: URL, requestLine: string, envelope: unknown, loadMore: boolean): KeptResult {
 		const body = envelope as { data?: unknown; next_cursor?: unknown; message?: unknown }
 		if (!Array.isArray(body.data)) return new KeptResult(requestLine, envelope)
-		const cursor = url.searchParams.get('cursor')
 		let previous: OpenList | undefined
 		if (loadMore) {
+			const cursor = url.searchParams.get('cursor')
 			const key = listKey(url)
 			previous = this.lists.find((list) => list.nextCursor === cursor && listKey(list.url) === key)
 		}

@@ -142,14 +142,21 @@ export function hostCheck(
 	const bound = boundHost.toLowerCase()
 	const boundName = bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound
 	const anyHostName = wildcardHosts.has(bound)
+	// The last Host header (with an explicit port) found right for the expected port: nearly every
+	// request repeats it, so it is not parsed again.
+	let accepted: { header: string; port: number } | undefined
 	return (request, url) => {
-		const host = parseHostHeader(request.headers.get('host') ?? url.host)
+		const header = request.headers.get('host') ?? url.host
+		const expected = typeof port === 'function' ? port() : port
+		if (accepted !== undefined && accepted.header === header && accepted.port === expected) return true
+		const host = parseHostHeader(header)
 		if (!host) return false
 		// Bound to every interface, any name may reach us; the mandatory token guards that case.
 		if (!anyHostName && host.name !== boundName && !isLoopbackHost(host.name)) return false
-		const expected = typeof port === 'function' ? port() : port
 		if (expected === undefined || expected === 0) return true
-		return (host.port ?? (url.protocol === 'https:' ? 443 : 80)) === expected
+		const allowed = (host.port ?? (url.protocol === 'https:' ? 443 : 80)) === expected
+		if (allowed && host.port !== undefined) accepted = { header, port: expected }
+		return allowed
 	}
 }
 
