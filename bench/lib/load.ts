@@ -18,6 +18,8 @@ export interface LoadResult {
 	durationMs: number
 	/** The first failure seen, to explain a non-zero `failures`. */
 	firstFailure?: string
+	/** CPU milliseconds the load process spent per request (set by load-worker.ts). */
+	loadCpuMs?: number
 }
 
 /** One request: resolves true when it succeeded; throwing counts as a failure. */
@@ -54,14 +56,5 @@ export async function runLoad(task: LoadTask, concurrency: number, durationMs: n
 		p99Ms: percentile(latencies, 99),
 		durationMs: elapsed,
 		firstFailure
-	}
-}
-
-/** A task that GETs `url` and reads the whole body; success is HTTP 200. */
-export function httpGetTask(url: string): LoadTask {
-	return async () => {
-		const response = await fetch(url)
-		await response.arrayBuffer()
-		return response.status === 200
 	}
 }
