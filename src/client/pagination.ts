@@ -88,7 +88,7 @@ export async function paginate<Item>(
 ): Promise<Page<Item>> {
 	const { count } = options
 	checkCount(count)
-	const items: Item[] = []
+	let items: Item[] = []
 	const seen = new Set<string>()
 	let position: Position | null = decodePosition(options.cursor)
 	if (position.cursor) seen.add(position.cursor)
@@ -96,9 +96,10 @@ export async function paginate<Item>(
 		const wanted = count === undefined ? undefined : count - items.length
 		const page = await fetchPage(position.cursor, wanted === undefined ? undefined : position.skip + wanted)
 		// The page may come back shorter than when the cursor was made: skip into the following pages.
-		const rest = page.items.slice(position.skip)
-		const taken = wanted === undefined ? rest : rest.slice(0, wanted)
-		items.push(...taken)
+		const rest = position.skip === 0 ? page.items : page.items.slice(position.skip)
+		const taken = wanted === undefined || wanted >= rest.length ? rest : rest.slice(0, wanted)
+		if (items.length === 0 && pages === 0) items = taken.slice()
+		else for (const item of taken) items.push(item)
 		if (taken.length < rest.length) {
 			position = { cursor: position.cursor, skip: position.skip + taken.length }
 			break

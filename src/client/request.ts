@@ -92,6 +92,7 @@ export class Transport {
 	#session: Session | undefined
 	readonly #origin: string
 	#warmUp: Promise<void> | undefined
+	#warmedUp = false
 	#rotation = 0
 
 	constructor(settings: TransportSettings, session?: Session) {
@@ -114,6 +115,7 @@ export class Transport {
 	useSession(session: Session | undefined): void {
 		this.#session = session ? { ...session } : undefined
 		this.#warmUp = undefined
+		this.#warmedUp = false
 		this.#settings.health.reset(session !== undefined)
 	}
 
@@ -125,8 +127,14 @@ export class Transport {
 					upstreamStatus: 0,
 					endpoint: `${spec.method} ${spec.path}`
 				})
-			this.#warmUp ??= this.#runWarmUp()
-			await this.#warmUp
+			// Awaited only until it has run: every later request would pay for a settled promise.
+			if (!this.#warmedUp) {
+				const warmUp = this.#warmUp ?? this.#runWarmUp()
+				this.#warmUp = warmUp
+				await warmUp
+				// Unless the session was replaced meanwhile (its own warm-up is still to come).
+				if (this.#warmUp === warmUp) this.#warmedUp = true
+			}
 		}
 		const settings = this.#settings
 		const idempotent = spec.idempotent ?? spec.method === 'GET'

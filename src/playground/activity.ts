@@ -62,8 +62,8 @@ export class PlaygroundActivity {
 	private readonly history: HistoryEntry[] = []
 	/** Data results of the last requests by history id, oldest first. */
 	private readonly results = new Map<number, LastResult>()
-	/** Kept results whose envelope is about to be serialised, by envelope. */
-	private readonly awaitingText = new WeakMap<object, LastResult>()
+	/** The result kept last, until its envelope is serialised (right after, for the same request). */
+	private awaitingText: LastResult | undefined
 	private readonly startedAt = new WeakMap<Request, { clock: number; time: number }>()
 	private nextId = 1
 
@@ -105,8 +105,7 @@ export class PlaygroundActivity {
 	/** Keeps a data request's result under its history id; it is also the last result. */
 	keepResult(id: number, result: LastResult): void {
 		this.lastResult = result
-		const { envelope } = result
-		if (typeof envelope === 'object' && envelope !== null) this.awaitingText.set(envelope, result)
+		this.awaitingText = result
 		this.results.set(id, result)
 		for (const oldest of this.results.keys()) {
 			if (this.results.size <= HISTORY_LIMIT) break
@@ -116,8 +115,10 @@ export class PlaygroundActivity {
 
 	/** A response's envelope was serialised as `text`: a result keeping that envelope keeps the text instead. */
 	serialised(envelope: object, text: string): void {
-		this.awaitingText.get(envelope)?.serialised(text)
-		this.awaitingText.delete(envelope)
+		const kept = this.awaitingText
+		if (kept === undefined || kept.envelope !== envelope) return
+		kept.serialised(text)
+		this.awaitingText = undefined
 	}
 
 	/** The result of the data request with this history id, while it is among the last 50. */
