@@ -5,7 +5,8 @@
  * built first when missing or stale), and so does the load (a load-worker process per run). Sized
  * to finish in about three minutes on two shared cores.
  *
- * Options: --rounds N (5) --duration MS (2000) --concurrency N (50) --launches N (10) --no-build
+ * Options: --rounds N (5) --duration MS (2000, measured per target and round) --slice MS (250)
+ * --concurrency N (50) --launches N (10) --no-build
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -37,6 +38,7 @@ const { values: flags } = parseArgs({
 	options: {
 		rounds: { type: 'string', default: '5' },
 		duration: { type: 'string', default: '2000' },
+		slice: { type: 'string', default: '250' },
 		concurrency: { type: 'string', default: '50' },
 		launches: { type: 'string', default: '10' },
 		'no-build': { type: 'boolean', default: false }
@@ -45,6 +47,7 @@ const { values: flags } = parseArgs({
 const settings = {
 	rounds: Number(flags.rounds),
 	durationMs: Number(flags.duration),
+	sliceMs: Number(flags.slice),
 	concurrency: Number(flags.concurrency),
 	launches: Number(flags.launches)
 }
@@ -151,7 +154,7 @@ async function main() {
 		const client = createDemoClient(simulator.url)
 
 		log(
-			`throughput: ${settings.rounds} rounds x 3 endpoints x up to 4 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each after a 500 ms warm-up, load from its own process`
+			`throughput: ${settings.rounds} rounds x 3 endpoints x up to 4 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each in alternating slices of ${settings.sliceMs} ms after a 500 ms warm-up, load from its own process`
 		)
 		const throughput = await benchThroughput(
 			{ playgroundUrl: playground.url, bareUrl: bare.url, minimalUrl: minimal.url, upstream: simulator.url },

@@ -1,47 +1,78 @@
 /**
  * The load generator in its own process, so it never shares an event loop with a server under
- * test: `bun bench/lib/load-worker.ts '<job JSON>'` runs one closed-loop load (see load.ts) and
- * prints its LoadResult as JSON. A job names either a URL to GET or a client call against an
- * upstream (reference (a): the client calling the simulator directly, in this process). URLs are
- * loaded over raw keep-alive sockets (socket-load.ts), client calls with `runLoad`.
+ * test: `bun bench/lib/load-worker.ts '<job JSON>'` loads the job's targets in turn, in short
+ * slices (A B C D, then B C D A, ...), and prints a LoadResult per target as JSON. Slicing spreads
+ * whatever else the shared machine does over every target alike: with one 2-second run per target,
+ * a few busy seconds elsewhere landed on one target and moved a round's ratios by 20-30%.
+ *
+ * A target is a URL to GET (over raw keep-alive sockets, socket-load.ts) or a client call against
+ * an upstream (reference (a): the client calling the simulator directly, in this process, only
+ * during its own slices).
  */
 import { createDemoClient } from '../../src/demo'
-import { type LoadResult, type LoadTask, runLoad } from './load'
-import { runSocketLoad } from './socket-load'
+import {
+	type LoadDriver,
+	type LoadResult,
+	type LoadTask,
+	type SliceResult,
+	summariseSlices,
+	taskDriver
+} from './load'
+import { socketDriver } from './socket-load'
 
-/** One load run. */
-export interface LoadJob {
+/** One target of a load job. */
+export interface LoadTarget {
+	id: string
 	/** GET this URL; or */
 	url?: string
 	/** call the client against `upstream` (the simulator) for `endpoint`. */
 	client?: { upstream: string; endpoint: 'profile' | 'followers'; followers?: { pk: string; count: number } }
+}
+
+/** One load job: its targets and how the load is shaped. */
+export interface LoadJob {
+	targets: LoadTarget[]
 	concurrency: number
-	durationMs: number
-	/** Unmeasured load first (JIT, connection pools). */
+	/** Measured time per target: `slices` slices of `sliceMs`. */
+	slices: number
+	sliceMs: number
+	/** Unmeasured load on each target first (JIT, connection pools). */
 	warmupMs: number
 }
 
-/** The client call of a reference (a) job. */
-function clientTask(job: LoadJob): LoadTask {
-	if (!job.client) throw new Error('a load job needs url or client')
-	const client = createDemoClient(job.client.upstream)
-	if (job.client.endpoint === 'profile')
-		return async () => (await client.users.getByUsername('luna.explorer')).username === 'luna.explorer'
-	const { pk, count } = job.client.followers ?? { pk: '1000000002', count: 50 }
-	return async () => (await client.friendships.getFollowers(pk, { count })).items.length === count
+/** The client call of a reference (a) target. */
+function clientTask(client: NonNullable<LoadTarget['client']>): LoadTask {
+	const ig = createDemoClient(client.upstream)
+	if (client.endpoint === 'profile')
+		return async () => (await ig.users.getByUsername('luna.explorer')).username === 'luna.explorer'
+	const { pk, count } = client.followers ?? { pk: '1000000002', count: 50 }
+	return async () => (await ig.friendships.getFollowers(pk, { count })).items.length === count
+}
+
+function driverOf(target: LoadTarget, concurrency: number): LoadDriver {
+	if (target.url) return socketDriver(target.url, concurrency)
+	if (target.client) return taskDriver(clientTask(target.client), concurrency)
+	throw new Error(`load target ${target.id} needs url or client`)
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as LoadJob
-const { url } = job
-const task = url ? undefined : clientTask(job)
-const run = (durationMs: number) =>
-	url
-		? runSocketLoad(url, job.concurrency, durationMs)
-		: runLoad(task as LoadTask, job.concurrency, durationMs)
-if (job.warmupMs > 0) await run(job.warmupMs)
-const cpuBefore = process.cpuUsage()
-const result: LoadResult = await run(job.durationMs)
-const cpu = process.cpuUsage(cpuBefore)
-// What the load itself cost per request (it shares the cores with the servers under test).
-result.loadCpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, result.requests)
-console.log(JSON.stringify(result))
+const drivers = job.targets.map((target) => driverOf(target, job.concurrency))
+for (const driver of drivers) await driver.slice(job.warmupMs)
+const slices: SliceResult[][] = job.targets.map(() => [])
+const cpuMs = job.targets.map(() => 0)
+for (let round = 0; round < job.slices; round++) {
+	for (let step = 0; step < drivers.length; step++) {
+		const index = (round + step) % drivers.length
+		const before = process.cpuUsage()
+		slices[index]?.push(await (drivers[index] as LoadDriver).slice(job.sliceMs))
+		const cpu = process.cpuUsage(before)
+		cpuMs[index] = (cpuMs[index] ?? 0) + (cpu.user + cpu.system) / 1000
+	}
+}
+for (const driver of drivers) driver.close()
+const results: Record<string, LoadResult> = {}
+job.targets.forEach((target, index) => {
+	results[target.id] = summariseSlices(slices[index] ?? [], job.sliceMs, cpuMs[index] ?? 0)
+})
+console.log(JSON.stringify(results))
+process.exit(0)

@@ -52,6 +52,8 @@ export function summarize(measured: Measurements) {
 	const p99Of = (run: { p99Ms: number }) => run.p99Ms
 	const ratios = (endpoint: Partial<Record<TargetId, TargetFigures>>) => ({
 		direct: roundRatios(endpoint.playground, endpoint.client_direct, rpsOf),
+		// What a proxy doing only the endpoint's work reaches against (a): the ceiling for a proxy.
+		minimalToDirect: roundRatios(endpoint.minimal_proxy, endpoint.client_direct, rpsOf),
 		minimal: roundRatios(endpoint.playground, endpoint.minimal_proxy, rpsOf),
 		p99Minimal: roundRatios(endpoint.playground, endpoint.minimal_proxy, p99Of)
 	})
@@ -169,6 +171,11 @@ export function summarize(measured: Measurements) {
 			spread(followersRatios.direct),
 			'per round'
 		),
+		{
+			figure: '(c) minimal proxy / (a)',
+			value: `profile ${spread(profileRatios.minimalToDirect)}; followers ${spread(followersRatios.minimalToDirect)}`,
+			reference: 'per round: what a proxy doing only the endpoint work reaches against (a); no target'
+		},
 		headline(
 			'followers_ratio_minimal',
 			'followers (100) throughput / (c)',

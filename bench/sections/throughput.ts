@@ -3,12 +3,13 @@
  * (a) the same client calling the simulator directly, (b) a bare `Bun.serve` answering fixed JSON
  * and (c) a minimal Bun proxy doing only what the endpoint must (fetch, parse, pick, serialise).
  * Every server runs in its own process, and so does the load generator (load-worker.ts, one
- * process per run, with its own warm-up). Runs are interleaved (each round runs every endpoint on
- * every target, the target order rotating); figures are medians over the rounds with their spread.
+ * process per endpoint and round, with its own warm-up), which loads the targets in alternating
+ * slices of `sliceMs` (the order rotating slice by slice and round by round). Figures are medians
+ * over the rounds with their spread.
  */
 import path from 'node:path'
 import type { LoadResult } from '../lib/load'
-import type { LoadJob } from '../lib/load-worker'
+import type { LoadJob, LoadTarget } from '../lib/load-worker'
 import { ROOT } from '../lib/processes'
 import { median } from '../lib/stats'
 
@@ -43,6 +44,8 @@ export interface ThroughputOptions {
 	rounds: number
 	durationMs: number
 	warmupMs: number
+	/** Length of one slice of load on one target (targets alternate slice by slice). */
+	sliceMs: number
 	concurrency: number
 }
 
@@ -54,29 +57,23 @@ export interface ThroughputTargets {
 	upstream: string
 }
 
-/** The load job of one endpoint on one target; undefined where the target has no such call. */
-function jobFor(
+/** The load target of one endpoint on one target; undefined where the target has no such call. */
+function targetFor(
 	endpoint: EndpointId,
 	target: TargetId,
-	targets: ThroughputTargets,
-	options: ThroughputOptions
-): LoadJob | undefined {
-	const shape = {
-		concurrency: options.concurrency,
-		durationMs: options.durationMs,
-		warmupMs: options.warmupMs
-	}
+	targets: ThroughputTargets
+): LoadTarget | undefined {
 	const path = THROUGHPUT_PATHS[endpoint]
-	if (target === 'playground') return { ...shape, url: targets.playgroundUrl + path }
-	if (target === 'bare_bun') return { ...shape, url: targets.bareUrl + path }
+	if (target === 'playground') return { id: target, url: targets.playgroundUrl + path }
+	if (target === 'bare_bun') return { id: target, url: targets.bareUrl + path }
 	// The history is the playground's own; (a) and (c) have nothing to compare it with.
 	if (endpoint === 'history') return undefined
-	if (target === 'minimal_proxy') return { ...shape, url: targets.minimalUrl + path }
-	return { ...shape, client: { upstream: targets.upstream, endpoint, followers: FOLLOWERS_PAGE } }
+	if (target === 'minimal_proxy') return { id: target, url: targets.minimalUrl + path }
+	return { id: target, client: { upstream: targets.upstream, endpoint, followers: FOLLOWERS_PAGE } }
 }
 
-/** Runs one load job in a load-worker process and reads its result. */
-async function runInWorker(job: LoadJob): Promise<LoadResult> {
+/** Runs one load job in a load-worker process and reads its results by target. */
+async function runInWorker(job: LoadJob): Promise<Record<string, LoadResult>> {
 	const worker = Bun.spawn(
 		[process.execPath, path.join(ROOT, 'bench/lib/load-worker.ts'), JSON.stringify(job)],
 		{
@@ -91,12 +88,12 @@ async function runInWorker(job: LoadJob): Promise<LoadResult> {
 		new Response(worker.stderr).text()
 	])
 	if (code !== 0) throw new Error(`load worker failed (exit ${code}): ${errors.trim()}`)
-	return JSON.parse(output) as LoadResult
+	return JSON.parse(output) as Record<string, LoadResult>
 }
 
 const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)]
 
-/** Runs the interleaved rounds; returns figures per endpoint and target. */
+/** Runs the rounds; returns figures per endpoint and target. */
 export async function benchThroughput(
 	targets: ThroughputTargets,
 	options: ThroughputOptions,
@@ -107,14 +104,21 @@ export async function benchThroughput(
 	const runs = new Map<string, LoadResult[]>()
 	for (let round = 0; round < options.rounds; round++) {
 		for (const endpoint of endpoints) {
-			// Rotating the order spreads any drift (heat, other work on the machine) over the targets.
+			// One worker per endpoint and round loads its targets in alternating slices.
 			const shift = round % order.length
 			const rotated = [...order.slice(shift), ...order.slice(0, shift)]
-			for (const target of rotated) {
-				const job = jobFor(endpoint, target, targets, options)
-				if (!job) continue
-				const key = `${endpoint}/${target}`
-				const result = await runInWorker(job)
+			const loadTargets = rotated.flatMap((target) => targetFor(endpoint, target, targets) ?? [])
+			const slices = Math.max(1, Math.round(options.durationMs / options.sliceMs))
+			const results = await runInWorker({
+				targets: loadTargets,
+				concurrency: options.concurrency,
+				slices,
+				sliceMs: options.sliceMs,
+				warmupMs: options.warmupMs
+			})
+			for (const { id } of loadTargets) {
+				const result = results[id] as LoadResult
+				const key = `${endpoint}/${id}`
 				runs.set(key, [...(runs.get(key) ?? []), result])
 				log(
 					`  round ${round + 1} ${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} failed (${result.firstFailure})` : ''}`
