@@ -31,6 +31,7 @@ import { benchAgent } from './sections/agent'
 import { benchColdStart } from './sections/cold-start'
 import { benchCollect } from './sections/collect'
 import { benchCsv } from './sections/csv'
+import { benchJobMemory } from './sections/job-memory'
 import { benchSandbox } from './sections/sandbox'
 import { benchThroughput, THROUGHPUT_PATHS } from './sections/throughput'
 
@@ -177,6 +178,9 @@ async function main() {
 		)
 		const collect = await benchCollect(playground.url, client, { rounds: settings.rounds })
 
+		log('job memory: a followers job of 50,000 records (own simulator and playground)')
+		const jobMemory = await benchJobMemory(work, 50_000)
+
 		log('sandbox')
 		const sandbox = await benchSandbox(client, { samples: 200, bridgeSamples: 40, callsPerRun: 50 })
 		log('agent')
@@ -190,6 +194,7 @@ async function main() {
 			coldBare,
 			csv,
 			collect,
+			jobMemory,
 			sandbox,
 			agent
 		})

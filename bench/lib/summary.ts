@@ -6,6 +6,7 @@ import type { AgentFigures } from '../sections/agent'
 import type { ColdStartFigures } from '../sections/cold-start'
 import type { CollectFigures } from '../sections/collect'
 import type { CsvFigures } from '../sections/csv'
+import type { JobMemoryFigures } from '../sections/job-memory'
 import type { SandboxFigures } from '../sections/sandbox'
 import { type EndpointId, roundRatios, type TargetFigures, type TargetId } from '../sections/throughput'
 import { type Headline, meets, type Row, targetText } from './report'
@@ -26,6 +27,7 @@ export interface Measurements {
 	coldBare: ColdStartFigures
 	csv: CsvFigures
 	collect: CollectFigures
+	jobMemory: JobMemoryFigures
 	sandbox: SandboxFigures
 	agent: AgentFigures
 }
@@ -44,7 +46,18 @@ const spread = (ratio: { median: number; range: [number, number] }) =>
 
 /** Rows, headline figures and raw figures from the measurements. */
 export function summarize(measured: Measurements) {
-	const { throughput, memory, coldPlayground, coldNoDemo, coldBare, csv, collect, sandbox, agent } = measured
+	const {
+		throughput,
+		memory,
+		coldPlayground,
+		coldNoDemo,
+		coldBare,
+		csv,
+		collect,
+		jobMemory,
+		sandbox,
+		agent
+	} = measured
 	const profile = throughput.profile
 	const followers = throughput.followers
 	// Per-round ratios: the runs of one round ran back to back, on the same state of the machine.
@@ -107,6 +120,7 @@ export function summarize(measured: Measurements) {
 			target: { op: '<', limit: 1.5 }
 		},
 		agent_step_ms: { value: agent.stepMs, unit: 'ms', target: { op: '<', limit: 20 } },
+		job_rss_mb: { value: jobMemory.rssPeakMb, unit: 'MB', target: { op: '<', limit: 150 } },
 		// The job keeps at least 80% of the rate of walking the followers endpoint, in the same run.
 		collect_records_per_s: {
 			value: collect.medianJob,
@@ -242,6 +256,12 @@ export function summarize(measured: Measurements) {
 			reference: `job ${Math.round(collect.medianClientJob)} vs walk ${Math.round(collect.medianClientWalk)} records/s, no HTTP either side`
 		},
 		headline(
+			'job_rss_mb',
+			`peak memory during a ${jobMemory.records.toLocaleString('en')}-record followers job`,
+			`${jobMemory.rssPeakMb.toFixed(1)} MB`,
+			`before ${jobMemory.rssBeforeMb.toFixed(1)} MB, after ${jobMemory.rssAfterMb.toFixed(1)} MB; ${jobMemory.pages} pages in ${jobMemory.seconds.toFixed(1)} s`
+		),
+		headline(
 			'agent_step_ms',
 			'agent overhead per step',
 			ms(agent.stepMs),
@@ -254,6 +274,7 @@ export function summarize(measured: Measurements) {
 		cold_start: { playground: coldPlayground, playground_without_demo: coldNoDemo, bare: coldBare },
 		csv,
 		collect,
+		job_memory: jobMemory,
 		sandbox,
 		agent
 	}

@@ -15,6 +15,18 @@ import { mediaPkAt } from './shortcode'
 
 /** How many accounts follow mega.travel, how many posts it has, how many accounts it follows. */
 export const MEGA_FOLLOWER_COUNT = 5400
+/** The largest follower count `SMKIT_SIM_MEGA_FOLLOWERS` may ask for. */
+const MAX_MEGA_FOLLOWERS = 200_000
+
+/**
+ * mega.travel's follower count: `SMKIT_SIM_MEGA_FOLLOWERS` (1-200,000) when the simulator's
+ * process sets it, for load tests that need a longer list (the bench's 50,000-record job); else
+ * 5,400. Any other count changes mega.travel's own followers and posts, nothing else.
+ */
+export function megaFollowerCount(env: Record<string, string | undefined> = process.env): number {
+	const asked = Number(env.SMKIT_SIM_MEGA_FOLLOWERS)
+	return Number.isInteger(asked) && asked >= 1 && asked <= MAX_MEGA_FOLLOWERS ? asked : MEGA_FOLLOWER_COUNT
+}
 export const MEGA_POST_COUNT = 420
 const MEGA_FOLLOWING_COUNT = 180
 
@@ -69,7 +81,8 @@ function account(
 export function generateMegaAccount(
 	seed: number,
 	users: readonly DemoUser[],
-	media: readonly DemoMedia[]
+	media: readonly DemoMedia[],
+	followerCount: number = megaFollowerCount()
 ): MegaAccount {
 	const random = new Random(deriveSeed(seed, 'mega'))
 	const takenNames = new Set(users.map((user) => user.username))
@@ -86,7 +99,7 @@ export function generateMegaAccount(
 		publicEmail: 'hello@mega-travel.example.com'
 	}
 	const followerAccounts: DemoUser[] = []
-	for (let index = 0; index < MEGA_FOLLOWER_COUNT; index++) {
+	for (let index = 0; index < followerCount; index++) {
 		const first = random.pick(FIRST_NAMES)
 		const last = random.pick(LAST_NAMES)
 		let username = ''

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'bun:test'
 import { Dataset, getDataset } from '../../src/simulator/dataset'
 import { generateGraph } from '../../src/simulator/dataset-graph'
 import { generateMedia, MEDIA_COUNT } from '../../src/simulator/dataset-media'
-import { MEGA_FOLLOWER_COUNT, MEGA_POST_COUNT } from '../../src/simulator/dataset-mega'
+import {
+	generateMegaAccount,
+	MEGA_FOLLOWER_COUNT,
+	MEGA_POST_COUNT,
+	megaFollowerCount
+} from '../../src/simulator/dataset-mega'
 import { generateUsers, USER_COUNT } from '../../src/simulator/dataset-users'
 import { toJsonText } from '../../src/simulator/json'
 import { DEFAULT_SEED, DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
@@ -134,5 +139,21 @@ describe('shortcodes and JSON', () => {
 			n: Number.NaN
 		}
 		expect(toJsonText(plain)).toBe(JSON.stringify(plain))
+	})
+})
+
+describe('megaFollowerCount', () => {
+	it('takes SMKIT_SIM_MEGA_FOLLOWERS within 1-200,000, else 5,400', () => {
+		expect(megaFollowerCount({})).toBe(MEGA_FOLLOWER_COUNT)
+		expect(megaFollowerCount({ SMKIT_SIM_MEGA_FOLLOWERS: '50000' })).toBe(50_000)
+		for (const wrong of ['0', '-5', '1.5', 'lots', '200001'])
+			expect(megaFollowerCount({ SMKIT_SIM_MEGA_FOLLOWERS: wrong })).toBe(MEGA_FOLLOWER_COUNT)
+	})
+
+	it('gives mega.travel that many distinct followers', () => {
+		const mega = generateMegaAccount(DEFAULT_SEED, dataset.users, dataset.media, 12_000)
+		expect(mega.followers).toHaveLength(12_000)
+		expect(new Set(mega.followers).size).toBe(12_000)
+		expect(new Set(mega.followerAccounts.map((user) => user.username)).size).toBe(12_000)
 	})
 })

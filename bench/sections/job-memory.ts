@@ -1,0 +1,80 @@
+/**
+ * Section: memory of a long job. A simulator of its own whose `mega.travel` has 50,000 followers
+ * (`SMKIT_SIM_MEGA_FOLLOWERS`), a playground on a fresh database, and one followers job of
+ * mega.travel followed to `done` while the playground's resident memory is sampled every 50 ms.
+ * The records go to the job store (SQLite) page by page, so the process should not grow with them.
+ */
+import path from 'node:path'
+import { FINISHED_STATUSES } from '../../src/jobs/types'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
+import { BINARY, freePort, playgroundCommand, type ServerProcess, startServerProcess } from '../lib/processes'
+
+/** What the section measured. */
+export interface JobMemoryFigures {
+	records: number
+	pages: number
+	seconds: number
+	/** Resident memory before the job started, the most seen during it, and right after, MiB. */
+	rssBeforeMb: number
+	rssPeakMb: number
+	rssAfterMb: number
+}
+
+async function json(url: string, init?: RequestInit): Promise<any> {
+	const response = await fetch(url, init)
+	if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: HTTP ${response.status}`)
+	return response.json()
+}
+
+/** Runs the section with its own simulator and playground under `work`. */
+export async function benchJobMemory(work: string, followers: number): Promise<JobMemoryFigures> {
+	const servers: ServerProcess[] = []
+	try {
+		const simulatorPort = freePort()
+		const simulator = await startServerProcess(
+			[BINARY, 'simulator', '--port', String(simulatorPort)],
+			simulatorPort,
+			'/__sim/health',
+			{ cwd: work, env: { SMKIT_SIM_MEGA_FOLLOWERS: String(followers) } }
+		)
+		servers.push(simulator)
+		const playgroundPort = freePort()
+		const playground = await startServerProcess(
+			playgroundCommand(playgroundPort, path.join(work, 'saved-job-memory')),
+			playgroundPort,
+			'/api/status',
+			{ cwd: work, env: { SMKIT_UPSTREAM_URL: simulator.url } }
+		)
+		servers.push(playground)
+		const rssBeforeMb = playground.rss()
+		const started = performance.now()
+		const created = await json(`${playground.url}/api/jobs`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ kind: 'followers', target: DEMO_PRESETS.mega.username })
+		})
+		let rssPeakMb = rssBeforeMb
+		let job: any
+		for (;;) {
+			rssPeakMb = Math.max(rssPeakMb, playground.rss())
+			job = (await json(`${playground.url}/api/jobs/${created.data.id}`)).data
+			if (FINISHED_STATUSES.includes(job.status)) break
+			await Bun.sleep(50)
+		}
+		const seconds = (performance.now() - started) / 1000
+		if (job.status !== 'done')
+			throw new Error(`the ${followers}-record job ended ${job.status}: ${job.error}`)
+		if (job.collected !== followers)
+			throw new Error(`the job collected ${job.collected} records, not ${followers}`)
+		return {
+			records: job.collected,
+			pages: job.pages,
+			seconds,
+			rssBeforeMb,
+			rssPeakMb: Math.max(rssPeakMb, playground.rss()),
+			rssAfterMb: playground.rss()
+		}
+	} finally {
+		for (const server of servers.reverse()) await server.stop().catch(() => {})
+	}
+}
