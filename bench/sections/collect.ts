@@ -38,7 +38,8 @@ export interface CollectFigures {
 
 const seconds = (started: number) => (performance.now() - started) / 1000
 
-async function getJson(url: string, init?: RequestInit): Promise<any> {
+/** GETs (or sends `init`) and reads the JSON answer; throws on a non-2xx status. */
+export async function getJson(url: string, init?: RequestInit): Promise<any> {
 	const response = await fetch(url, init)
 	if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: HTTP ${response.status}`)
 	return response.json()

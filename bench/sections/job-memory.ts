@@ -8,6 +8,7 @@ import path from 'node:path'
 import { FINISHED_STATUSES } from '../../src/jobs/types'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
 import { BINARY, freePort, playgroundCommand, type ServerProcess, startServerProcess } from '../lib/processes'
+import { getJson } from './collect'
 
 /** What the section measured. */
 export interface JobMemoryFigures {
@@ -18,12 +19,6 @@ export interface JobMemoryFigures {
 	rssBeforeMb: number
 	rssPeakMb: number
 	rssAfterMb: number
-}
-
-async function json(url: string, init?: RequestInit): Promise<any> {
-	const response = await fetch(url, init)
-	if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: HTTP ${response.status}`)
-	return response.json()
 }
 
 /** Runs the section with its own simulator and playground under `work`. */
@@ -48,7 +43,7 @@ export async function benchJobMemory(work: string, followers: number): Promise<J
 		servers.push(playground)
 		const rssBeforeMb = playground.rss()
 		const started = performance.now()
-		const created = await json(`${playground.url}/api/jobs`, {
+		const created = await getJson(`${playground.url}/api/jobs`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ kind: 'followers', target: DEMO_PRESETS.mega.username })
@@ -57,7 +52,7 @@ export async function benchJobMemory(work: string, followers: number): Promise<J
 		let job: any
 		for (;;) {
 			rssPeakMb = Math.max(rssPeakMb, playground.rss())
-			job = (await json(`${playground.url}/api/jobs/${created.data.id}`)).data
+			job = (await getJson(`${playground.url}/api/jobs/${created.data.id}`)).data
 			if (FINISHED_STATUSES.includes(job.status)) break
 			await Bun.sleep(50)
 		}

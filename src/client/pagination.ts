@@ -88,7 +88,7 @@ export async function paginate<Item>(
 ): Promise<Page<Item>> {
 	const { count } = options
 	checkCount(count)
-	let items: Item[] = []
+	const items: Item[] = []
 	const seen = new Set<string>()
 	let position: Position | null = decodePosition(options.cursor)
 	if (position.cursor) seen.add(position.cursor)
@@ -98,8 +98,7 @@ export async function paginate<Item>(
 		// The page may come back shorter than when the cursor was made: skip into the following pages.
 		const rest = position.skip === 0 ? page.items : page.items.slice(position.skip)
 		const taken = wanted === undefined || wanted >= rest.length ? rest : rest.slice(0, wanted)
-		if (items.length === 0 && pages === 0) items = taken.slice()
-		else for (const item of taken) items.push(item)
+		items.push(...taken)
 		if (taken.length < rest.length) {
 			position = { cursor: position.cursor, skip: position.skip + taken.length }
 			break
