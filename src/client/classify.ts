@@ -21,8 +21,8 @@ export interface AnswerContext {
 	endpoint: string
 	/** `json` (default) parses the body; `text` returns it as is (HTML strategies). */
 	expect?: 'json' | 'text'
-	/** Values that must never appear in a message (cookies, tokens). */
-	secrets?: readonly string[]
+	/** Values that must never appear in a message (cookies, tokens); a function is only called for a failure. */
+	secrets?: readonly string[] | (() => readonly string[])
 }
 
 /** Classification result: the parsed body, or the error to throw. */
@@ -63,6 +63,10 @@ function upstreamMessage(body: Body | undefined): string {
 	return message ? message.slice(0, 200) : ''
 }
 
+function secretsOf(context: AnswerContext): readonly string[] {
+	return typeof context.secrets === 'function' ? context.secrets() : (context.secrets ?? [])
+}
+
 /**
  * Maps an upstream answer to its data or one `IgApiError`, in the order of docs/instagram.md, "Errors":
  * 429, 401, 404, redirect to login, login bodies, challenge/checkpoint/consent, spam, message
@@ -88,7 +92,7 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 		const description = `Instagram ${detail} (HTTP ${status} from ${context.method} ${context.endpoint})`
 		return {
 			ok: false as const,
-			error: new IgApiError(kind, redactSecrets(description, context.secrets ?? []), {
+			error: new IgApiError(kind, redactSecrets(description, secretsOf(context)), {
 				upstreamStatus: status,
 				body: body ?? answer.text.slice(0, 500),
 				endpoint: `${context.method} ${context.endpoint}`,

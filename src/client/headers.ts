@@ -165,6 +165,45 @@ export function anonymousHeaders(
 	return api
 }
 
+/**
+ * The headers one client's requests carry, kept as `Headers`: the session's are built again only
+ * when the session changes (a login, a cookie Instagram rotates, the warm-up's values), the
+ * anonymous ones once per profile and user agent. About 25 headers and the cookie line: building
+ * them per request and handing `fetch` a plain object (which it converts every time) cost 10-20 us
+ * per request more than a `Headers` kept (README, "Performance"). Shared by concurrent requests:
+ * never modify what these return.
+ */
+export class RequestHeaders {
+	#session: Headers | undefined
+	readonly #anonymous = new Map<string, Headers>()
+	#rotation = 0
+
+	constructor(private readonly origin: string) {}
+
+	/** The headers of an authenticated request with `session` as it is now. */
+	ofSession(session: Session): Headers {
+		this.#session ??= new Headers(authenticatedHeaders(session, this.origin))
+		return this.#session
+	}
+
+	/** The session changed: the next authenticated request builds its headers again. */
+	sessionChanged(): void {
+		this.#session = undefined
+	}
+
+	/** The headers of an anonymous request of `profile`, with the next user agent of the rotation. */
+	anonymous(profile: AnonymousProfile): Headers {
+		const rotation = this.#rotation++ % ANONYMOUS_USER_AGENTS.length
+		const key = `${profile} ${rotation}`
+		let headers = this.#anonymous.get(key)
+		if (!headers) {
+			headers = new Headers(anonymousHeaders(profile, this.origin, rotation))
+			this.#anonymous.set(key, headers)
+		}
+		return headers
+	}
+}
+
 /** Cookie names Instagram may update, mapped to session fields. */
 const COOKIE_FIELDS: Record<string, keyof Session> = {
 	csrftoken: 'csrfToken',
@@ -176,13 +215,21 @@ const COOKIE_FIELDS: Record<string, keyof Session> = {
 	rur: 'rur'
 }
 
+/** What a response changed in the session. */
+export interface SessionUpdate {
+	/** The response emptied the `sessionid` cookie: Instagram no longer accepts the session. */
+	ended: boolean
+	/** A cookie or the www-claim got a new value (headers built from the session are stale). */
+	changed: boolean
+}
+
 /**
  * Applies `Set-Cookie` and `x-ig-set-www-claim` from a response to `session` (Instagram updates
- * cookies as it goes). Returns true when the response empties the `sessionid` cookie: Instagram no
- * longer accepts the session, even when it answered the request (as to an anonymous visitor).
+ * cookies as it goes) and says what changed. A session is `ended` when the response empties the
+ * `sessionid` cookie, even when Instagram answered the request (as to an anonymous visitor).
  */
-export function absorbSessionUpdates(session: Session, headers: Headers): boolean {
-	let ended = false
+export function absorbSessionUpdates(session: Session, headers: Headers): SessionUpdate {
+	const update = { ended: false, changed: false }
 	for (const cookie of headers.getSetCookie()) {
 		const [pair = ''] = cookie.split(';')
 		const separator = pair.indexOf('=')
@@ -193,10 +240,16 @@ export function absorbSessionUpdates(session: Session, headers: Headers): boolea
 			.replace(/^"|"$/g, '')
 		// An emptied or "delete" cookie is Instagram logging the session out; keep what we have.
 		const emptied = !value || value === 'delete' || value === '""'
-		if (field === 'sessionId' && separator > 0 && emptied) ended = true
-		if (field && separator > 0 && !emptied) session[field] = value
+		if (field === 'sessionId' && separator > 0 && emptied) update.ended = true
+		if (field && separator > 0 && !emptied && session[field] !== value) {
+			session[field] = value
+			update.changed = true
+		}
 	}
 	const claim = headers.get('x-ig-set-www-claim')
-	if (claim) session.igWwwClaim = claim
-	return ended
+	if (claim && session.igWwwClaim !== claim) {
+		session.igWwwClaim = claim
+		update.changed = true
+	}
+	return update
 }

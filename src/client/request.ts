@@ -14,14 +14,7 @@
  */
 import { classifyResponse } from './classify'
 import { IgApiError, IgNetworkError, IgTimeoutError } from './errors'
-import {
-	type AnonymousProfile,
-	absorbSessionUpdates,
-	anonymousHeaders,
-	authenticatedHeaders,
-	jazoest,
-	type Session
-} from './headers'
+import { type AnonymousProfile, absorbSessionUpdates, jazoest, RequestHeaders, type Session } from './headers'
 import type { ProxyEntry, ProxyPool } from './proxy'
 import { type RateLimiter, sleep } from './rate-limit'
 import { redactSecrets } from './redact'
@@ -80,6 +73,8 @@ export interface TransportSettings {
 export const MISSING_CREDENTIALS_MESSAGE =
 	'Not logged in: connect an account with smkit login --cookies cookies.txt (or set SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file), or start with --demo to use demo data'
 
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded'
+
 const randomBetween = (low: number, high: number) => low + Math.random() * (high - low)
 
 /** Error codes of a connection that was never made: a request that failed so reached nobody. */
@@ -93,12 +88,15 @@ export class Transport {
 	readonly #origin: string
 	#warmUp: Promise<void> | undefined
 	#warmedUp = false
-	#rotation = 0
+	readonly #headers: RequestHeaders
+	/** For error messages only: the secrets are listed when an answer is a failure. */
+	readonly #listSecrets = () => this.#secrets()
 
 	constructor(settings: TransportSettings, session?: Session) {
 		this.#settings = settings
 		this.#session = session ? { ...session } : undefined
 		this.#origin = settings.baseURL.replace(/\/+$/, '')
+		this.#headers = new RequestHeaders(this.#origin)
 	}
 
 	/** True when credentials are present (whether Instagram still accepts them is another matter). */
@@ -114,6 +112,7 @@ export class Transport {
 	/** Replaces the session (a new login, or none after a logout); the next request warms up again. */
 	useSession(session: Session | undefined): void {
 		this.#session = session ? { ...session } : undefined
+		this.#headers.sessionChanged()
 		this.#warmUp = undefined
 		this.#warmedUp = false
 		this.#settings.health.reset(session !== undefined)
@@ -172,9 +171,9 @@ export class Transport {
 		const url = new URL(spec.path, this.#originFor(spec))
 		for (const [name, value] of Object.entries(spec.query ?? {}))
 			if (value !== undefined && value !== null) url.searchParams.set(name, String(value))
-		const headers = spec.anonymous
-			? anonymousHeaders(spec.anonymous, this.#origin, this.#rotation++)
-			: authenticatedHeaders(this.#session as Session, this.#origin)
+		let headers = spec.anonymous
+			? this.#headers.anonymous(spec.anonymous)
+			: this.#headers.ofSession(this.#session as Session)
 		let body: string | undefined
 		if (spec.method === 'POST') {
 			const form = new URLSearchParams()
@@ -182,7 +181,10 @@ export class Transport {
 				if (value !== undefined && value !== null) form.set(name, String(value))
 			if (!spec.anonymous) form.set('jazoest', jazoest((this.#session as Session).csrfToken))
 			body = form.toString()
-			headers['content-type'] = 'application/x-www-form-urlencoded'
+			if (headers.get('content-type') !== FORM_CONTENT_TYPE) {
+				headers = new Headers(headers)
+				headers.set('content-type', FORM_CONTENT_TYPE)
+			}
 		}
 		// A deadline cleared as soon as the exchange ends: AbortSignal.timeout's timer would live for
 		// the whole timeout after every request, tens of thousands of timers and signals under load.
@@ -231,10 +233,15 @@ export class Transport {
 		} finally {
 			clearTimeout(timer)
 		}
-		const sessionEnded = !spec.anonymous && absorbSessionUpdates(this.#session as Session, response.headers)
+		let sessionEnded = false
+		if (!spec.anonymous) {
+			const update = absorbSessionUpdates(this.#session as Session, response.headers)
+			if (update.changed) this.#headers.sessionChanged()
+			sessionEnded = update.ended
+		}
 		const result = classifyResponse(
 			{ status: response.status, headers: response.headers, text },
-			{ method: spec.method, endpoint: spec.path, expect: spec.expect, secrets: this.#secrets() }
+			{ method: spec.method, endpoint: spec.path, expect: spec.expect, secrets: this.#listSecrets }
 		)
 		const errorKind = result.ok ? undefined : result.error.kind
 		settings.stats.recordRequest(
@@ -288,7 +295,10 @@ export class Transport {
 				expect: 'text'
 			})
 			const revision = /"server_revision":\s*(\d+)/.exec(String(text))?.[1]
-			if (revision) (this.#session as Session).ajaxRevision = revision
+			if (revision) {
+				;(this.#session as Session).ajaxRevision = revision
+				this.#headers.sessionChanged()
+			}
 		} catch {
 			// Instagram works without the warm-up values; the defaults stay in place.
 		}

@@ -94,3 +94,22 @@ describe('saved feed cursor', () => {
 		expect(variables.after).toBe('NEXT')
 	})
 })
+
+describe('anonymous headers', () => {
+	it('rotate through three desktop user agents, request after request, and never carry a cookie', async () => {
+		const sent: Sent[] = []
+		const ig = new InstagramClient({
+			baseURL: 'https://www.instagram.com',
+			credentials: { sessionId: 'sess-1', csrfToken: 'csrf-1', dsUserId: '1' },
+			fetch: fakeInstagram(sent),
+			maxRetries: 0,
+			rateLimits: false
+		})
+		for (let index = 0; index < 4; index++) await ig.public.getProfile('nasa')
+		const agents = sent.map((request) => request.headers.get('user-agent'))
+		expect(agents).toHaveLength(4)
+		expect(new Set(agents.slice(0, 3)).size).toBe(3)
+		expect(agents[3]).toBe(agents[0])
+		for (const request of sent) expect(request.headers.get('cookie')).toBeNull()
+	})
+})
