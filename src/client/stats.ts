@@ -72,12 +72,21 @@ export class ClientStats {
 	#retries = 0
 	#rateLimitHits = 0
 	#throttledWaits = 0
-	readonly #latencies: number[] = []
-	readonly #recent: number[] = []
+	/** The last LATENCY_SAMPLES latencies, a ring (written at `#latencyCount % LATENCY_SAMPLES`). */
+	readonly #latencies = new Float64Array(LATENCY_SAMPLES)
+	#latencyCount = 0
+	/**
+	 * Times of the requests of the last minute, ascending, from `#recentStart` on: a queue read from
+	 * its front without shifting the array (thousands of entries under load; a shift moves them all).
+	 */
+	#recent: number[] = []
+	#recentStart = 0
 	readonly #errorsByKind: Partial<Record<IgErrorKind, number>> = {}
 	readonly #endpoints = new Map<string, { requests: number; errors: number; totalMs: number }>()
 	/** Per-minute counts keyed by minute number (epoch ms / 60000), at most MINUTES_KEPT of them. */
 	readonly #minutes = new Map<number, { requests: number; errors: number }>()
+	/** The bucket of the minute written last (nearly every request falls into it). */
+	#lastMinute: { key: number; bucket: { requests: number; errors: number } } | undefined
 
 	constructor(
 		readonly limiter?: RateLimiter,
@@ -91,12 +100,14 @@ export class ClientStats {
 
 	#minute(time: number): { requests: number; errors: number } {
 		const key = Math.floor(time / MINUTE_MS)
+		if (this.#lastMinute?.key === key) return this.#lastMinute.bucket
 		let bucket = this.#minutes.get(key)
 		if (!bucket) {
 			bucket = { requests: 0, errors: 0 }
 			this.#minutes.set(key, bucket)
 			for (const old of this.#minutes.keys()) if (old <= key - MINUTES_KEPT) this.#minutes.delete(old)
 		}
+		this.#lastMinute = { key, bucket }
 		return bucket
 	}
 
@@ -119,8 +130,7 @@ export class ClientStats {
 		upstreamRateLimit = false
 	): void {
 		this.#requests++
-		this.#latencies.push(durationMs)
-		if (this.#latencies.length > LATENCY_SAMPLES) this.#latencies.shift()
+		this.#latencies[this.#latencyCount++ % LATENCY_SAMPLES] = durationMs
 		const now = this.now()
 		this.#recent.push(now)
 		this.#pruneRecent(now)
@@ -146,7 +156,7 @@ export class ClientStats {
 
 	/** A JSON-safe copy of every counter. */
 	snapshot(): StatsSnapshot {
-		const sorted = [...this.#latencies].sort((left, right) => left - right)
+		const sorted = this.#latencies.slice(0, Math.min(this.#latencyCount, LATENCY_SAMPLES)).sort()
 		const average = sorted.length ? sorted.reduce((sum, value) => sum + value, 0) / sorted.length : 0
 		const p95 = sorted.length
 			? (sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0)
@@ -168,7 +178,7 @@ export class ClientStats {
 			rate_limit_hits: this.#rateLimitHits,
 			throttled_waits: this.#throttledWaits,
 			latency_ms: { avg: round(average), p95: round(p95) },
-			requests_per_minute: this.#recent.length,
+			requests_per_minute: this.#recent.length - this.#recentStart,
 			errors_by_kind: { ...this.#errorsByKind },
 			per_minute: this.#perMinute(now),
 			endpoints,
@@ -195,7 +205,15 @@ export class ClientStats {
 	}
 
 	#pruneRecent(now: number): void {
-		while (this.#recent.length && (this.#recent[0] as number) <= now - 60_000) this.#recent.shift()
+		const recent = this.#recent
+		let start = this.#recentStart
+		while (start < recent.length && (recent[start] as number) <= now - 60_000) start++
+		// Drop the expired front once it is most of the array (amortised: each time is copied once).
+		if (start > 1024 && start * 2 > recent.length) {
+			this.#recent = recent.slice(start)
+			start = 0
+		}
+		this.#recentStart = start
 	}
 }
 

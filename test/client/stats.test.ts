@@ -99,3 +99,38 @@ describe('per-minute history', () => {
 		)
 	})
 })
+
+describe('windows under load', () => {
+	it('requests_per_minute counts exactly the requests of the last 60 seconds, thousands of them', () => {
+		let now = Date.UTC(2026, 10, 25, 10, 0, 0)
+		const stats = new ClientStats(undefined, () => now)
+		// 5,000 requests 20 ms apart (100 s), then the window is read at several points.
+		const times: number[] = []
+		for (let index = 0; index < 5000; index++) {
+			stats.recordRequest('GET /a/', 1)
+			times.push(now)
+			if (index % 997 === 0) {
+				const expected = times.filter((time) => time > now - 60_000).length
+				expect(stats.snapshot().requests_per_minute).toBe(expected)
+			}
+			now += 20
+		}
+		expect(stats.snapshot().requests_per_minute).toBe(times.filter((time) => time > now - 60_000).length)
+		now += 30_000
+		expect(stats.snapshot().requests_per_minute).toBe(times.filter((time) => time > now - 60_000).length)
+		now += 60_000
+		expect(stats.snapshot().requests_per_minute).toBe(0)
+		stats.recordRequest('GET /a/', 1)
+		expect(stats.snapshot().requests_per_minute).toBe(1)
+		expect(stats.snapshot().requests).toBe(5001)
+	})
+
+	it('the latency figures describe the last 1,000 requests only', () => {
+		const stats = new ClientStats()
+		for (let index = 0; index < 700; index++) stats.recordRequest('GET /a/', 500)
+		expect(stats.snapshot().latency_ms).toEqual({ avg: 500, p95: 500 })
+		// 1,000 newer requests of 1-1000 ms push every 500 ms one out of the window.
+		for (let index = 1; index <= 1000; index++) stats.recordRequest('GET /a/', index)
+		expect(stats.snapshot().latency_ms).toEqual({ avg: 500.5, p95: 950 })
+	})
+})
