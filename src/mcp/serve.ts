@@ -153,26 +153,80 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	process.exit(0)
 }
 
-/** The HTTP app: the security guard, then `/mcp` with one server and transport per session. */
+/** How long HTTP sessions live without a request, and how many may be open at once. */
+export interface McpSessionLimits {
+	/** A session without a request for this long is closed (its next request gets 404). Default 30 min. */
+	idleMs: number
+	/** Open sessions at most; a new one closes the one unused the longest. Default 100. */
+	maxSessions: number
+	/** The clock (tests move it). */
+	now: () => number
+}
+
+const DEFAULT_SESSION_LIMITS: McpSessionLimits = { idleMs: 30 * 60_000, maxSessions: 100, now: Date.now }
+
+/** One open HTTP session. */
+interface OpenSession {
+	transport: WebStandardStreamableHTTPServerTransport
+	server: ReturnType<typeof createMcpServer>
+	lastUsed: number
+}
+
+/**
+ * The HTTP app: the security guard, then `/mcp` with one server and transport per session. A client
+ * that goes away without ending its session (DELETE) would leave it open for good: sessions unused
+ * for `idleMs` are closed, looked for at most once a minute when requests come in (no timer), and
+ * the number open is capped. A closed session's id answers 404, which tells an MCP client to start
+ * a new session (Streamable HTTP, "Session Management").
+ */
 export function mcpHttpApp(
 	security: Parameters<typeof securityGuard>[0],
-	newServer: () => ReturnType<typeof createMcpServer>
+	newServer: () => ReturnType<typeof createMcpServer>,
+	limits: Partial<McpSessionLimits> = {}
 ) {
-	const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>()
+	const { idleMs, maxSessions, now } = { ...DEFAULT_SESSION_LIMITS, ...limits }
+	// In order of last use: the first entry is the one unused the longest.
+	const sessions = new Map<string, OpenSession>()
+	let lastSweep = now()
+	const close = (id: string) => {
+		const session = sessions.get(id)
+		if (!session) return
+		sessions.delete(id)
+		// Closing the server closes its transport: open streams end, later requests get 404.
+		void session.server.close().catch(() => {})
+	}
+	const sweep = () => {
+		const time = now()
+		if (time - lastSweep < Math.min(idleMs, 60_000)) return
+		lastSweep = time
+		for (const [id, session] of sessions) if (time - session.lastUsed >= idleMs) close(id)
+	}
 	const handle = async (request: Request): Promise<Response> => {
+		sweep()
 		const sessionId = request.headers.get('mcp-session-id')
 		if (sessionId) {
-			const transport = sessions.get(sessionId)
-			if (transport) return transport.handleRequest(request)
+			const session = sessions.get(sessionId)
+			if (session && now() - session.lastUsed < idleMs) {
+				session.lastUsed = now()
+				sessions.delete(sessionId)
+				sessions.set(sessionId, session)
+				return session.transport.handleRequest(request)
+			}
+			if (session) close(sessionId)
 			return Response.json(
 				{ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
 				{ status: 404 }
 			)
 		}
+		const server = newServer()
 		const transport = new WebStandardStreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: (id) => {
-				sessions.set(id, transport)
+				for (const oldest of sessions.keys()) {
+					if (sessions.size < maxSessions) break
+					close(oldest)
+				}
+				sessions.set(id, { transport, server, lastUsed: now() })
 			},
 			onsessionclosed: (id) => {
 				sessions.delete(id)
@@ -181,7 +235,7 @@ export function mcpHttpApp(
 		transport.onclose = () => {
 			if (transport.sessionId) sessions.delete(transport.sessionId)
 		}
-		await newServer().connect(transport)
+		await server.connect(transport)
 		return transport.handleRequest(request)
 	}
 	return new Elysia()
