@@ -122,7 +122,31 @@ function diffText(diff: SnapshotDiff): string {
 			Object.entries(diff.counts).map(([name, counts]) => [name, counts.from, counts.to, counts.change])
 		)
 	]
-	if (diff.gained && diff.lost) {
+	if (diff.top_posts) {
+		const posts = diff.top_posts
+		lines.push(
+			'',
+			`Top posts: ${posts.entered.length} entered, ${posts.left.length} left, ${posts.stayed} stayed`
+		)
+		for (const [title, list] of [
+			['Entered', posts.entered],
+			['Left', posts.left]
+		] as const)
+			if (list.length > 0)
+				lines.push(
+					'',
+					`${title}:`,
+					formatTable(
+						['post', 'likes', 'comments', 'caption'],
+						list.map((post) => [
+							post.url,
+							post.like_count,
+							post.comment_count,
+							post.caption_text.slice(0, 40)
+						])
+					)
+				)
+	} else if (diff.gained && diff.lost) {
 		for (const [title, users] of [
 			['Gained', diff.gained],
 			['Lost', diff.lost]

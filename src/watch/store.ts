@@ -10,6 +10,7 @@ import {
 	formatEvery,
 	type Snapshot,
 	type SnapshotDiff,
+	topPostsChange,
 	type Watch,
 	type WatchKind,
 	type WatchSpec
@@ -208,7 +209,8 @@ export class WatchStore {
 
 	/**
 	 * The difference from snapshot `fromId` to `toId` of the watch: followers gained and lost (when
-	 * both hold a list) and every count's change. Undefined when either snapshot is not the watch's.
+	 * both hold a list), every count's change, and for hashtags the top posts that entered and left.
+	 * Undefined when either snapshot is not the watch's.
 	 */
 	diff(watchId: number, fromId: number, toId: number): SnapshotDiff | undefined {
 		const from = this.#snapshotRow(watchId, fromId)
@@ -229,7 +231,10 @@ export class WatchStore {
 		const fields = ['followers', 'following', 'posts', 'media_count', 'follower_list_size'] as const
 		for (const field of fields)
 			if (from[field] !== null || to[field] !== null) counts[field] = change(from[field], to[field])
-		return { watch_id: watchId, from: toSnapshot(from), to: toSnapshot(to), gained, lost, counts }
+		const [older, newer] = [toSnapshot(from), toSnapshot(to)]
+		const topPosts =
+			older.top_posts && newer.top_posts ? topPostsChange(older.top_posts, newer.top_posts) : null
+		return { watch_id: watchId, from: older, to: newer, gained, lost, counts, top_posts: topPosts }
 	}
 
 	/** Deletes the watch, its snapshots and their follower lists. False when there was none. */

@@ -71,6 +71,27 @@ export interface CountChange {
 	change: number | null
 }
 
+/** Hashtags: how the top posts changed between two snapshots (posts matched by pk). */
+export interface TopPostsChange {
+	/** In the newer snapshot's top posts only, in its order (with its figures). */
+	entered: TopPost[]
+	/** In the older snapshot's top posts only, in its order (with the figures it had then). */
+	left: TopPost[]
+	/** How many are in both. */
+	stayed: number
+}
+
+/** The top posts that entered and left from `from` to `to`. */
+export function topPostsChange(from: readonly TopPost[], to: readonly TopPost[]): TopPostsChange {
+	const before = new Set(from.map((post) => post.pk))
+	const after = new Set(to.map((post) => post.pk))
+	return {
+		entered: to.filter((post) => !before.has(post.pk)),
+		left: from.filter((post) => !after.has(post.pk)),
+		stayed: to.filter((post) => before.has(post.pk)).length
+	}
+}
+
 /** The difference between two snapshots of a watch. */
 export interface SnapshotDiff {
 	watch_id: number
@@ -81,6 +102,8 @@ export interface SnapshotDiff {
 	/** Followers in `from`'s list but not in `to`'s (full user records); null without lists. */
 	lost: unknown[] | null
 	counts: Record<string, CountChange>
+	/** Hashtags: the top posts that entered and left; null for accounts. */
+	top_posts: TopPostsChange | null
 }
 
 /** `3600` → `1h`, `86400` → `1d`, `5400` → `90m`. */

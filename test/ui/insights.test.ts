@@ -152,6 +152,29 @@ test(
 		const [snapshot] = await api(`/api/watches/${tag.id}/snapshots`)
 		expect(await page.locator('main .watch-top-posts img').count()).toBe(snapshot.top_posts.length)
 		expect(await page.locator('main .section-title', { hasText: '#sunset: growth' }).count()).toBe(1)
+		// A day later, its diff lists the top posts that entered and left, as the API says.
+		await advance.click()
+		const tagRow = page.locator('main .watch-table tr', { hasText: '#sunset' })
+		await tagRow.locator('button', { hasText: 'Run now' }).click()
+		await tagRow.filter({ hasText: '2 snapshots' }).waitFor()
+		await page.locator('main [data-list="entered"] h3').waitFor()
+		const tagDiff = await api(`/api/watches/${tag.id}/diff`)
+		for (const [list, title] of [
+			['entered', 'Entered the top posts'],
+			['left', 'Left the top posts']
+		] as const) {
+			const posts = tagDiff.top_posts[list] as { url: string }[]
+			expect(await page.locator(`main [data-list="${list}"] h3`).textContent()).toBe(
+				`${title}: ${posts.length}`
+			)
+			const links = await page
+				.locator(`main [data-list="${list}"] a`)
+				.evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href))
+			for (const post of posts) expect(links).toContain(post.url)
+		}
+		expect(tagDiff.top_posts.entered.length + tagDiff.top_posts.left.length).toBeGreaterThan(0)
+		expect(await page.locator('main .watch-diff', { hasText: 'no follower lists' }).count()).toBe(0)
+		await page.locator('main .watch-diff').screenshot({ path: join(SCREENSHOT_DIR, 'watch-sunset-diff.png') })
 		expect(foreign.urls).toEqual([])
 		expect(pageWatch.errors).toEqual([])
 	},

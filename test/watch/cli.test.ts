@@ -79,6 +79,12 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	const table = await watch('diff', '1')
 	expect(table.stdout).toContain(`Gained: ${parsed.gained.length}`)
 	expect(table.stdout).toContain(`Lost: ${parsed.lost.length}`)
+	const tagDiff = JSON.parse((await watch('diff', '2', '--json')).stdout)
+	const { entered, left, stayed } = tagDiff.top_posts
+	const tagTable = (await watch('diff', '2')).stdout
+	expect(tagTable).toContain(`Top posts: ${entered.length} entered, ${left.length} left, ${stayed} stayed`)
+	for (const post of [...entered, ...left]) expect(tagTable).toContain(post.url)
+	expect(tagTable).not.toContain('No follower lists')
 
 	const list = await watch('list')
 	expect(list.code).toBe(0)

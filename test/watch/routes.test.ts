@@ -82,6 +82,7 @@ describe('account watch without followers', () => {
 		const diff = (await expectOk(await harness.get(`/api/watches/${watch.id}/diff`))).data
 		expect(diff.gained).toBeNull()
 		expect(diff.lost).toBeNull()
+		expect(diff.top_posts).toBeNull()
 		expect(diff.counts.followers).toEqual({
 			from: first.followers,
 			to: second.followers,
@@ -136,6 +137,15 @@ describe('hashtag watch', () => {
 			change: now.media_count - info.media_count
 		})
 		expect(diff.gained).toBeNull()
+		// The top posts that entered and left: exactly the difference of the two snapshots' lists.
+		type Post = { pk: string }
+		const pks = (posts: Post[]) => posts.map((post) => post.pk)
+		const [older, newer] = [diff.from.top_posts as Post[], diff.to.top_posts as Post[]]
+		expect(pks(diff.top_posts.entered)).toEqual(pks(newer).filter((pk) => !pks(older).includes(pk)))
+		expect(pks(diff.top_posts.left)).toEqual(pks(older).filter((pk) => !pks(newer).includes(pk)))
+		expect(diff.top_posts.stayed).toBe(newer.length - diff.top_posts.entered.length)
+		// Two days of new posts in the demo change the ranking.
+		expect(diff.top_posts.entered.length + diff.top_posts.left.length).toBeGreaterThan(0)
 	})
 
 	it('a run of an account that does not exist fails with its reason and is recorded on the watch', async () => {

@@ -43,6 +43,7 @@ interface Snapshot {
 interface Diff {
 	gained: Record<string, unknown>[] | null
 	lost: Record<string, unknown>[] | null
+	top_posts: { entered: TopPost[]; left: TopPost[]; stayed: number } | null
 	counts: Record<string, { from: number | null; to: number | null; change: number | null }>
 }
 
@@ -255,7 +256,7 @@ export function createWatchPanel(): Panel {
 		const diffArea = h('div', { className: 'watch-diff', attrs: { 'aria-live': 'polite' } })
 		const compareButton = h('button', {
 			className: 'button button-primary',
-			text: 'Show gained and lost',
+			text: watch.kind === 'hashtag' ? 'Show changes' : 'Show gained and lost',
 			attrs: { type: 'button' },
 			on: { click: () => void showDiff(watch, Number(from.value), Number(to.value), diffArea) }
 		})
@@ -324,20 +325,44 @@ export function createWatchPanel(): Panel {
 					: null,
 				users.length > 0 ? dataTable(users) : h('p', { className: 'result-empty', text: 'Nobody.' })
 			)
+		const postsBlock = (title: string, posts: TopPost[]) =>
+			h(
+				'section',
+				{ className: 'watch-top-posts', dataset: { list: title.split(' ')[0]?.toLowerCase() ?? '' } },
+				h('h3', { className: 'section-title', text: `${title}: ${formatCount(posts.length)}` }),
+				posts.length > 0
+					? h('div', { className: 'top-posts' }, ...posts.map(topPost))
+					: h('p', { className: 'result-empty', text: 'None.' })
+			)
+		const posts = diff.top_posts
 		replaceChildren(
 			area,
 			counts,
-			diff.gained && diff.lost
+			posts
+				? h(
+						'p',
+						{ className: 'field-hint' },
+						`${formatCount(posts.stayed)} of the top posts stayed; ${formatCount(posts.entered.length)} entered and ${formatCount(posts.left.length)} left.`
+					)
+				: null,
+			posts
 				? h(
 						'div',
 						{ className: 'watch-lists' },
-						listBlock('Gained', diff.gained),
-						listBlock('Lost', diff.lost)
+						postsBlock('Entered the top posts', posts.entered),
+						postsBlock('Left the top posts', posts.left)
 					)
-				: h('p', {
-						className: 'field-hint',
-						text: 'These snapshots hold no follower lists: add the watch with "Store the complete follower list".'
-					})
+				: diff.gained && diff.lost
+					? h(
+							'div',
+							{ className: 'watch-lists' },
+							listBlock('Gained', diff.gained),
+							listBlock('Lost', diff.lost)
+						)
+					: h('p', {
+							className: 'field-hint',
+							text: 'These snapshots hold no follower lists: add the watch with "Store the complete follower list".'
+						})
 		)
 	}
 

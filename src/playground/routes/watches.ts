@@ -63,7 +63,17 @@ const DiffSchema = t.Object({
 	lost: Nullable(t.Array(t.Unknown(), { description: 'Followers in the older list only (user records)' })),
 	counts: t.Record(t.String(), CountChange, {
 		description: 'followers, following, posts, follower_list_size (accounts) or media_count (hashtags)'
-	})
+	}),
+	top_posts: Nullable(
+		t.Object(
+			{
+				entered: t.Array(TopPost, { description: "In the newer snapshot's top posts only" }),
+				left: t.Array(TopPost, { description: "In the older snapshot's top posts only" }),
+				stayed: t.Integer({ minimum: 0, description: 'In both' })
+			},
+			{ description: 'Hashtags: how the top posts changed (matched by pk); null for accounts' }
+		)
+	)
 })
 
 const WatchParams = t.Object({
@@ -277,14 +287,17 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 				if (!diff) throw new HttpError('not_found', `Watch ${id} has no snapshot ${from} or ${to}`)
 				const lists =
 					diff.gained && diff.lost ? `: +${diff.gained.length} -${diff.lost.length} followers` : ''
-				return ok(diff, `${label(watch)} from snapshot ${from} to ${to}${lists}`)
+				const posts = diff.top_posts
+					? `: ${diff.top_posts.entered.length} new top posts, ${diff.top_posts.left.length} gone`
+					: ''
+				return ok(diff, `${label(watch)} from snapshot ${from} to ${to}${lists}${posts}`)
 			},
 			{
 				params: WatchParams,
 				query: t.Object({ from: snapshotId('from'), to: snapshotId('to') }),
 				...documented(
 					'Watches',
-					'Followers gained and lost and count changes between two snapshots (default: the last two)',
+					'Count changes, followers gained and lost, or top posts entered and left between two snapshots (default: the last two)',
 					DiffSchema,
 					{ errors: ['not_found'] }
 				)
