@@ -142,6 +142,14 @@ test(
 			})
 		}
 		expect(await page.locator('main svg.chart g.chart-column').count()).toBe(2)
+		// At this 1280 px window each list shows all its columns: none is cut off behind a scroll bar.
+		expect(page.viewportSize()?.width).toBe(1280)
+		for (const list of ['gained', 'lost'])
+			expect(
+				await page
+					.locator(`main [data-list="${list}"] .table-scroll`)
+					.evaluate((element) => element.scrollWidth - element.clientWidth)
+			).toBeLessThanOrEqual(0)
 		await page.screenshot({ path: join(SCREENSHOT_DIR, 'watch-luna-diff.png'), fullPage: true })
 
 		// A hashtag watch: its growth is the tag's post count, with the top posts of the last run.
