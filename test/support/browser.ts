@@ -4,7 +4,7 @@
  * (simulator + playground app) listening on loopback port 0.
  */
 
-import { expect } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -175,6 +175,20 @@ export async function closeDemoBrowser(session: {
 }): Promise<void> {
 	await session.browser?.close()
 	await session.playground?.stop()
+}
+
+/**
+ * A demo playground and a Chromium page for the tests of one file: opened before them (with
+ * `openDemoBrowser`'s options), closed after them. The object is filled in once they are open:
+ * read its fields inside tests and hooks.
+ */
+export function useDemoBrowser(...options: Parameters<typeof openDemoBrowser>): DemoBrowser {
+	const session = {} as DemoBrowser
+	beforeAll(async () => {
+		Object.assign(session, await openDemoBrowser(...options))
+	}, BROWSER_TIMEOUT)
+	afterAll(() => closeDemoBrowser(session), BROWSER_TIMEOUT)
+	return session
 }
 
 /** Asserts no request left 127.0.0.1 and no script error or dialog happened on the page. */

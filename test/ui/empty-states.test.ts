@@ -4,41 +4,20 @@
  * empty state, a username of only spaces is refused in the form with the API's own message, and
  * summary cards appear only for records that have what they show.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import {
-	BROWSER_TIMEOUT,
-	closeDemoBrowser,
-	type DemoPlayground,
-	expectCleanPage,
-	type ForeignRequests,
-	openDemoBrowser,
-	openPanel,
-	type PageWatch,
-	runAction
-} from '../support/browser'
+import { describe, expect, test } from 'bun:test'
+import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
+const ui = useDemoBrowser()
 
-beforeAll(async () => {
-	;({ playground, browser, page, foreign, watch } = await openDemoBrowser())
-}, BROWSER_TIMEOUT)
-
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
-
-const result = () => page.locator('main .result')
+const result = () => ui.page.locator('main .result')
 
 describe('empty and edge states', () => {
 	test(
 		'Saved with nothing saved shows one empty state',
 		async () => {
-			await openPanel(page, playground, 'saved')
-			await page.locator('main .saved-list .result-empty').waitFor()
-			const shown = await page
+			await openPanel(ui.page, ui.playground, 'saved')
+			await ui.page.locator('main .saved-list .result-empty').waitFor()
+			const shown = await ui.page
 				.locator('main .result-empty')
 				.evaluateAll((nodes) =>
 					nodes.filter((node) => (node as HTMLElement).offsetParent !== null).map((node) => node.textContent)
@@ -51,9 +30,9 @@ describe('empty and edge states', () => {
 	test(
 		'a search without results: "No accounts match \'zzz\'", no tree, Save and CSV disabled',
 		async () => {
-			await openPanel(page, playground, 'search/users')
-			await page.locator('main input[name="q"]').fill('zzz')
-			await runAction(page, 'users')
+			await openPanel(ui.page, ui.playground, 'search/users')
+			await ui.page.locator('main input[name="q"]').fill('zzz')
+			await runAction(ui.page, 'users')
 			expect(await result().locator('.result-none').textContent()).toBe("No accounts match 'zzz'.")
 			expect(await result().locator('.result-count').textContent()).toBe('0 items')
 			expect(await result().locator('.json-tree, [role=tab], .data-table').count()).toBe(0)
@@ -66,17 +45,17 @@ describe('empty and edge states', () => {
 	test(
 		'one result is "1 item"',
 		async () => {
-			const answer = await (await fetch(`${playground.origin}/api/search/users?q=luna`)).json()
+			const answer = await (await fetch(`${ui.playground.origin}/api/search/users?q=luna`)).json()
 			expect(answer.data).toHaveLength(1)
-			await page.locator('main input[name="q"]').fill('luna')
-			await runAction(page, 'users')
+			await ui.page.locator('main input[name="q"]').fill('luna')
+			await runAction(ui.page, 'users')
 			await result()
 				.locator('.result-count', { hasText: /^1 item$/ })
 				.waitFor()
 			expect(await result().locator('.result-actions button', { hasText: 'Save' }).isDisabled()).toBe(false)
 			// The next empty search empties the view again.
-			await page.locator('main input[name="q"]').fill('qqqqqq')
-			await runAction(page, 'users')
+			await ui.page.locator('main input[name="q"]').fill('qqqqqq')
+			await runAction(ui.page, 'users')
 			await result().locator('.result-none', { hasText: "No accounts match 'qqqqqq'." }).waitFor()
 		},
 		BROWSER_TIMEOUT
@@ -86,24 +65,24 @@ describe('empty and edge states', () => {
 		'a username of only spaces is refused in the form with the message the API gives',
 		async () => {
 			const api = await (
-				await fetch(`${playground.origin}/api/users/username/${encodeURIComponent('   ')}`)
+				await fetch(`${ui.playground.origin}/api/users/username/${encodeURIComponent('   ')}`)
 			).json()
 			expect(api.code).toBe('bad_request')
-			await openPanel(page, playground, 'users/username')
+			await openPanel(ui.page, ui.playground, 'users/username')
 			const sent: string[] = []
-			page.on('request', (request) => {
+			ui.page.on('request', (request) => {
 				if (request.url().includes('/api/users/')) sent.push(request.url())
 			})
-			const input = page.locator('main input[name="username"]')
+			const input = ui.page.locator('main input[name="username"]')
 			await input.fill('   ')
-			await page.locator('main .action-form button[type=submit]').click()
+			await ui.page.locator('main .action-form button[type=submit]').click()
 			expect(await input.evaluate((element) => (element as HTMLInputElement).validationMessage)).toBe(
 				api.error
 			)
 			expect(await input.evaluate((element) => element.matches(':invalid'))).toBe(true)
 			// Typing a valid name clears the message and runs.
 			await input.fill('luna.explorer')
-			await runAction(page, 'username')
+			await runAction(ui.page, 'username')
 			expect(await result().locator('.result-status .tag').first().textContent()).toBe('200 OK')
 			expect(sent).toHaveLength(1)
 			expect(sent[0]).toEndWith('/api/users/username/luna.explorer')
@@ -117,8 +96,8 @@ describe('empty and edge states', () => {
 				['users', 'bio', 'GET /api/users/bio/'],
 				['account', 'info', 'GET /api/account/info']
 			]) {
-				await openPanel(page, playground, panel)
-				const shown = await runAction(page, action)
+				await openPanel(ui.page, ui.playground, panel)
+				const shown = await runAction(ui.page, action)
 				await shown.locator('.result-caption', { hasText: path }).waitFor()
 				expect({ panel, cards: await shown.locator('.summary-card').count() }).toEqual({ panel, cards: 0 })
 			}
@@ -126,8 +105,8 @@ describe('empty and edge states', () => {
 				['users', 'username', 'GET /api/users/username/', ['posts', 'followers', 'following']],
 				['media', 'info', 'GET /api/media/info/', ['likes', 'comments']]
 			] as const) {
-				await openPanel(page, playground, panel)
-				const shown = await runAction(page, action)
+				await openPanel(ui.page, ui.playground, panel)
+				const shown = await runAction(ui.page, action)
 				await shown.locator('.result-caption', { hasText: path }).waitFor()
 				const card = shown.locator('.summary-card')
 				expect(await card.locator('.stat span').allTextContents()).toEqual([...labels])
@@ -140,8 +119,4 @@ describe('empty and edge states', () => {
 	)
 })
 
-test(
-	'no request left 127.0.0.1 and no script error happened',
-	() => expectCleanPage({ foreign, watch }),
-	BROWSER_TIMEOUT
-)
+test('no request left 127.0.0.1 and no script error happened', () => expectCleanPage(ui), BROWSER_TIMEOUT)

@@ -4,51 +4,39 @@
  * events), pause, resume and cancel work, the records download as CSV, JSONL and JSON, "Collect
  * all" under a list result starts the job for the whole list, and errors say what to do.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
 import {
 	BROWSER_TIMEOUT,
-	closeDemoBrowser,
-	type DemoPlayground,
 	expectCleanPage,
-	type ForeignRequests,
-	openDemoBrowser,
 	openPanel,
-	type PageWatch,
 	runAction,
-	SCREENSHOT_DIR
+	SCREENSHOT_DIR,
+	useDemoBrowser
 } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
+const ui = useDemoBrowser({ acceptDownloads: true })
 
 beforeAll(async () => {
-	;({ playground, browser, page, foreign, watch } = await openDemoBrowser({ acceptDownloads: true }))
 	await mkdir(SCREENSHOT_DIR, { recursive: true })
 }, BROWSER_TIMEOUT)
 
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
-
 /** Fills the start form and submits it. */
 async function startJob(kind: string, target: string, limit = ''): Promise<void> {
-	await page.locator('#job-kind').selectOption(kind)
-	await page.locator('#job-target').fill(target)
-	await page.locator('#job-limit').fill(limit)
-	await page.locator('main form button[type=submit]').click()
+	await ui.page.locator('#job-kind').selectOption(kind)
+	await ui.page.locator('#job-target').fill(target)
+	await ui.page.locator('#job-limit').fill(limit)
+	await ui.page.locator('main form button[type=submit]').click()
 }
 
 /** The card of the newest job whose title names `target`. */
-const card = (target: string) => page.locator('main article.job', { hasText: target }).first()
+const card = (target: string) => ui.page.locator('main article.job', { hasText: target }).first()
 
 /** Waits until the card shows `status`. */
 async function waitForStatus(target: string, status: string, timeout = 60_000): Promise<void> {
-	await page
+	await ui.page
 		.locator(`main article.job[data-status="${status}"]`, { hasText: target })
 		.first()
 		.waitFor({ timeout })
@@ -60,13 +48,13 @@ describe('Jobs panel', () => {
 		async () => {
 			// Each followers page takes a moment, so pages arrive one by one; the first takes longer, so
 			// the page has opened the job's event stream before any page is stored.
-			playground.simulator.faults.set([
+			ui.playground.simulator.faults.set([
 				{ kind: 'latency', latencyMs: 2500, times: 1, pathPattern: 'followers' },
 				{ kind: 'latency', latencyMs: 30, pathPattern: 'followers' }
 			])
-			await openPanel(page, playground, 'jobs')
+			await openPanel(ui.page, ui.playground, 'jobs')
 			// Every value the cards' page counter ever holds (the old value of each change, and the last).
-			await page.evaluate(() => {
+			await ui.page.evaluate(() => {
 				const seen: string[] = []
 				;(window as any).pagesSeen = seen
 				new MutationObserver((mutations) => {
@@ -79,13 +67,13 @@ describe('Jobs panel', () => {
 			})
 			await startJob('followers', DEMO_PRESETS.mega.username)
 			await waitForStatus(DEMO_PRESETS.mega.username, 'done')
-			playground.simulator.faults.clear()
+			ui.playground.simulator.faults.clear()
 			const mega = card(DEMO_PRESETS.mega.username)
 			const pages = Number(await mega.getAttribute('data-pages'))
 			// 5,400 followers in pages of 200.
 			expect(pages).toBe(27)
 			const seen = new Set([
-				...(await page.evaluate(() => (window as any).pagesSeen as string[])),
+				...(await ui.page.evaluate(() => (window as any).pagesSeen as string[])),
 				String(pages)
 			])
 			const everyPage = Array.from({ length: pages + 1 }, (_, index) => String(index))
@@ -95,7 +83,7 @@ describe('Jobs panel', () => {
 				5400, 5400
 			])
 			expect(await mega.locator('.job-figures').textContent()).toContain('5,400 / 5,400 records')
-			await page.screenshot({ path: join(SCREENSHOT_DIR, 'jobs-1280.png'), fullPage: true })
+			await ui.page.screenshot({ path: join(SCREENSHOT_DIR, 'jobs-1280.png'), fullPage: true })
 		},
 		BROWSER_TIMEOUT
 	)
@@ -103,35 +91,35 @@ describe('Jobs panel', () => {
 	test(
 		'pause, resume and cancel; the records download as CSV, JSONL and JSON',
 		async () => {
-			playground.simulator.faults.set({ kind: 'latency', latencyMs: 400, pathPattern: 'feed|graphql' })
-			await openPanel(page, playground, 'jobs')
+			ui.playground.simulator.faults.set({ kind: 'latency', latencyMs: 400, pathPattern: 'feed|graphql' })
+			await openPanel(ui.page, ui.playground, 'jobs')
 			await startJob('posts', DEMO_PRESETS.mega.username)
 			const posts = card(`posts · ${DEMO_PRESETS.mega.username}`)
 			await posts.locator('button', { hasText: 'Pause' }).click()
 			await waitForStatus(`posts · ${DEMO_PRESETS.mega.username}`, 'paused')
 			expect(await posts.locator('.job-note').textContent()).toContain('Press Resume')
 			await posts.locator('button', { hasText: 'Resume' }).click()
-			await page
+			await ui.page
 				.locator('main article.job[data-status="running"]', {
 					hasText: `posts · ${DEMO_PRESETS.mega.username}`
 				})
 				.waitFor()
 			// A few pages in: the bar shows part of the list.
-			await page.waitForFunction(
+			await ui.page.waitForFunction(
 				() =>
 					Number(document.querySelector<HTMLElement>('article.job[data-status="running"]')?.dataset.pages) >=
 					2
 			)
-			await page.screenshot({ path: join(SCREENSHOT_DIR, 'jobs-running-1280.png'), fullPage: true })
+			await ui.page.screenshot({ path: join(SCREENSHOT_DIR, 'jobs-running-1280.png'), fullPage: true })
 			await posts.locator('button', { hasText: 'Cancel' }).click()
 			await waitForStatus(`posts · ${DEMO_PRESETS.mega.username}`, 'cancelled')
-			playground.simulator.faults.clear()
+			ui.playground.simulator.faults.clear()
 
 			const mega = card(`followers · ${DEMO_PRESETS.mega.username}`)
 			const files: Record<string, string> = {}
 			for (const format of ['CSV', 'JSONL', 'JSON']) {
 				const [download] = await Promise.all([
-					page.waitForEvent('download'),
+					ui.page.waitForEvent('download'),
 					mega.locator('button', { hasText: new RegExp(`^${format}$`) }).click()
 				])
 				expect(download.suggestedFilename()).toMatch(
@@ -160,11 +148,11 @@ describe('Jobs panel', () => {
 	test(
 		'"Collect all" under a followers result starts the job for the whole list',
 		async () => {
-			await openPanel(page, playground, 'friendships/followers')
-			const result = await runAction(page, 'followers')
+			await openPanel(ui.page, ui.playground, 'friendships/followers')
+			const result = await runAction(ui.page, 'followers')
 			expect(await result.locator('.result-count').textContent()).toBe('50 items')
 			await result.locator('button', { hasText: 'Collect all' }).click()
-			await page.locator('main .panel-title', { hasText: 'Jobs' }).waitFor()
+			await ui.page.locator('main .panel-title', { hasText: 'Jobs' }).waitFor()
 			await waitForStatus(`followers · ${DEMO_PRESETS.luna.username}`, 'done')
 			expect(
 				await card(`followers · ${DEMO_PRESETS.luna.username}`).locator('.job-figures').textContent()
@@ -176,17 +164,17 @@ describe('Jobs panel', () => {
 	test(
 		'a job Instagram rate-limits shows that it waits and needs nothing, then finishes',
 		async () => {
-			playground.simulator.faults.set({
+			ui.playground.simulator.faults.set({
 				kind: 'rate_limit',
 				retryAfter: 1,
 				pathPattern: 'friendships/\\d+/following'
 			})
-			await openPanel(page, playground, 'jobs')
+			await openPanel(ui.page, ui.playground, 'jobs')
 			await startJob('following', DEMO_PRESETS.luna.username)
 			await waitForStatus(`following · ${DEMO_PRESETS.luna.username}`, 'waiting')
 			const note = await card(`following · ${DEMO_PRESETS.luna.username}`).locator('.job-note').textContent()
 			expect(note).toContain('Nothing to do: the job continues by itself.')
-			playground.simulator.faults.clear()
+			ui.playground.simulator.faults.clear()
 			await waitForStatus(`following · ${DEMO_PRESETS.luna.username}`, 'done')
 		},
 		BROWSER_TIMEOUT
@@ -195,16 +183,16 @@ describe('Jobs panel', () => {
 	test(
 		'errors say what to do',
 		async () => {
-			await openPanel(page, playground, 'jobs')
+			await openPanel(ui.page, ui.playground, 'jobs')
 			await startJob('comments', 'not a post')
-			const alert = page.locator('main .form-error .error-box')
+			const alert = ui.page.locator('main .form-error .error-box')
 			await alert.waitFor()
 			expect(await alert.textContent()).toContain('Correct the target')
 			await startJob('followers', DEMO_PRESETS.missing.username)
 			await waitForStatus(DEMO_PRESETS.missing.username, 'failed')
 			const note = await card(DEMO_PRESETS.missing.username).locator('.job-note').textContent()
 			expect(note).toContain('Check the spelling of the target')
-			expectCleanPage({ foreign, watch })
+			expectCleanPage(ui)
 		},
 		BROWSER_TIMEOUT
 	)

@@ -2,53 +2,29 @@
  * The result view in Chromium against a demo playground: load more with the cursor, sorting, the
  * table, tree, images and raw views, copy, errors shown with their code, URL-encoded queries.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import {
-	BROWSER_TIMEOUT,
-	closeDemoBrowser,
-	type DemoPlayground,
-	expectCleanPage,
-	type ForeignRequests,
-	openDemoBrowser,
-	openPanel,
-	type PageWatch,
-	runAction
-} from '../support/browser'
+import { describe, expect, test } from 'bun:test'
+import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
+const ui = useDemoBrowser({}, { permissions: ['clipboard-read', 'clipboard-write'] })
 
-beforeAll(async () => {
-	;({ playground, browser, page, foreign, watch } = await openDemoBrowser(
-		{},
-		{ permissions: ['clipboard-read', 'clipboard-write'] }
-	))
-}, BROWSER_TIMEOUT)
-
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
-
-const rows = () => page.locator('main .result .data-table tbody tr')
+const rows = () => ui.page.locator('main .result .data-table tbody tr')
 
 describe('result view', () => {
 	test(
 		'followers: a table of 50, "Load more" appends the next page using the cursor',
 		async () => {
-			await openPanel(page, playground, 'friendships/followers')
-			await runAction(page, 'followers')
+			await openPanel(ui.page, ui.playground, 'friendships/followers')
+			await runAction(ui.page, 'followers')
 			expect(await rows().count()).toBe(50)
-			expect(await page.locator('main .result-count').textContent()).toBe('50 items')
-			const next = page.waitForRequest((request) =>
+			expect(await ui.page.locator('main .result-count').textContent()).toBe('50 items')
+			const next = ui.page.waitForRequest((request) =>
 				/\/api\/friendships\/followers\/1000000002\?.*cursor=/.test(request.url())
 			)
-			await page.locator('main .load-more button').click()
+			await ui.page.locator('main .load-more button').click()
 			await next
-			await page.locator('main .result-count', { hasText: '100 items' }).waitFor()
+			await ui.page.locator('main .result-count', { hasText: '100 items' }).waitFor()
 			expect(await rows().count()).toBe(100)
-			const usernames = await page.locator('main .data-table tbody tr td:nth-child(3)').allTextContents()
+			const usernames = await ui.page.locator('main .data-table tbody tr td:nth-child(3)').allTextContents()
 			expect(new Set(usernames).size).toBe(100)
 		},
 		BROWSER_TIMEOUT
@@ -57,11 +33,11 @@ describe('result view', () => {
 	test(
 		'table columns sort both ways and say so with aria-sort',
 		async () => {
-			const header = page.locator('main .data-table thead th', { hasText: /^username$/ })
+			const header = ui.page.locator('main .data-table thead th', { hasText: /^username$/ })
 			await header.locator('button').click()
 			expect(await header.getAttribute('aria-sort')).toBe('ascending')
 			const column = await header.evaluate((th) => (th as HTMLTableCellElement).cellIndex + 1)
-			const ascending = await page
+			const ascending = await ui.page
 				.locator(`main .data-table tbody tr td:nth-child(${column})`)
 				.allTextContents()
 			expect(ascending).toEqual(
@@ -69,7 +45,7 @@ describe('result view', () => {
 			)
 			await header.locator('button').click()
 			expect(await header.getAttribute('aria-sort')).toBe('descending')
-			const descending = await page
+			const descending = await ui.page
 				.locator(`main .data-table tbody tr td:nth-child(${column})`)
 				.allTextContents()
 			expect(descending).toEqual([...ascending].reverse())
@@ -80,14 +56,14 @@ describe('result view', () => {
 	test(
 		'tree, images and raw views; profile pictures load from the simulator',
 		async () => {
-			await page.locator('main [role=tab]', { hasText: 'Tree' }).click()
-			await page.locator('main .json-tree details').first().waitFor()
-			await page.locator('main [role=tab]', { hasText: 'Images' }).click()
-			const image = page.locator('main .gallery img').first()
+			await ui.page.locator('main [role=tab]', { hasText: 'Tree' }).click()
+			await ui.page.locator('main .json-tree details').first().waitFor()
+			await ui.page.locator('main [role=tab]', { hasText: 'Images' }).click()
+			const image = ui.page.locator('main .gallery img').first()
 			await image.waitFor()
-			expect(await image.getAttribute('src')).toStartWith(playground.simulator.url)
-			await page.locator('main [role=tab]', { hasText: 'Raw' }).click()
-			const raw = JSON.parse((await page.locator('main .raw-json').textContent()) ?? '[]')
+			expect(await image.getAttribute('src')).toStartWith(ui.playground.simulator.url)
+			await ui.page.locator('main [role=tab]', { hasText: 'Raw' }).click()
+			const raw = JSON.parse((await ui.page.locator('main .raw-json').textContent()) ?? '[]')
 			expect(raw).toHaveLength(100)
 		},
 		BROWSER_TIMEOUT
@@ -96,14 +72,14 @@ describe('result view', () => {
 	test(
 		'a user result shows a profile card; Copy puts the JSON on the clipboard',
 		async () => {
-			await openPanel(page, playground, 'users/username')
-			await runAction(page, 'username')
-			expect(await page.locator('main .summary-card .card-subtitle').textContent()).toContain(
+			await openPanel(ui.page, ui.playground, 'users/username')
+			await runAction(ui.page, 'username')
+			expect(await ui.page.locator('main .summary-card .card-subtitle').textContent()).toContain(
 				'@luna.explorer'
 			)
-			await page.locator('main .result-actions button', { hasText: 'Copy' }).click()
-			await page.locator('.toast', { hasText: 'Copied' }).waitFor()
-			const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))
+			await ui.page.locator('main .result-actions button', { hasText: 'Copy' }).click()
+			await ui.page.locator('.toast', { hasText: 'Copied' }).waitFor()
+			const copied = JSON.parse(await ui.page.evaluate(() => navigator.clipboard.readText()))
 			expect(copied.username).toBe('luna.explorer')
 			expect(copied.pk).toBe('1000000002')
 		},
@@ -113,9 +89,9 @@ describe('result view', () => {
 	test(
 		'an error shows the envelope error and code',
 		async () => {
-			await openPanel(page, playground, 'users/username')
-			await page.locator('main input[name="username"]').fill('no.such.user.smkit')
-			const result = await runAction(page, 'username')
+			await openPanel(ui.page, ui.playground, 'users/username')
+			await ui.page.locator('main input[name="username"]').fill('no.such.user.smkit')
+			const result = await runAction(ui.page, 'username')
 			expect(await result.locator('.error-box .tag-error').textContent()).toBe('not_found')
 			expect(await result.locator('.error-text').textContent()).toMatch(/not found/i)
 			expect(await result.locator('.result-status .tag').textContent()).toBe('404')
@@ -126,12 +102,12 @@ describe('result view', () => {
 	test(
 		'query strings are URL-encoded',
 		async () => {
-			await openPanel(page, playground, 'search/users')
-			await page.locator('main input[name="q"]').fill('a&b c#d')
-			const request = page.waitForRequest((candidate) => candidate.url().includes('/api/search/users?'))
-			await runAction(page, 'users')
+			await openPanel(ui.page, ui.playground, 'search/users')
+			await ui.page.locator('main input[name="q"]').fill('a&b c#d')
+			const request = ui.page.waitForRequest((candidate) => candidate.url().includes('/api/search/users?'))
+			await runAction(ui.page, 'users')
 			expect(new URL((await request).url()).search).toBe('?q=a%26b+c%23d')
-			expect(await page.locator('main .request-preview').textContent()).toBe(
+			expect(await ui.page.locator('main .request-preview').textContent()).toBe(
 				'GET /api/search/users?q=a%26b+c%23d'
 			)
 		},
@@ -139,8 +115,4 @@ describe('result view', () => {
 	)
 })
 
-test(
-	'no request left 127.0.0.1 and no script error happened',
-	() => expectCleanPage({ foreign, watch }),
-	BROWSER_TIMEOUT
-)
+test('no request left 127.0.0.1 and no script error happened', () => expectCleanPage(ui), BROWSER_TIMEOUT)

@@ -5,36 +5,21 @@
  * Also: the page's security headers, and a server that requires an access token.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import {
 	BROWSER_TIMEOUT,
-	closeDemoBrowser,
 	type DemoPlayground,
-	type ForeignRequests,
-	openDemoBrowser,
 	openPanel,
-	type PageWatch,
 	runAction,
-	startDemoPlayground
+	startDemoPlayground,
+	useDemoBrowser
 } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let context: BrowserContext
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
-
-beforeAll(async () => {
-	;({ playground, browser, context, page, foreign, watch } = await openDemoBrowser())
-}, BROWSER_TIMEOUT)
-
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
+const ui = useDemoBrowser()
 
 /** Fails when anything from a payload became markup or ran. */
 async function expectInert(): Promise<void> {
-	const findings = await page.evaluate(() => ({
+	const findings = await ui.page.evaluate(() => ({
 		xss: (window as unknown as { __xss?: unknown }).__xss,
 		// Elements the payloads would create if parsed as HTML.
 		injected: document.querySelectorAll('img[src="x"], svg[onload], main script, body > script:not([src])')
@@ -51,10 +36,10 @@ async function expectInert(): Promise<void> {
 
 /** Runs an endpoint with the given field values and waits for its result. */
 async function run(panel: string, action: string, values: Record<string, string>) {
-	await openPanel(page, playground, `${panel}/${action}`)
+	await openPanel(ui.page, ui.playground, `${panel}/${action}`)
 	for (const [name, value] of Object.entries(values))
-		await page.locator(`main input[name="${name}"]`).fill(value)
-	return runAction(page, action)
+		await ui.page.locator(`main input[name="${name}"]`).fill(value)
+	return runAction(ui.page, action)
 }
 
 describe('hostile data renders as text', () => {
@@ -137,29 +122,29 @@ describe('hostile data renders as text', () => {
 		'the direct inbox, History and a saved file named after the payload',
 		async () => {
 			await run('direct', 'inbox', {})
-			await page.locator('main [role=tab]', { hasText: 'Tree' }).click()
-			await page.locator('main button', { hasText: 'Expand all' }).click()
+			await ui.page.locator('main [role=tab]', { hasText: 'Tree' }).click()
+			await ui.page.locator('main button', { hasText: 'Expand all' }).click()
 			await expectInert()
 			await run('users', 'search', { q: XSS_PAYLOADS.svgOnload })
-			await openPanel(page, playground, 'history')
-			await page.locator('main .history-table').waitFor()
+			await openPanel(ui.page, ui.playground, 'history')
+			await ui.page.locator('main .history-table').waitFor()
 			await expectInert()
 			await run('users', 'username', { username: DEMO_PRESETS.xss.username })
-			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			await ui.page.locator('main .result-actions button', { hasText: 'Save' }).click()
 			// The dialog refuses a name with markup (pattern); the server would sanitise it anyway.
-			const input = page.locator('dialog.dialog[open] input[name="name"]')
+			const input = ui.page.locator('dialog.dialog[open] input[name="name"]')
 			await input.fill('<img src=x onerror=window.__xss=1>')
-			await page.locator('dialog.dialog[open] button[type=submit]').click()
+			await ui.page.locator('dialog.dialog[open] button[type=submit]').click()
 			expect(await input.evaluate((element) => (element as HTMLInputElement).validity.valid)).toBe(false)
 			await input.fill('xss_payload')
-			await page.locator('dialog.dialog[open] button[type=submit]').click()
-			await page.locator('.toast', { hasText: 'xss_payload' }).waitFor()
-			await openPanel(page, playground, 'saved')
-			await page
+			await ui.page.locator('dialog.dialog[open] button[type=submit]').click()
+			await ui.page.locator('.toast', { hasText: 'xss_payload' }).waitFor()
+			await openPanel(ui.page, ui.playground, 'saved')
+			await ui.page
 				.locator('main .saved-table tbody tr', { hasText: 'xss_payload' })
 				.locator('button', { hasText: 'View' })
 				.click()
-			await page.locator('main .result .json-tree').waitFor()
+			await ui.page.locator('main .result .json-tree').waitFor()
 			await expectInert()
 		},
 		BROWSER_TIMEOUT
@@ -168,9 +153,9 @@ describe('hostile data renders as text', () => {
 	test(
 		'no script ran, no dialog opened, nothing left 127.0.0.1',
 		() => {
-			expect(watch.dialogs).toEqual([])
-			expect(watch.errors).toEqual([])
-			expect(foreign.urls).toEqual([])
+			expect(ui.watch.dialogs).toEqual([])
+			expect(ui.watch.errors).toEqual([])
+			expect(ui.foreign.urls).toEqual([])
 		},
 		BROWSER_TIMEOUT
 	)
@@ -180,7 +165,7 @@ describe('page headers', () => {
 	test(
 		'the page and its files are served with a CSP that forbids inline script and framing',
 		async () => {
-			const response = await fetch(playground.url)
+			const response = await fetch(ui.playground.url)
 			expect(response.headers.get('content-type')).toStartWith('text/html')
 			const policy = response.headers.get('content-security-policy') ?? ''
 			expect(policy).toContain("script-src 'self'")
@@ -192,7 +177,7 @@ describe('page headers', () => {
 			)
 			expect(assets.length).toBeGreaterThanOrEqual(2)
 			for (const asset of assets) {
-				const file = await fetch(new URL(asset, playground.url))
+				const file = await fetch(new URL(asset, ui.playground.url))
 				expect(file.status).toBe(200)
 				expect(file.headers.get('x-content-type-options')).toBe('nosniff')
 			}
@@ -214,7 +199,7 @@ describe('access token', () => {
 	test(
 		'the page keeps ?token= and sends it as a Bearer header on every API request',
 		async () => {
-			const tokenPage = await context.newPage()
+			const tokenPage = await ui.context.newPage()
 			const authorizations: (string | undefined)[] = []
 			tokenPage.on('request', (request) => {
 				if (new URL(request.url()).pathname.startsWith('/api/'))
@@ -234,7 +219,7 @@ describe('access token', () => {
 	test(
 		'without the token the page says how to get in',
 		async () => {
-			const tokenPage = await context.newPage()
+			const tokenPage = await ui.context.newPage()
 			await tokenPage.goto(`${guarded.origin}/#users`)
 			const banner = tokenPage.locator('#banner')
 			await banner.waitFor()

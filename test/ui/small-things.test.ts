@@ -2,33 +2,18 @@
  * Small things in Chromium against a demo playground: the header links to the API reference, both
  * UIs and the API reference have an icon, and the Hashtags panel says what it does once.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, test } from 'bun:test'
 import { createAgentWeb } from '../../src/agentweb/app'
 import { createDemoClient } from '../../src/demo'
 import {
 	BROWSER_TIMEOUT,
-	closeDemoBrowser,
-	type DemoPlayground,
 	expectCleanPage,
-	type ForeignRequests,
-	openDemoBrowser,
 	openPanel,
-	type PageWatch,
-	startDemoPlayground
+	startDemoPlayground,
+	useDemoBrowser
 } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
-
-beforeAll(async () => {
-	;({ playground, browser, page, foreign, watch } = await openDemoBrowser())
-}, BROWSER_TIMEOUT)
-
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
+const ui = useDemoBrowser()
 
 /** Checks an answer is the ICO file: status, type and the ICO header with a PNG inside. */
 async function expectIcon(response: Response): Promise<void> {
@@ -43,10 +28,10 @@ describe('small things', () => {
 	test(
 		'the header links to the API reference, which opens',
 		async () => {
-			await openPanel(page, playground, 'users')
-			const link = page.locator('header.topbar a', { hasText: 'API' })
+			await openPanel(ui.page, ui.playground, 'users')
+			const link = ui.page.locator('header.topbar a', { hasText: 'API' })
 			expect(await link.getAttribute('href')).toBe('/openapi')
-			const opened = page.context().waitForEvent('page')
+			const opened = ui.page.context().waitForEvent('page')
 			await link.click()
 			const reference = await opened
 			await reference.waitForLoadState('domcontentloaded')
@@ -54,11 +39,11 @@ describe('small things', () => {
 			expect(await reference.title()).toBe('smkit playground API')
 			await reference.close()
 			// At phone width the header still fits.
-			await page.setViewportSize({ width: 360, height: 740 })
+			await ui.page.setViewportSize({ width: 360, height: 740 })
 			expect(await link.isVisible()).toBe(true)
 			const box = await link.boundingBox()
 			expect((box?.x ?? 999) + (box?.width ?? 0)).toBeLessThanOrEqual(360)
-			await page.setViewportSize({ width: 1280, height: 900 })
+			await ui.page.setViewportSize({ width: 1280, height: 900 })
 		},
 		BROWSER_TIMEOUT
 	)
@@ -66,17 +51,17 @@ describe('small things', () => {
 	test(
 		'both UIs name an icon; /favicon.ico answers for the API reference, without the token',
 		async () => {
-			const icon = await page.locator('link[rel=icon]').getAttribute('href')
+			const icon = await ui.page.locator('link[rel=icon]').getAttribute('href')
 			expect(icon).toStartWith('data:image/svg+xml,')
 			// The browser draws it: an image decoded from the same data URL has a size.
-			const width = await page.evaluate(async (url) => {
+			const width = await ui.page.evaluate(async (url) => {
 				const image = new Image()
 				image.src = url
 				await image.decode()
 				return image.naturalWidth
 			}, icon as string)
 			expect(width).toBeGreaterThan(0)
-			await expectIcon(await fetch(`${playground.origin}/favicon.ico`))
+			await expectIcon(await fetch(`${ui.playground.origin}/favicon.ico`))
 
 			const guarded = await startDemoPlayground({ token: 'icon-test-token' })
 			try {
@@ -87,7 +72,7 @@ describe('small things', () => {
 			}
 
 			const chat = createAgentWeb({
-				client: createDemoClient(playground.simulator.url),
+				client: createDemoClient(ui.playground.simulator.url),
 				env: {},
 				provider: 'openai',
 				apiKey: 'sk-test-icon',
@@ -105,16 +90,12 @@ describe('small things', () => {
 	test(
 		"the Hashtags panel's description is printed once",
 		async () => {
-			await openPanel(page, playground, 'hashtags')
-			const text = (await page.locator('main').textContent()) ?? ''
+			await openPanel(ui.page, ui.playground, 'hashtags')
+			const text = (await ui.page.locator('main').textContent()) ?? ''
 			expect(text.split('Hashtag information').length - 1).toBe(1)
 		},
 		BROWSER_TIMEOUT
 	)
 })
 
-test(
-	'no request left 127.0.0.1 and no script error happened',
-	() => expectCleanPage({ foreign, watch }),
-	BROWSER_TIMEOUT
-)
+test('no request left 127.0.0.1 and no script error happened', () => expectCleanPage(ui), BROWSER_TIMEOUT)

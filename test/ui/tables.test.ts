@@ -3,33 +3,12 @@
  * rest in the Columns menu, times as local dates with the raw value on hover, ids on one line,
  * cards on a phone, and a single object as field/value rows.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import {
-	BROWSER_TIMEOUT,
-	closeDemoBrowser,
-	type DemoPlayground,
-	expectCleanPage,
-	type ForeignRequests,
-	openDemoBrowser,
-	openPanel,
-	type PageWatch,
-	runAction
-} from '../support/browser'
+import { describe, expect, test } from 'bun:test'
+import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
+const ui = useDemoBrowser()
 
-beforeAll(async () => {
-	;({ playground, browser, page, foreign, watch } = await openDemoBrowser())
-}, BROWSER_TIMEOUT)
-
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
-
-const table = () => page.locator('main .result .data-table')
+const table = () => ui.page.locator('main .result .data-table')
 const headers = async () => (await table().locator('thead th').allTextContents()).map((text) => text.trim())
 
 /** The cells of the column headed `header`, top to bottom. */
@@ -43,8 +22,8 @@ describe('result tables', () => {
 	test(
 		'posts open with picture, date, caption, likes, comments, type and link; the rest is in the Columns menu',
 		async () => {
-			await openPanel(page, playground, 'feed/user')
-			await runAction(page, 'user')
+			await openPanel(ui.page, ui.playground, 'feed/user')
+			await runAction(ui.page, 'user')
 			expect(await headers()).toEqual([
 				'#',
 				'picture',
@@ -60,7 +39,7 @@ describe('result tables', () => {
 			expect(await link.getAttribute('href')).toMatch(/^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/)
 			expect(await (await columnCells('picture')).first().locator('img').count()).toBe(1)
 
-			const menu = page.locator('main .result .column-menu')
+			const menu = ui.page.locator('main .result .column-menu')
 			expect(await menu.locator('summary').textContent()).toMatch(/^Columns \(7 of \d+\)$/)
 			await menu.locator('summary').click()
 			for (const hidden of ['pk', 'id', 'code', 'media_type', 'user.username'])
@@ -68,7 +47,7 @@ describe('result tables', () => {
 			await menu.locator('input[value="id"]').check()
 			expect(await headers()).toContain('id')
 			// The choice holds for the next posts result.
-			await runAction(page, 'user')
+			await runAction(ui.page, 'user')
 			expect(await headers()).toEqual([
 				'#',
 				'picture',
@@ -90,7 +69,7 @@ describe('result tables', () => {
 			const time = (await columnCells('date')).first().locator('time')
 			const raw = await time.getAttribute('title')
 			expect(raw).toMatch(/^\d{10}$/)
-			const expected = await page.evaluate(
+			const expected = await ui.page.evaluate(
 				(seconds) => new Date(seconds * 1000).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }),
 				Number(raw)
 			)
@@ -98,7 +77,7 @@ describe('result tables', () => {
 			expect(expected).not.toMatch(/^\d+$/)
 
 			// At a width where the table must scroll, an id still takes exactly one line.
-			await page.setViewportSize({ width: 900, height: 900 })
+			await ui.page.setViewportSize({ width: 900, height: 900 })
 			const idCell = (await columnCells('id')).first()
 			expect(await idCell.textContent()).toMatch(/^\d+_\d+$/)
 			const lines = await idCell.evaluate((cell) => {
@@ -107,7 +86,7 @@ describe('result tables', () => {
 				return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
 			})
 			expect(lines).toBe(1)
-			await page.setViewportSize({ width: 1280, height: 900 })
+			await ui.page.setViewportSize({ width: 1280, height: 900 })
 		},
 		BROWSER_TIMEOUT
 	)
@@ -115,9 +94,9 @@ describe('result tables', () => {
 	test(
 		'on a phone each record is a card of labelled values and nothing scrolls sideways',
 		async () => {
-			await page.setViewportSize({ width: 390, height: 844 })
+			await ui.page.setViewportSize({ width: 390, height: 844 })
 			try {
-				await runAction(page, 'user')
+				await runAction(ui.page, 'user')
 				expect(await table().locator('thead').isVisible()).toBe(false)
 				const firstRow = table().locator('tbody tr').first()
 				expect(await firstRow.evaluate((row) => getComputedStyle(row).display)).toBe('block')
@@ -133,9 +112,9 @@ describe('result tables', () => {
 				for (const width of widths) expect(width).toBeGreaterThan(rowWidth * 0.8)
 				const box = await firstRow.boundingBox()
 				expect(box?.width ?? 999).toBeLessThanOrEqual(390)
-				expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+				expect(await ui.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 			} finally {
-				await page.setViewportSize({ width: 1280, height: 900 })
+				await ui.page.setViewportSize({ width: 1280, height: 900 })
 			}
 		},
 		BROWSER_TIMEOUT
@@ -144,25 +123,21 @@ describe('result tables', () => {
 	test(
 		"a single object's Table view is field/value rows, nested fields dotted, no extra columns",
 		async () => {
-			await openPanel(page, playground, 'media/info')
-			await runAction(page, 'info')
-			await page.locator('main .result [role=tab]', { hasText: 'Table' }).click()
-			const fields = page.locator('main .result .field-table')
+			await openPanel(ui.page, ui.playground, 'media/info')
+			await runAction(ui.page, 'info')
+			await ui.page.locator('main .result [role=tab]', { hasText: 'Table' }).click()
+			const fields = ui.page.locator('main .result .field-table')
 			expect(await fields.locator('thead th').allTextContents()).toEqual(['field', 'value'])
 			expect(await fields.locator('tbody tr').first().locator('th, td').count()).toBe(2)
 			const row = (field: string) =>
-				fields.locator('tbody tr', { has: page.locator(`th:text-is("${field}")`) })
+				fields.locator('tbody tr', { has: ui.page.locator(`th:text-is("${field}")`) })
 			expect(await row('user.username').locator('td').textContent()).toBe('luna.explorer')
 			expect(await row('code').locator('td').textContent()).toMatch(/^[\w-]+$/)
 			expect(await row('taken_at').locator('td time').getAttribute('title')).toMatch(/^\d{10}$/)
-			expect(await page.locator('main .result .column-menu').count()).toBe(0)
+			expect(await ui.page.locator('main .result .column-menu').count()).toBe(0)
 		},
 		BROWSER_TIMEOUT
 	)
 })
 
-test(
-	'no request left 127.0.0.1 and no script error happened',
-	() => expectCleanPage({ foreign, watch }),
-	BROWSER_TIMEOUT
-)
+test('no request left 127.0.0.1 and no script error happened', () => expectCleanPage(ui), BROWSER_TIMEOUT)

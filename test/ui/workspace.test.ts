@@ -4,63 +4,48 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFile } from 'node:fs/promises'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
 import {
 	BROWSER_TIMEOUT,
-	closeDemoBrowser,
 	type DemoPlayground,
 	expectCleanPage,
-	type ForeignRequests,
-	openDemoBrowser,
 	openPanel,
-	type PageWatch,
 	runAction,
 	startDemoPlayground,
+	useDemoBrowser,
 	watchPage
 } from '../support/browser'
 
-let playground: DemoPlayground
-let browser: Browser
-let context: BrowserContext
-let page: Page
-let foreign: ForeignRequests
-let watch: PageWatch
-
-beforeAll(async () => {
-	;({ playground, browser, context, page, foreign, watch } = await openDemoBrowser({ acceptDownloads: true }))
-}, BROWSER_TIMEOUT)
-
-afterAll(() => closeDemoBrowser({ browser, playground }), BROWSER_TIMEOUT)
+const ui = useDemoBrowser({ acceptDownloads: true })
 
 describe('save, saved, CSV', () => {
 	test(
 		'save a result under a name typed in the in-page dialog, then view and delete it in Saved',
 		async () => {
-			await openPanel(page, playground, 'public/profile')
-			await runAction(page, 'profile')
-			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
-			const dialog = page.locator('dialog.dialog[open]')
+			await openPanel(ui.page, ui.playground, 'public/profile')
+			await runAction(ui.page, 'profile')
+			await ui.page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			const dialog = ui.page.locator('dialog.dialog[open]')
 			await dialog.locator('input[name="name"]').fill('ui-test-luna')
 			await dialog.locator('button[type=submit]').click()
-			await page.locator('.toast', { hasText: 'ui-test-luna' }).waitFor()
+			await ui.page.locator('.toast', { hasText: 'ui-test-luna' }).waitFor()
 
-			await openPanel(page, playground, 'saved')
-			const row = page.locator('main .saved-table tbody tr', { hasText: 'ui-test-luna' })
+			await openPanel(ui.page, ui.playground, 'saved')
+			const row = ui.page.locator('main .saved-table tbody tr', { hasText: 'ui-test-luna' })
 			await row.waitFor()
 			expect(await row.textContent()).toContain('GET /api/public/profile/luna.explorer')
 			await row.locator('button', { hasText: 'View' }).click()
-			await page.locator('main .result .result-caption', { hasText: 'ui-test-luna' }).waitFor()
-			expect(await page.locator('main .result .summary-card').count()).toBe(0)
-			expect(await page.locator('main .result .json-tree').textContent()).toContain('luna.explorer')
+			await ui.page.locator('main .result .result-caption', { hasText: 'ui-test-luna' }).waitFor()
+			expect(await ui.page.locator('main .result .summary-card').count()).toBe(0)
+			expect(await ui.page.locator('main .result .json-tree').textContent()).toContain('luna.explorer')
 
 			await row.locator('button', { hasText: 'Delete' }).click()
-			const confirm = page.locator('dialog.dialog[open]')
+			const confirm = ui.page.locator('dialog.dialog[open]')
 			expect(await confirm.textContent()).toContain('ui-test-luna')
 			await confirm.locator('button', { hasText: 'Cancel' }).click()
 			expect(await row.count()).toBe(1)
 			await row.locator('button', { hasText: 'Delete' }).click()
-			await page.locator('dialog.dialog[open] button', { hasText: 'Delete' }).click()
-			await page.locator('.toast', { hasText: 'Deleted' }).waitFor()
+			await ui.page.locator('dialog.dialog[open] button', { hasText: 'Delete' }).click()
+			await ui.page.locator('.toast', { hasText: 'Deleted' }).waitFor()
 			await row.waitFor({ state: 'detached' })
 		},
 		BROWSER_TIMEOUT
@@ -69,18 +54,18 @@ describe('save, saved, CSV', () => {
 	test(
 		'Save stores the result on screen even after requests from other panels',
 		async () => {
-			await openPanel(page, playground, 'hashtags/info')
-			await runAction(page, 'info')
+			await openPanel(ui.page, ui.playground, 'hashtags/info')
+			await runAction(ui.page, 'info')
 			// The server saves its last data response; another panel's request comes in between.
-			await openPanel(page, playground, 'media/info')
-			await runAction(page, 'info')
-			await page.locator('.nav-link', { hasText: 'Hashtags' }).click()
-			await page.locator('main .result-actions button', { hasText: 'Save' }).click()
-			await page.locator('dialog.dialog[open] input[name="name"]').fill('ui-test-tag')
-			await page.locator('dialog.dialog[open] button[type=submit]').click()
-			await page.locator('.toast', { hasText: 'ui-test-tag' }).waitFor()
-			await openPanel(page, playground, 'saved')
-			const row = page.locator('main .saved-table tbody tr', { hasText: 'ui-test-tag' })
+			await openPanel(ui.page, ui.playground, 'media/info')
+			await runAction(ui.page, 'info')
+			await ui.page.locator('.nav-link', { hasText: 'Hashtags' }).click()
+			await ui.page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			await ui.page.locator('dialog.dialog[open] input[name="name"]').fill('ui-test-tag')
+			await ui.page.locator('dialog.dialog[open] button[type=submit]').click()
+			await ui.page.locator('.toast', { hasText: 'ui-test-tag' }).waitFor()
+			await openPanel(ui.page, ui.playground, 'saved')
+			const row = ui.page.locator('main .saved-table tbody tr', { hasText: 'ui-test-tag' })
 			await row.waitFor()
 			expect(await row.locator('.saved-request').textContent()).toBe('GET /api/hashtags/info/sunset')
 		},
@@ -90,11 +75,11 @@ describe('save, saved, CSV', () => {
 	test(
 		'CSV downloads the current records with the file name the server chose',
 		async () => {
-			await openPanel(page, playground, 'search/users')
-			await page.locator('main input[name="q"]').fill('luna')
-			await runAction(page, 'users')
-			const downloading = page.waitForEvent('download')
-			await page.locator('main .result-actions button', { hasText: 'CSV' }).click()
+			await openPanel(ui.page, ui.playground, 'search/users')
+			await ui.page.locator('main input[name="q"]').fill('luna')
+			await runAction(ui.page, 'users')
+			const downloading = ui.page.waitForEvent('download')
+			await ui.page.locator('main .result-actions button', { hasText: 'CSV' }).click()
 			const download = await downloading
 			expect(download.suggestedFilename()).toMatch(/^users-luna-\d{8}-\d{6}\.csv$/)
 			const text = (await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '')
@@ -111,8 +96,8 @@ describe('history', () => {
 	test(
 		'lists the requests just made, newest first, and refreshes while open',
 		async () => {
-			await openPanel(page, playground, 'history')
-			const paths = page.locator('main .history-table tbody tr .history-path')
+			await openPanel(ui.page, ui.playground, 'history')
+			const paths = ui.page.locator('main .history-table tbody tr .history-path')
 			await paths.first().waitFor()
 			// Newest first: the CSV export, then the search it exported.
 			const all = await paths.allTextContents()
@@ -120,11 +105,11 @@ describe('history', () => {
 			expect(all).toContain('/api/public/profile/luna.explorer')
 			expect(all).toContain('/api/hashtags/info/sunset')
 			// A request made elsewhere shows up without touching the page (polling).
-			const made = await page.evaluate(() =>
+			const made = await ui.page.evaluate(() =>
 				fetch('/api/hashtags/info/coffee').then((response) => response.status)
 			)
 			expect(made).toBe(200)
-			await page
+			await ui.page
 				.locator('main .history-table tbody tr:first-child .history-path', {
 					hasText: '/api/hashtags/info/coffee'
 				})
@@ -137,16 +122,18 @@ describe('history', () => {
 		're-run opens the panel with the same values and runs it',
 		async () => {
 			// A query that needs encoding comes back decoded in the form.
-			const made = await page.evaluate(() =>
+			const made = await ui.page.evaluate(() =>
 				fetch('/api/search/users?q=a%26b+c%23d').then((response) => response.status)
 			)
 			expect(made).toBe(200)
-			const row = page.locator('main .history-table tbody tr', { hasText: '/api/search/users?q=a%26b+c%23d' })
+			const row = ui.page.locator('main .history-table tbody tr', {
+				hasText: '/api/search/users?q=a%26b+c%23d'
+			})
 			await row.locator('button', { hasText: 'Re-run' }).click()
-			await expect(page.locator('main .panel-title').textContent()).resolves.toBe('Search')
-			expect(await page.locator('main input[name="q"]').inputValue()).toBe('a&b c#d')
-			await page.locator('main .result[aria-busy="false"] .result-status').waitFor()
-			expect(page.url()).toEndWith('#search/users')
+			await expect(ui.page.locator('main .panel-title').textContent()).resolves.toBe('Search')
+			expect(await ui.page.locator('main input[name="q"]').inputValue()).toBe('a&b c#d')
+			await ui.page.locator('main .result[aria-busy="false"] .result-status').waitFor()
+			expect(ui.page.url()).toEndWith('#search/users')
 		},
 		BROWSER_TIMEOUT
 	)
@@ -156,12 +143,12 @@ describe('dashboard', () => {
 	test(
 		'shows status figures and charts',
 		async () => {
-			await openPanel(page, playground, 'dashboard')
-			await page.locator('main .stat-grid').waitFor()
-			expect(await page.locator('main .stat-card', { hasText: 'Session' }).textContent()).toContain(
+			await openPanel(ui.page, ui.playground, 'dashboard')
+			await ui.page.locator('main .stat-grid').waitFor()
+			expect(await ui.page.locator('main .stat-card', { hasText: 'Session' }).textContent()).toContain(
 				'Demo datayes'
 			)
-			expect(await page.locator('main .chart-figure figcaption').allTextContents()).toEqual([
+			expect(await ui.page.locator('main .chart-figure figcaption').allTextContents()).toEqual([
 				'Instagram requests per minute',
 				'Average latency per endpoint',
 				'Rate-limit budget left (speed: unlimited)'
@@ -169,22 +156,22 @@ describe('dashboard', () => {
 			// The client counted the upstream requests this file made, per endpoint.
 			expect(
 				Number(
-					await page
+					await ui.page
 						.locator('main .stat-card', { hasText: 'Instagram client' })
 						.locator('dd')
 						.first()
 						.textContent()
 				)
 			).toBeGreaterThan(5)
-			expect(await page.locator('main .data-table tbody tr').count()).toBeGreaterThan(3)
+			expect(await ui.page.locator('main .data-table tbody tr').count()).toBeGreaterThan(3)
 			expect(
-				await page
+				await ui.page
 					.locator('main .chart-figure', { hasText: 'Average latency' })
 					.locator('[role=meter]')
 					.count()
 			).toBeGreaterThan(3)
 			// The server's per-minute counts are there from the first look.
-			expect(await page.locator('main svg.chart rect.chart-bar').count()).toBeGreaterThan(0)
+			expect(await ui.page.locator('main svg.chart rect.chart-bar').count()).toBeGreaterThan(0)
 		},
 		BROWSER_TIMEOUT
 	)
@@ -203,7 +190,7 @@ describe('not logged in', () => {
 	test(
 		'a banner says so, logged-in endpoints show login_required, Public still works',
 		async () => {
-			const other = await context.newPage()
+			const other = await ui.context.newPage()
 			const otherWatch = watchPage(other)
 			await other.goto(`${loggedOut.url}#account`)
 			const banner = other.locator('#banner')
@@ -225,8 +212,4 @@ describe('not logged in', () => {
 	)
 })
 
-test(
-	'no request left 127.0.0.1 and no script error happened',
-	() => expectCleanPage({ foreign, watch }),
-	BROWSER_TIMEOUT
-)
+test('no request left 127.0.0.1 and no script error happened', () => expectCleanPage(ui), BROWSER_TIMEOUT)
