@@ -2,36 +2,23 @@
  * The jobs API as the page uses it (`/api/jobs`): the job record, starting a job, following one's
  * server-sent progress events, and which list results a job can collect whole ("Collect all").
  */
+
+import type { Job, JobEvent, JobKind } from '../../../src/jobs/types'
 import { parseEventBlock } from '../../common/chat/api'
 import { type ApiResult, apiGet, apiRequest, authHeaders } from './api'
 
-export const JOB_KINDS = ['followers', 'following', 'posts', 'media', 'tag', 'comments', 'likers'] as const
-export type JobKind = (typeof JOB_KINDS)[number]
+/** The kinds in the order the Jobs form offers them. */
+export const JOB_KINDS = [
+	'followers',
+	'following',
+	'posts',
+	'media',
+	'tag',
+	'comments',
+	'likers'
+] as const satisfies readonly JobKind[]
 
-/** A job as `/api/jobs` shows it. */
-export interface Job {
-	id: number
-	kind: JobKind
-	target: string
-	limit: number | null
-	status: 'queued' | 'running' | 'waiting' | 'paused' | 'done' | 'failed' | 'cancelled'
-	collected: number
-	total: number | null
-	pages: number
-	error: string | null
-	error_code: string | null
-	created_at: string
-	updated_at: string
-}
-
-/** One progress event of `GET /api/jobs/{id}/events`. */
-export interface JobEvent {
-	type: 'status' | 'page' | 'wait'
-	job: Job
-	added?: number
-	wait_ms?: number
-	rate?: number
-}
+export type { Job, JobEvent, JobKind }
 
 /** Statuses in which a job still changes by itself. */
 export const isActive = (job: Job): boolean => ['queued', 'running', 'waiting'].includes(job.status)
