@@ -7,8 +7,6 @@
 
 import { h, replaceChildren } from '../../common/dom'
 import { barChart } from '../components/charts'
-import { dataTable } from '../components/data-table'
-import { exportCsv } from '../components/result-actions'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
@@ -16,6 +14,7 @@ import type { Panel } from '../lib/panel'
 import { getStatus, onStatus } from '../lib/state'
 import { type TopPost, topPost } from './analytics'
 import { errorBox, field, panelFrame, simpleTable, textInput } from './insights-common'
+import { showDiff } from './watch-diff'
 
 interface Watch {
 	id: number
@@ -40,16 +39,7 @@ interface Snapshot {
 	follower_list_size: number | null
 }
 
-interface Diff {
-	gained: Record<string, unknown>[] | null
-	lost: Record<string, unknown>[] | null
-	top_posts: { entered: TopPost[]; left: TopPost[]; stayed: number } | null
-	counts: Record<string, { from: number | null; to: number | null; change: number | null }>
-}
-
 const label = (watch: Watch) => (watch.kind === 'hashtag' ? `#${watch.target}` : `@${watch.target}`)
-const signed = (value: number | null) =>
-	value === null ? '—' : `${value > 0 ? '+' : ''}${formatCount(value)}`
 
 /** Builds the Watch panel. */
 export function createWatchPanel(): Panel {
@@ -258,7 +248,7 @@ export function createWatchPanel(): Panel {
 			className: 'button button-primary',
 			text: watch.kind === 'hashtag' ? 'Show changes' : 'Show gained and lost',
 			attrs: { type: 'button' },
-			on: { click: () => void showDiff(watch, Number(from.value), Number(to.value), diffArea) }
+			on: { click: () => void showDiff(watch.id, Number(from.value), Number(to.value), diffArea) }
 		})
 		replaceChildren(
 			detail,
@@ -279,7 +269,7 @@ export function createWatchPanel(): Panel {
 			diffArea,
 			latestTopPosts(snapshots.at(-1))
 		)
-		if (snapshots.length >= 2) await showDiff(watch, Number(from.value), Number(to.value), diffArea)
+		if (snapshots.length >= 2) await showDiff(watch.id, Number(from.value), Number(to.value), diffArea)
 	}
 
 	/** A hashtag snapshot's top posts. */
@@ -290,79 +280,6 @@ export function createWatchPanel(): Panel {
 			{ className: 'watch-top-posts' },
 			h('h3', { className: 'section-title', text: `Top posts at snapshot #${snapshot.id}` }),
 			h('div', { className: 'top-posts' }, ...snapshot.top_posts.map(topPost))
-		)
-	}
-
-	async function showDiff(watch: Watch, from: number, to: number, area: HTMLElement): Promise<void> {
-		const answer = await apiGet<Diff>(`/api/watches/${watch.id}/diff?from=${from}&to=${to}`)
-		if (!answer.ok || !answer.envelope) {
-			replaceChildren(area, errorBox(answer.code, answer.error))
-			return
-		}
-		const diff = answer.envelope.data
-		const counts = simpleTable(
-			'watch-counts',
-			['Count', 'From', 'To', 'Change'],
-			Object.entries(diff.counts).map(([name, count]) => [
-				name.replaceAll('_', ' '),
-				formatCount(count.from),
-				formatCount(count.to),
-				signed(count.change)
-			])
-		)
-		const listBlock = (title: string, users: Record<string, unknown>[]) =>
-			h(
-				'section',
-				{ className: 'watch-users', dataset: { list: title.toLowerCase() } },
-				h('h3', { className: 'section-title', text: `${title}: ${formatCount(users.length)}` }),
-				users.length > 0
-					? h('button', {
-							className: 'button button-small',
-							text: `Export ${title.toLowerCase()} to CSV`,
-							attrs: { type: 'button' },
-							on: { click: () => void exportCsv(users) }
-						})
-					: null,
-				users.length > 0 ? dataTable(users) : h('p', { className: 'result-empty', text: 'Nobody.' })
-			)
-		const postsBlock = (title: string, posts: TopPost[]) =>
-			h(
-				'section',
-				{ className: 'watch-top-posts', dataset: { list: title.split(' ')[0]?.toLowerCase() ?? '' } },
-				h('h3', { className: 'section-title', text: `${title}: ${formatCount(posts.length)}` }),
-				posts.length > 0
-					? h('div', { className: 'top-posts' }, ...posts.map(topPost))
-					: h('p', { className: 'result-empty', text: 'None.' })
-			)
-		const posts = diff.top_posts
-		replaceChildren(
-			area,
-			counts,
-			posts
-				? h(
-						'p',
-						{ className: 'field-hint' },
-						`${formatCount(posts.stayed)} of the top posts stayed; ${formatCount(posts.entered.length)} entered and ${formatCount(posts.left.length)} left.`
-					)
-				: null,
-			posts
-				? h(
-						'div',
-						{ className: 'watch-lists' },
-						postsBlock('Entered the top posts', posts.entered),
-						postsBlock('Left the top posts', posts.left)
-					)
-				: diff.gained && diff.lost
-					? h(
-							'div',
-							{ className: 'watch-lists' },
-							listBlock('Gained', diff.gained),
-							listBlock('Lost', diff.lost)
-						)
-					: h('p', {
-							className: 'field-hint',
-							text: 'These snapshots hold no follower lists: add the watch with "Store the complete follower list".'
-						})
 		)
 	}
 

@@ -1,0 +1,97 @@
+/**
+ * The difference between two snapshots of a watch, in the Watch panel: every count's change, then
+ * the followers gained and lost (tables with CSV export) or, for a hashtag, the top posts that
+ * entered and left.
+ */
+import { h, replaceChildren } from '../../common/dom'
+import { dataTable } from '../components/data-table'
+import { exportCsv } from '../components/result-actions'
+import { apiGet } from '../lib/api'
+import { formatCount } from '../lib/format'
+import { type TopPost, topPost } from './analytics'
+import { errorBox, simpleTable } from './insights-common'
+
+/** `GET /api/watches/{id}/diff` as the panel reads it. */
+interface Diff {
+	gained: Record<string, unknown>[] | null
+	lost: Record<string, unknown>[] | null
+	top_posts: { entered: TopPost[]; left: TopPost[]; stayed: number } | null
+	counts: Record<string, { from: number | null; to: number | null; change: number | null }>
+}
+
+const signed = (value: number | null) =>
+	value === null ? '—' : `${value > 0 ? '+' : ''}${formatCount(value)}`
+
+/** Shows in `area` the diff of watch `watchId` from snapshot `from` to `to`. */
+export async function showDiff(watchId: number, from: number, to: number, area: HTMLElement): Promise<void> {
+	const answer = await apiGet<Diff>(`/api/watches/${watchId}/diff?from=${from}&to=${to}`)
+	if (!answer.ok || !answer.envelope) {
+		replaceChildren(area, errorBox(answer.code, answer.error))
+		return
+	}
+	const diff = answer.envelope.data
+	const counts = simpleTable(
+		'watch-counts',
+		['Count', 'From', 'To', 'Change'],
+		Object.entries(diff.counts).map(([name, count]) => [
+			name.replaceAll('_', ' '),
+			formatCount(count.from),
+			formatCount(count.to),
+			signed(count.change)
+		])
+	)
+	const listBlock = (title: string, users: Record<string, unknown>[]) =>
+		h(
+			'section',
+			{ className: 'watch-users', dataset: { list: title.toLowerCase() } },
+			h('h3', { className: 'section-title', text: `${title}: ${formatCount(users.length)}` }),
+			users.length > 0
+				? h('button', {
+						className: 'button button-small',
+						text: `Export ${title.toLowerCase()} to CSV`,
+						attrs: { type: 'button' },
+						on: { click: () => void exportCsv(users) }
+					})
+				: null,
+			users.length > 0 ? dataTable(users) : h('p', { className: 'result-empty', text: 'Nobody.' })
+		)
+	const postsBlock = (title: string, posts: TopPost[]) =>
+		h(
+			'section',
+			{ className: 'watch-top-posts', dataset: { list: title.split(' ')[0]?.toLowerCase() ?? '' } },
+			h('h3', { className: 'section-title', text: `${title}: ${formatCount(posts.length)}` }),
+			posts.length > 0
+				? h('div', { className: 'top-posts' }, ...posts.map(topPost))
+				: h('p', { className: 'result-empty', text: 'None.' })
+		)
+	const posts = diff.top_posts
+	replaceChildren(
+		area,
+		counts,
+		posts
+			? h(
+					'p',
+					{ className: 'field-hint' },
+					`${formatCount(posts.stayed)} of the top posts stayed; ${formatCount(posts.entered.length)} entered and ${formatCount(posts.left.length)} left.`
+				)
+			: null,
+		posts
+			? h(
+					'div',
+					{ className: 'watch-lists' },
+					postsBlock('Entered the top posts', posts.entered),
+					postsBlock('Left the top posts', posts.left)
+				)
+			: diff.gained && diff.lost
+				? h(
+						'div',
+						{ className: 'watch-lists' },
+						listBlock('Gained', diff.gained),
+						listBlock('Lost', diff.lost)
+					)
+				: h('p', {
+						className: 'field-hint',
+						text: 'These snapshots hold no follower lists: add the watch with "Store the complete follower list".'
+					})
+	)
+}
