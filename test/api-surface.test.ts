@@ -4,7 +4,7 @@
  * the agent's prompt, the MCP tools, the playground's routes and OpenAPI tags, and the UI's group
  * list and panels all follow it. A group added, removed or reordered in one place only fails here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { Kind } from '@sinclair/typebox'
 import { API_GROUPS as UI_GROUPS } from '../assets/playground/lib/api'
 import { DATA_PANELS } from '../assets/playground/panels/catalog'
@@ -13,13 +13,9 @@ import { API_GROUPS } from '../src/client/client'
 import { methodRegistry } from '../src/client/registry'
 import * as models from '../src/client/types'
 import { methodTools } from '../src/mcp/method-tools'
-import { type PlaygroundHarness, startPlayground } from './playground/support'
+import { usePlayground } from './playground/support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 const inOrder = (groups: readonly string[]) =>
 	groups.filter((group, index) => groups.indexOf(group) === index)

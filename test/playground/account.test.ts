@@ -1,18 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import {
-	expectFailure,
-	expectList,
-	expectNoLeaks,
-	expectOk,
-	type PlaygroundHarness,
-	startPlayground
-} from './support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectList, expectNoLeaks, expectOk, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 describe('/api/account', () => {
 	it('GET me: the demo viewer', async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { Comparison, ProfileAnalytics } from '../../src/client/types'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
-import { expectFailure, expectNoLeaks, expectOk, type PlaygroundHarness, startPlayground } from './support'
+import { expectFailure, expectNoLeaks, expectOk, startPlayground, usePlayground } from './support'
 
-let harness: PlaygroundHarness
-beforeAll(async () => {
-	harness = await startPlayground()
-})
-afterAll(() => harness.stop())
+const harness = usePlayground()
 
 interface FeedPost {
 	pk: string

@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { NOT_LOGGED_IN_MESSAGE } from '../../src/playground/envelope'
-import {
-	expectFailure,
-	expectList,
-	expectNoLeaks,
-	expectOk,
-	type PlaygroundHarness,
-	startPlayground
-} from './support'
+import { expectFailure, expectList, expectNoLeaks, expectOk, usePlayground } from './support'
 
 // Without Instagram credentials: the server works, public endpoints answer, the rest say how to log in.
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground({ loggedIn: false })
-})
-afterAll(() => playground.stop())
+const playground = usePlayground({ loggedIn: false })
 
 const loggedInEndpoints = [
 	'/api/users/id/1000000002',

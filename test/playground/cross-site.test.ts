@@ -11,13 +11,9 @@ import { createDemoClient } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { launchBrowser, temporaryDirectory } from '../support/browser'
-import { expectFailure, expectOk, type PlaygroundHarness, startPlayground } from './support'
+import { expectFailure, expectOk, startPlayground, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 const accountInfo = '/api/account/info'
 

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { expectFailure, expectList, expectNoLeaks, type PlaygroundHarness, startPlayground } from './support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectList, expectNoLeaks, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 describe('/api/direct', () => {
 	it('GET inbox: threads, with a cursor for older ones', async () => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import Papa from 'papaparse'
-import { expectFailure, expectList, expectNoLeaks, type PlaygroundHarness, startPlayground } from './support'
+import { expectFailure, expectList, expectNoLeaks, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 const exportCsv = (body: unknown) => playground.request('POST', '/api/export/csv', { body })
 

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { expectFailure, expectList, expectNoLeaks, type PlaygroundHarness, startPlayground } from './support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectList, expectNoLeaks, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 describe('/api/feed', () => {
 	it('GET user/{user_pk}: 12 posts by default, a next_cursor that resumes', async () => {

@@ -1,18 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import {
-	expectFailure,
-	expectList,
-	expectNoLeaks,
-	expectOk,
-	type PlaygroundHarness,
-	startPlayground
-} from './support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectList, expectNoLeaks, expectOk, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 // A real shortcode/pk pair; the pk is beyond 2^53, so it must survive as an exact string.
 const PK = '3842790443716764595'

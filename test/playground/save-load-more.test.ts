@@ -3,19 +3,15 @@
  * `next_cursor` joins the list it continues, so `POST /api/save` writes every record loaded so far;
  * the same page without the header is a result of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { LOAD_MORE_HEADER } from '../../src/playground/result-chain'
-import { expectList, expectOk, type PlaygroundHarness, startPlayground } from './support'
+import { expectList, expectOk, usePlayground } from './support'
 
 const FEED = '/api/feed/user/1000000002?count=12'
 
-let harness: PlaygroundHarness
-beforeAll(async () => {
-	harness = await startPlayground()
-})
-afterAll(() => harness.stop())
+const harness = usePlayground()
 
 /** Next page of `first` ("Load more" when `loadMore`); returns the list envelope. */
 async function next(pathname: string, cursor: string, loadMore: boolean) {

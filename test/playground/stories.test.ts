@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { expectFailure, expectList, expectNoLeaks, type PlaygroundHarness, startPlayground } from './support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectList, expectNoLeaks, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 describe('/api/stories', () => {
 	it("GET user/{user_pk}: a user's active stories", async () => {

@@ -3,7 +3,7 @@
  * pointed at it (demo session, or none), the app driven through `app.handle`, and a record of every
  * response body so each suite can prove no credential or absolute server path ever left the app.
  */
-import { expect } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -89,6 +89,19 @@ export async function startPlayground(
 		if (ownDir) await rm(savedDir, { recursive: true, force: true })
 	}
 	return { app, simulator, ig, savedDir, logs, bodies, request, get, json, stop }
+}
+
+/**
+ * A playground for the tests of one file: started before them (with `startPlayground`'s options),
+ * stopped after them. The object is filled in once it has started: use it inside tests and hooks.
+ */
+export function usePlayground(...options: Parameters<typeof startPlayground>): PlaygroundHarness {
+	const harness = {} as PlaygroundHarness
+	beforeAll(async () => {
+		Object.assign(harness, await startPlayground(...options))
+	})
+	afterAll(() => harness.stop())
+	return harness
 }
 
 /**

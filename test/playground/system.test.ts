@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import packageJson from '../../package.json'
 import { HISTORY_LIMIT } from '../../src/playground/activity'
 import { StatusEnvelope } from '../../src/playground/routes/system'
-import { expectFailure, expectNoLeaks, expectOk, type PlaygroundHarness, startPlayground } from './support'
+import { expectFailure, expectNoLeaks, expectOk, usePlayground } from './support'
 
-let playground: PlaygroundHarness
-beforeAll(async () => {
-	playground = await startPlayground()
-})
-afterAll(() => playground.stop())
+const playground = usePlayground()
 
 describe('GET /api/status', () => {
 	it('reports version, uptime, counters, login, demo and AI availability', async () => {

@@ -2,20 +2,10 @@
  * /api/lists: named lists of accounts, and a list as the target of compare, of watches (one per
  * member) and of jobs (one collection per member).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import {
-	expectFailure,
-	expectNoLeaks,
-	expectOk,
-	type PlaygroundHarness,
-	startPlayground
-} from '../playground/support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectNoLeaks, expectOk, usePlayground } from '../playground/support'
 
-let harness: PlaygroundHarness
-beforeAll(async () => {
-	harness = await startPlayground()
-})
-afterAll(() => harness.stop())
+const harness = usePlayground()
 
 const post = (path: string, body: unknown) => harness.request('POST', path, { body })
 

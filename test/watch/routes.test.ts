@@ -2,20 +2,10 @@
  * /api/watches in process: validation, account watches without follower lists (counts only),
  * hashtag watches (media count and top posts per run), diffs' defaults and errors, delete.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import {
-	expectFailure,
-	expectNoLeaks,
-	expectOk,
-	type PlaygroundHarness,
-	startPlayground
-} from '../playground/support'
+import { describe, expect, it } from 'bun:test'
+import { expectFailure, expectNoLeaks, expectOk, usePlayground } from '../playground/support'
 
-let harness: PlaygroundHarness
-beforeAll(async () => {
-	harness = await startPlayground()
-})
-afterAll(() => harness.stop())
+const harness = usePlayground()
 
 const post = (path: string, body?: unknown) =>
 	harness.request('POST', path, body === undefined ? {} : { body })
