@@ -82,4 +82,37 @@ describe('hasLongBareInteger', () => {
 		expect(hasLongBareInteger('{"a":"x12345678901234567890","b": 12345678901234567}')).toBe(true)
 		expect(hasLongBareInteger('{"a":"x12345678901234567890","b":"12345678901234567"}')).toBe(false)
 	})
+
+	it('agrees with the rule, written out plainly, on 20,000 random texts', () => {
+		// The rule: a run of 16+ digits that starts a number (after an optional minus, white space
+		// and then the start of the text, `:`, `,` or `[`).
+		const reference = (text: string): boolean => {
+			for (const run of text.matchAll(/\d{16,}/g)) {
+				let before = (run.index as number) - 1
+				if (text[before] === '-') before--
+				while (before >= 0 && ' \t\n\r'.includes(text[before] as string)) before--
+				if (before < 0 || ':,['.includes(text[before] as string)) return true
+			}
+			return false
+		}
+		const alphabet = ['1', '2', '9', '0', '"', ':', ',', '[', ' ', '\n', '-', 'a', '{']
+		let seed = 12345
+		const random = () => {
+			seed = (seed * 1103515245 + 12345) % 2147483648
+			return seed / 2147483648
+		}
+		let found = 0
+		for (let index = 0; index < 20_000; index++) {
+			let text = ''
+			const length = 16 + Math.floor(random() * 40)
+			for (let at = 0; at < length; at++)
+				text += alphabet[random() < 0.8 ? Math.floor(random() * 4) : Math.floor(random() * alphabet.length)]
+			const expected = reference(text)
+			if (expected) found++
+			if (hasLongBareInteger(text) !== expected) throw new Error(`disagrees on ${JSON.stringify(text)}`)
+		}
+		// Both kinds of text were tried many times.
+		expect(found).toBeGreaterThan(1000)
+		expect(found).toBeLessThan(19_000)
+	})
 })
