@@ -14,7 +14,6 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDemoClient } from '../src/demo'
 import {
-	BINARY,
 	buildReferenceServer,
 	ensureBinary,
 	freePort,
@@ -23,7 +22,8 @@ import {
 	playgroundCommand,
 	ROOT,
 	type ServerProcess,
-	startServerProcess
+	startServerProcess,
+	startSimulatorAndPlayground
 } from './lib/processes'
 import { formatTable, writeResults } from './lib/report'
 import { summarize } from './lib/summary'
@@ -110,22 +110,10 @@ async function main() {
 		// playground's Instagram is never in its own process: the figures then differ by the
 		// playground's own work (HTTP, routing, envelope), which is what the ratio is about.
 		log('starting the simulator and the playground against it (own processes)')
-		const simulatorPort = freePort()
-		const simulator = await startServerProcess(
-			[BINARY, 'simulator', '--port', String(simulatorPort)],
-			simulatorPort,
-			'/__sim/health',
-			{ cwd: work }
-		)
-		servers.push(simulator)
-		const playgroundPort = freePort()
-		const playground = await startServerProcess(
-			playgroundCommand(playgroundPort, path.join(work, 'saved')),
-			playgroundPort,
-			'/api/status',
-			{ cwd: work, env: { SMKIT_UPSTREAM_URL: simulator.url } }
-		)
-		servers.push(playground)
+		const { simulator, playground } = await startSimulatorAndPlayground(servers, {
+			cwd: work,
+			savedDir: path.join(work, 'saved')
+		})
 
 		// The bare server answers with the playground's own bodies (history filled to its 50 entries).
 		for (let index = 0; index < 60; index++)

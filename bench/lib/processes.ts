@@ -165,6 +165,33 @@ export function playgroundCommand(
 	]
 }
 
+/**
+ * A simulator and a demo playground against it, each in its own process; both are pushed onto
+ * `servers` as soon as they answer, so the caller stops whatever did start.
+ */
+export async function startSimulatorAndPlayground(
+	servers: ServerProcess[],
+	options: { cwd: string; savedDir: string; simulatorEnv?: Record<string, string> }
+): Promise<{ simulator: ServerProcess; playground: ServerProcess }> {
+	const simulatorPort = freePort()
+	const simulator = await startServerProcess(
+		[BINARY, 'simulator', '--port', String(simulatorPort)],
+		simulatorPort,
+		'/__sim/health',
+		{ cwd: options.cwd, env: options.simulatorEnv }
+	)
+	servers.push(simulator)
+	const playgroundPort = freePort()
+	const playground = await startServerProcess(
+		playgroundCommand(playgroundPort, options.savedDir),
+		playgroundPort,
+		'/api/status',
+		{ cwd: options.cwd, env: { SMKIT_UPSTREAM_URL: simulator.url } }
+	)
+	servers.push(playground)
+	return { simulator, playground }
+}
+
 /** Compiles a reference server under `bench/servers/` (`bare`, `minimal`) to a binary in `directory`. */
 export async function buildReferenceServer(name: 'bare' | 'minimal', directory: string): Promise<string> {
 	const outfile = path.join(directory, `${name}-server`)

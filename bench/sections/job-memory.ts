@@ -7,7 +7,7 @@
 import path from 'node:path'
 import { FINISHED_STATUSES } from '../../src/jobs/types'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
-import { BINARY, freePort, playgroundCommand, type ServerProcess, startServerProcess } from '../lib/processes'
+import { type ServerProcess, startSimulatorAndPlayground } from '../lib/processes'
 import { getJson } from './collect'
 
 /** What the section measured. */
@@ -25,22 +25,11 @@ export interface JobMemoryFigures {
 export async function benchJobMemory(work: string, followers: number): Promise<JobMemoryFigures> {
 	const servers: ServerProcess[] = []
 	try {
-		const simulatorPort = freePort()
-		const simulator = await startServerProcess(
-			[BINARY, 'simulator', '--port', String(simulatorPort)],
-			simulatorPort,
-			'/__sim/health',
-			{ cwd: work, env: { SMKIT_SIM_MEGA_FOLLOWERS: String(followers) } }
-		)
-		servers.push(simulator)
-		const playgroundPort = freePort()
-		const playground = await startServerProcess(
-			playgroundCommand(playgroundPort, path.join(work, 'saved-job-memory')),
-			playgroundPort,
-			'/api/status',
-			{ cwd: work, env: { SMKIT_UPSTREAM_URL: simulator.url } }
-		)
-		servers.push(playground)
+		const { playground } = await startSimulatorAndPlayground(servers, {
+			cwd: work,
+			savedDir: path.join(work, 'saved-job-memory'),
+			simulatorEnv: { SMKIT_SIM_MEGA_FOLLOWERS: String(followers) }
+		})
 		const rssBeforeMb = playground.rss()
 		const started = performance.now()
 		const created = await getJson(`${playground.url}/api/jobs`, {
