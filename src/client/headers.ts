@@ -43,6 +43,28 @@ export function jazoest(csrfToken: string): string {
 	return `2${sum}`
 }
 
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded'
+
+/** The form-urlencoded body of a POST: the fields with a value, plus `jazoest` when logged in. */
+export function formBody(
+	fields: Record<string, string | number | boolean | null | undefined> = {},
+	csrfToken?: string
+): string {
+	const form = new URLSearchParams()
+	for (const [name, value] of Object.entries(fields))
+		if (value !== undefined && value !== null) form.set(name, String(value))
+	if (csrfToken !== undefined) form.set('jazoest', jazoest(csrfToken))
+	return form.toString()
+}
+
+/** `headers` with the form content type (a copy when they carry another one). */
+export function withFormContentType(headers: Headers): Headers {
+	if (headers.get('content-type') === FORM_CONTENT_TYPE) return headers
+	const copy = new Headers(headers)
+	copy.set('content-type', FORM_CONTENT_TYPE)
+	return copy
+}
+
 /**
  * The `sec-ch-ua*` client hints derived from a user agent (docs/instagram.md, "Headers of logged-in
  * requests").

@@ -13,8 +13,16 @@
  *   that cannot connect is reported and the attempt moves on to the next one at once.
  */
 import { classifyResponse } from './classify'
-import { IgApiError, IgNetworkError, IgTimeoutError } from './errors'
-import { type AnonymousProfile, absorbSessionUpdates, jazoest, RequestHeaders, type Session } from './headers'
+import { IgApiError } from './errors'
+import { fetchFailure, mayFailOver } from './fetch-failure'
+import {
+	type AnonymousProfile,
+	absorbSessionUpdates,
+	formBody,
+	RequestHeaders,
+	type Session,
+	withFormContentType
+} from './headers'
 import type { ProxyEntry, ProxyPool } from './proxy'
 import { type RateLimiter, sleep } from './rate-limit'
 import { redactSecrets } from './redact'
@@ -73,13 +81,7 @@ export interface TransportSettings {
 export const MISSING_CREDENTIALS_MESSAGE =
 	'Not logged in: connect an account with smkit login --cookies cookies.txt (or set SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file), or start with --demo to use demo data'
 
-const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded'
-
 const randomBetween = (low: number, high: number) => low + Math.random() * (high - low)
-
-/** Error codes of a connection that was never made: a request that failed so reached nobody. */
-const NOT_CONNECTED =
-	/ECONNREFUSED|ConnectionRefused|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|FailedToOpenSocket/i
 
 /** Sends requests for one client: session state, retries, limits, stats. */
 export class Transport {
@@ -176,15 +178,8 @@ export class Transport {
 			: this.#headers.ofSession(this.#session as Session)
 		let body: string | undefined
 		if (spec.method === 'POST') {
-			const form = new URLSearchParams()
-			for (const [name, value] of Object.entries(spec.form ?? {}))
-				if (value !== undefined && value !== null) form.set(name, String(value))
-			if (!spec.anonymous) form.set('jazoest', jazoest((this.#session as Session).csrfToken))
-			body = form.toString()
-			if (headers.get('content-type') !== FORM_CONTENT_TYPE) {
-				headers = new Headers(headers)
-				headers.set('content-type', FORM_CONTENT_TYPE)
-			}
+			body = formBody(spec.form, spec.anonymous ? undefined : (this.#session as Session).csrfToken)
+			headers = withFormContentType(headers)
 		}
 		// A deadline cleared as soon as the exchange ends: AbortSignal.timeout's timer would live for
 		// the whole timeout after every request, tens of thousands of timers and signals under load.
@@ -218,16 +213,22 @@ export class Transport {
 					if (proxy) settings.proxies?.recordSuccess(proxy)
 					break
 				} catch (error) {
-					const failure = this.#transportError(error, spec, deadline.signal.aborted, proxy)
+					const failure = fetchFailure(error, {
+						endpoint: `${spec.method} ${spec.path}`,
+						timeoutMs: settings.timeout,
+						timedOut: deadline.signal.aborted,
+						callerAborted: spec.signal?.aborted === true,
+						proxyLabel: proxy?.label,
+						redact: (value) => this.redact(value)
+					})
 					settings.stats.recordRequest(statsKey, performance.now() - started, failure?.kind)
 					if (!proxy || !failure || !settings.proxies) throw failure ?? error
 					settings.proxies.recordFailure(proxy)
 					tried.add(proxy)
 					// The next proxy at once, when this one certainly passed nothing on (or a repeat is harmless).
-					const reachedNobody = NOT_CONNECTED.test(`${(error as { code?: string })?.code} ${String(error)}`)
 					const idempotent = spec.idempotent ?? spec.method === 'GET'
-					const failover = failure instanceof IgNetworkError && (idempotent || reachedNobody)
-					if (!failover || !settings.proxies.hasAlternative(tried)) throw failure
+					if (!mayFailOver(failure, error, idempotent) || !settings.proxies.hasAlternative(tried))
+						throw failure
 				}
 			}
 		} finally {
@@ -252,31 +253,6 @@ export class Transport {
 		)
 		if (!result.ok) throw result.error
 		return { data: result.data, sessionEnded }
-	}
-
-	/** Wraps a fetch failure; undefined when the caller aborted (their reason propagates unchanged). */
-	#transportError(
-		error: unknown,
-		spec: RequestSpec,
-		timedOut: boolean,
-		proxy?: ProxyEntry
-	): IgNetworkError | IgTimeoutError | undefined {
-		const endpoint = `${spec.method} ${spec.path}`
-		const via = proxy ? ` through the proxy ${proxy.label}` : ''
-		if (timedOut)
-			return new IgTimeoutError(
-				`Instagram did not answer within ${this.#settings.timeout} ms${via} (${endpoint})`,
-				{
-					endpoint,
-					cause: error
-				}
-			)
-		if (spec.signal?.aborted) return undefined
-		const reason = error instanceof Error ? error.message : String(error)
-		return new IgNetworkError(`Could not reach Instagram${via} (${endpoint}): ${this.redact(reason)}`, {
-			endpoint,
-			cause: error
-		})
 	}
 
 	#originFor(spec: RequestSpec): string {

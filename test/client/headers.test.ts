@@ -4,7 +4,9 @@ import {
 	authenticatedHeaders,
 	clientHints,
 	cookieHeader,
-	jazoest
+	formBody,
+	jazoest,
+	withFormContentType
 } from '../../src/client/headers'
 
 const SESSION = {
@@ -20,6 +22,32 @@ const SESSION = {
 describe('Instagram headers', () => {
 	it('computes jazoest as "2" plus the sum of character codes', () => {
 		expect(jazoest('abc')).toBe(`2${97 + 98 + 99}`)
+	})
+
+	it('writes a POST form with the fields that have a value, and jazoest only when logged in', () => {
+		const fields = { user_id: '7', empty: '', gone: undefined, none: null, flag: false, n: 3 }
+		const loggedIn = new URLSearchParams(formBody(fields, 'abc'))
+		expect([...loggedIn]).toEqual([
+			['user_id', '7'],
+			['empty', ''],
+			['flag', 'false'],
+			['n', '3'],
+			['jazoest', jazoest('abc')]
+		])
+		expect(new URLSearchParams(formBody(fields)).has('jazoest')).toBe(false)
+		expect(formBody()).toBe('')
+	})
+
+	it('gives form headers the form content type without changing the kept ones', () => {
+		const form = new Headers({ 'content-type': 'application/x-www-form-urlencoded', a: '1' })
+		expect(withFormContentType(form)).toBe(form)
+		const json = new Headers({ 'content-type': 'application/json', a: '1' })
+		const copy = withFormContentType(json)
+		expect(copy).not.toBe(json)
+		expect(copy.get('content-type')).toBe('application/x-www-form-urlencoded')
+		expect(copy.get('a')).toBe('1')
+		expect(json.get('content-type')).toBe('application/json')
+		expect(withFormContentType(new Headers()).get('content-type')).toBe('application/x-www-form-urlencoded')
 	})
 
 	it('writes cookies in the fixed order, quoting rur', () => {

@@ -1,0 +1,61 @@
+/**
+ * What a failed `fetch` becomes in the transport (`request.ts`): the error the caller sees, and
+ * whether the attempt may move on to the next proxy at once.
+ */
+import { IgNetworkError, IgTimeoutError } from './errors'
+
+/** Error codes of a connection that was never made: a request that failed so reached nobody. */
+const NOT_CONNECTED =
+	/ECONNREFUSED|ConnectionRefused|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|FailedToOpenSocket/i
+
+/** The circumstances of one failed fetch. */
+export interface FetchFailureContext {
+	/** `GET /api/v1/...`, as error messages name it. */
+	endpoint: string
+	/** The per-request timeout, in ms. */
+	timeoutMs: number
+	/** The transport's own deadline fired. */
+	timedOut: boolean
+	/** The caller's signal aborted the request. */
+	callerAborted: boolean
+	/** The proxy the request went through, by its label (never its credentials). */
+	proxyLabel?: string
+	/** Removes the session's secrets from a text. */
+	redact: (text: string) => string
+}
+
+/**
+ * Wraps a fetch failure as the client's error; undefined when the caller aborted (their reason
+ * propagates unchanged).
+ */
+export function fetchFailure(
+	error: unknown,
+	context: FetchFailureContext
+): IgNetworkError | IgTimeoutError | undefined {
+	const { endpoint } = context
+	const via = context.proxyLabel ? ` through the proxy ${context.proxyLabel}` : ''
+	if (context.timedOut)
+		return new IgTimeoutError(`Instagram did not answer within ${context.timeoutMs} ms${via} (${endpoint})`, {
+			endpoint,
+			cause: error
+		})
+	if (context.callerAborted) return undefined
+	const reason = error instanceof Error ? error.message : String(error)
+	return new IgNetworkError(`Could not reach Instagram${via} (${endpoint}): ${context.redact(reason)}`, {
+		endpoint,
+		cause: error
+	})
+}
+
+/**
+ * Whether a request through a proxy may be sent again through another one at once: it failed on
+ * the network (not a timeout) and either a repeat is harmless or it certainly reached nobody.
+ */
+export function mayFailOver(
+	failure: IgNetworkError | IgTimeoutError,
+	error: unknown,
+	idempotent: boolean
+): boolean {
+	if (!(failure instanceof IgNetworkError)) return false
+	return idempotent || NOT_CONNECTED.test(`${(error as { code?: string })?.code} ${String(error)}`)
+}
