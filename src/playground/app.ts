@@ -8,7 +8,7 @@
  */
 import { type AnyElysia, Elysia } from 'elysia'
 import type { PermissionLevel } from '../agent/permissions'
-import type { InstagramClient } from '../client/client'
+import { API_GROUPS, type InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import type { SimulatorClock } from '../demo'
 import { JobManager } from '../jobs/manager'
@@ -225,21 +225,8 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 /** The app type, for extensions. */
 export type PlaygroundApp = ReturnType<typeof createPlaygroundApp>
 
-const dataGroups = [
-	'users',
-	'media',
-	'feed',
-	'search',
-	'stories',
-	'friendships',
-	'account',
-	'public',
-	'hashtags',
-	'notifications',
-	'direct',
-	'analytics',
-	'compare'
-]
+/** The API groups' routes and the analytics built on them: the results `POST /api/save` keeps. */
+const dataGroups = [...API_GROUPS, 'analytics', 'compare']
 const dataPrefix = new RegExp(`^/api/(${dataGroups.join('|')})(/|$)`)
 
 /** Whether a path is one of the API-group endpoints whose results `POST /api/save` keeps. */

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DATA_PANELS, matchRequest } from '../../assets/playground/panels/catalog'
+import { API_GROUPS } from '../../src/client/client'
 import { createDemoClient } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
@@ -44,19 +45,9 @@ describe('catalog', () => {
 	})
 
 	test('has 11 data panels and their 43 endpoints', () => {
-		expect(DATA_PANELS.map((panel) => panel.id)).toEqual([
-			'users',
-			'media',
-			'feed',
-			'search',
-			'stories',
-			'friendships',
-			'account',
-			'public',
-			'hashtags',
-			'notifications',
-			'direct'
-		])
+		// One panel per API group of the client, in the client's order.
+		expect(API_GROUPS).toHaveLength(11)
+		expect(DATA_PANELS.map((panel) => panel.id)).toEqual([...API_GROUPS])
 		expect(catalogPaths()).toHaveLength(43)
 	})
 
