@@ -2,7 +2,8 @@
  * Empty and edge states in Chromium against a demo playground: a search without results says so in
  * a sentence with Save and CSV disabled, one result is "1 item", Saved with nothing saved shows one
  * empty state, a username of only spaces is refused in the form with the API's own message, and
- * summary cards appear only for records that have what they show.
+ * summary cards appear only for records that have what they show. A list that cannot be loaded
+ * (History, Saved, Jobs) shows the API's code and message in the one error box every panel uses.
  */
 import { describe, expect, test } from 'bun:test'
 import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
@@ -12,6 +13,34 @@ const ui = useDemoBrowser()
 const result = () => ui.page.locator('main .result')
 
 describe('empty and edge states', () => {
+	test(
+		'History, Saved and Jobs that cannot load their list show the code and message in an error box',
+		async () => {
+			const lists = [
+				{ panel: 'history', path: '/api/history', message: 'History is resting.' },
+				{ panel: 'saved', path: '/api/saved', message: 'The saved folder is not readable.' },
+				{ panel: 'jobs', path: '/api/jobs', message: 'Could not list the jobs: the store is locked.' }
+			]
+			for (const { panel, path, message } of lists) {
+				const failure = message.replace('Could not list the jobs: ', '')
+				await ui.page.route(`**${path}`, (route) =>
+					route.fulfill({
+						status: 503,
+						json: { success: false, error: failure, code: 'service_unavailable', timestamp: 0 }
+					})
+				)
+				await openPanel(ui.page, ui.playground, panel)
+				const box = ui.page.locator('main .error-box[role=alert]')
+				await box.waitFor()
+				expect(await box.locator('.tag-error').textContent()).toBe('service_unavailable')
+				expect(await box.locator('.error-text').textContent()).toBe(message)
+				await ui.page.unroute(`**${path}`)
+			}
+			expect(ui.watch.errors).toEqual([])
+		},
+		BROWSER_TIMEOUT
+	)
+
 	test(
 		'Saved with nothing saved shows one empty state',
 		async () => {

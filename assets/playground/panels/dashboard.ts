@@ -7,6 +7,7 @@
 import { h, replaceChildren } from '../../common/dom'
 import { barChart, horizontalBars } from '../components/charts'
 import { dataTable } from '../components/data-table'
+import { errorBox } from '../components/error-box'
 import { jsonTree } from '../components/json-tree'
 import { apiGet } from '../lib/api'
 import { formatClock, formatCount, formatDuration, formatUptime } from '../lib/format'
@@ -27,15 +28,6 @@ function card(title: string, rows: [string, string][]): HTMLElement {
 
 function yesNo(value: unknown): string {
 	return value === true ? 'yes' : value === false ? 'no' : '—'
-}
-
-function errorBox(code: string | undefined, error: string | undefined): HTMLElement {
-	return h(
-		'div',
-		{ className: 'error-box', attrs: { role: 'alert' } },
-		h('span', { className: 'tag tag-error', text: code ?? 'error' }),
-		h('p', { className: 'error-text', text: error ?? '' })
-	)
 }
 
 function content(status: ServerStatus | null, data: DashboardData, raw: HTMLDetailsElement): HTMLElement[] {

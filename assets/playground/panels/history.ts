@@ -5,6 +5,7 @@
  */
 
 import { h, replaceChildren } from '../../common/dom'
+import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatClock, formatDuration } from '../lib/format'
 import type { Panel } from '../lib/panel'
@@ -75,16 +76,7 @@ export function createHistoryPanel(rerun: (path: string) => void): Panel {
 		const result = await apiGet<HistoryEntry[]>('/api/history')
 		if (!result.ok || !result.envelope) {
 			lastSignature = ''
-			replaceChildren(
-				body,
-				h(
-					'div',
-					{ className: 'error-box', attrs: { role: 'alert' } },
-					h('span', { className: 'tag tag-error', text: result.code ?? 'error' }),
-					' ',
-					result.error ?? ''
-				)
-			)
+			replaceChildren(body, errorBox(result.code, result.error))
 			return
 		}
 		const entries = Array.isArray(result.envelope.data) ? result.envelope.data.slice(0, 50) : []

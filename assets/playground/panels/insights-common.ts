@@ -1,8 +1,10 @@
 /**
- * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, an error
- * box, and a plain table.
+ * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, the error
+ * box (components/error-box.ts), and a plain table.
  */
 import { type Child, h } from '../../common/dom'
+
+export { errorBox } from '../components/error-box'
 
 /** A panel's section with its heading and description. */
 export function panelFrame(
@@ -45,16 +47,6 @@ export function textInput(name: string, value = '', placeholder = ''): HTMLInput
 	})
 	input.value = value
 	return input
-}
-
-/** An error box with the envelope's code and message. */
-export function errorBox(code: string | undefined, error: string | undefined): HTMLElement {
-	return h(
-		'div',
-		{ className: 'error-box', attrs: { role: 'alert' } },
-		h('span', { className: 'tag tag-error', text: code ?? 'error' }),
-		h('p', { className: 'error-text', text: error ?? '' })
-	)
 }
 
 /** A table with a header row; cells are nodes or text. */

@@ -9,6 +9,7 @@
 import { h, replaceChildren } from '../../common/dom'
 import { formatBytes } from '../../common/format'
 import { confirmAction } from '../components/dialogs'
+import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiDownload, apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
@@ -345,16 +346,7 @@ export function createJobsPanel(): Panel {
 	async function refresh(): Promise<void> {
 		const result = await apiGet<Job[]>('/api/jobs')
 		if (!result.ok || !result.envelope) {
-			replaceChildren(
-				list,
-				h(
-					'div',
-					{ className: 'error-box', attrs: { role: 'alert' } },
-					h('span', { className: 'tag tag-error', text: result.code ?? 'error' }),
-					' ',
-					`Could not list the jobs: ${result.error ?? ''}`
-				)
-			)
+			replaceChildren(list, errorBox(result.code, `Could not list the jobs: ${result.error ?? ''}`))
 			rows.clear()
 			return
 		}

@@ -7,6 +7,7 @@
 import { h, replaceChildren } from '../../common/dom'
 import { formatBytes } from '../../common/format'
 import { confirmAction } from '../components/dialogs'
+import { errorBox } from '../components/error-box'
 import { createResultView } from '../components/result-view'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
@@ -114,16 +115,7 @@ export function createSavedPanel(): Panel {
 	async function refresh(): Promise<void> {
 		const result = await apiGet<SavedEntry[]>('/api/saved')
 		if (!result.ok || !result.envelope) {
-			replaceChildren(
-				list,
-				h(
-					'div',
-					{ className: 'error-box', attrs: { role: 'alert' } },
-					h('span', { className: 'tag tag-error', text: result.code ?? 'error' }),
-					' ',
-					result.error ?? ''
-				)
-			)
+			replaceChildren(list, errorBox(result.code, result.error))
 			return
 		}
 		const entries = Array.isArray(result.envelope.data) ? result.envelope.data : []
