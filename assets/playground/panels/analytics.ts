@@ -9,7 +9,7 @@ import { horizontalBars } from '../components/charts'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import type { Panel } from '../lib/panel'
-import { errorBox, field, panelFrame, textInput } from './insights-common'
+import { errorBox, field, panelFrame, postsInput, requestForm, textInput } from './insights-common'
 
 /** A top post as the API gives it. */
 export interface TopPost {
@@ -162,42 +162,21 @@ export function figuresView(figures: Figures): HTMLElement[] {
 /** Builds the Analytics panel. */
 export function createAnalyticsPanel(): Panel {
 	const username = textInput('username', '', 'luna.explorer')
-	const posts = h('input', { className: 'input', attrs: { name: 'posts', type: 'number', min: 1, max: 200 } })
-	posts.value = '30'
-	const result = h('div', {
-		className: 'result analytics-result',
-		attrs: { 'aria-live': 'polite', 'aria-busy': 'false' }
+	const posts = postsInput()
+	const { form, result } = requestForm({
+		label: 'Profile analytics',
+		fields: [field('Username', username), field('Posts', posts, 'recent posts (1-200)')],
+		button: 'Analyse',
+		resultClass: 'analytics-result',
+		async run(area) {
+			const name = username.value.trim().replace(/^@/, '')
+			const answer = await apiGet<Figures>(
+				`/api/analytics/profile/${encodeURIComponent(name)}?posts=${encodeURIComponent(posts.value || '30')}`
+			)
+			if (answer.ok && answer.envelope) replaceChildren(area, ...figuresView(answer.envelope.data))
+			else replaceChildren(area, errorBox(answer.code, answer.error))
+		}
 	})
-	const form = h(
-		'form',
-		{ className: 'action-form', attrs: { 'aria-label': 'Profile analytics' } },
-		h(
-			'div',
-			{ className: 'fields' },
-			field('Username', username),
-			field('Posts', posts, 'recent posts (1-200)')
-		),
-		h(
-			'div',
-			{ className: 'form-actions' },
-			h('button', { className: 'button button-primary', text: 'Analyse', attrs: { type: 'submit' } })
-		)
-	)
-	form.addEventListener('submit', (event) => {
-		event.preventDefault()
-		void run()
-	})
-
-	async function run(): Promise<void> {
-		const name = username.value.trim().replace(/^@/, '')
-		result.setAttribute('aria-busy', 'true')
-		const answer = await apiGet<Figures>(
-			`/api/analytics/profile/${encodeURIComponent(name)}?posts=${encodeURIComponent(posts.value || '30')}`
-		)
-		if (answer.ok && answer.envelope) replaceChildren(result, ...figuresView(answer.envelope.data))
-		else replaceChildren(result, errorBox(answer.code, answer.error))
-		result.setAttribute('aria-busy', 'false')
-	}
 
 	const element = panelFrame(
 		'analytics',

@@ -7,7 +7,15 @@ import { h, replaceChildren } from '../../common/dom'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import type { Panel } from '../lib/panel'
-import { errorBox, field, panelFrame, textInput, usernamesOf } from './insights-common'
+import {
+	errorBox,
+	field,
+	panelFrame,
+	postsInput,
+	requestForm,
+	textInput,
+	usernamesOf
+} from './insights-common'
 
 /** The part of `GET /api/compare` the table shows. */
 interface Comparison {
@@ -63,54 +71,39 @@ export function comparisonTable(comparison: Comparison): HTMLElement {
 /** Builds the Compare panel. */
 export function createComparePanel(): Panel {
 	const users = textInput('users', '', 'luna.explorer, mega.travel, xss.payload')
-	const posts = h('input', { className: 'input', attrs: { name: 'posts', type: 'number', min: 1, max: 200 } })
-	posts.value = '30'
-	const result = h('div', {
-		className: 'result compare-result',
-		attrs: { 'aria-live': 'polite', 'aria-busy': 'false' }
-	})
-	const form = h(
-		'form',
-		{ className: 'action-form', attrs: { 'aria-label': 'Compare accounts' } },
-		h(
-			'div',
-			{ className: 'fields' },
+	const posts = postsInput()
+	const { form, result } = requestForm({
+		label: 'Compare accounts',
+		fields: [
 			field('Accounts', users, '2 to 5 usernames, separated by commas'),
 			field('Posts', posts, 'recent posts per account (1-200)')
-		),
-		h(
-			'div',
-			{ className: 'form-actions' },
-			h('button', { className: 'button button-primary', text: 'Compare', attrs: { type: 'submit' } })
-		)
-	)
-	form.addEventListener('submit', (event) => {
-		event.preventDefault()
-		void run()
-	})
-
-	async function run(): Promise<void> {
-		const names = usernamesOf(users.value)
-		result.setAttribute('aria-busy', 'true')
-		replaceChildren(
-			result,
-			h('p', { className: 'result-empty', text: `Comparing ${names.map((name) => `@${name}`).join(', ')}…` })
-		)
-		const answer = await apiGet<Comparison>(
-			`/api/compare?users=${encodeURIComponent(names.join(','))}&posts=${encodeURIComponent(posts.value || '30')}`
-		)
-		if (answer.ok && answer.envelope)
+		],
+		button: 'Compare',
+		resultClass: 'compare-result',
+		async run(area) {
+			const names = usernamesOf(users.value)
 			replaceChildren(
-				result,
-				comparisonTable(answer.envelope.data),
+				area,
 				h('p', {
-					className: 'field-hint',
-					text: '★ marks the highest value of a row; Following and Posts analysed are not ranked.'
+					className: 'result-empty',
+					text: `Comparing ${names.map((name) => `@${name}`).join(', ')}…`
 				})
 			)
-		else replaceChildren(result, errorBox(answer.code, answer.error))
-		result.setAttribute('aria-busy', 'false')
-	}
+			const answer = await apiGet<Comparison>(
+				`/api/compare?users=${encodeURIComponent(names.join(','))}&posts=${encodeURIComponent(posts.value || '30')}`
+			)
+			if (answer.ok && answer.envelope)
+				replaceChildren(
+					area,
+					comparisonTable(answer.envelope.data),
+					h('p', {
+						className: 'field-hint',
+						text: '★ marks the highest value of a row; Following and Posts analysed are not ranked.'
+					})
+				)
+			else replaceChildren(area, errorBox(answer.code, answer.error))
+		}
+	})
 
 	const element = panelFrame(
 		'compare',

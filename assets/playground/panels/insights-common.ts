@@ -1,6 +1,7 @@
 /**
- * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, the error
- * box (components/error-box.ts), and a plain table.
+ * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, the
+ * Analytics and Compare form with its result area, the error box (components/error-box.ts), and a
+ * plain table.
  */
 import { type Child, h } from '../../common/dom'
 
@@ -47,6 +48,50 @@ export function textInput(name: string, value = '', placeholder = ''): HTMLInput
 	})
 	input.value = value
 	return input
+}
+
+/** The "Posts" input of Analytics and Compare: how many recent posts to analyse (1-200, 30 by default). */
+export function postsInput(): HTMLInputElement {
+	const input = h('input', { className: 'input', attrs: { name: 'posts', type: 'number', min: 1, max: 200 } })
+	input.value = '30'
+	return input
+}
+
+/**
+ * The form of a panel that runs one request (`run`) on submit and shows its answer in `result`, an
+ * area that announces its changes and is `aria-busy` while the request runs.
+ */
+export function requestForm(options: {
+	label: string
+	fields: HTMLElement[]
+	button: string
+	resultClass: string
+	run: (result: HTMLElement) => Promise<void>
+}): { form: HTMLFormElement; result: HTMLElement } {
+	const result = h('div', {
+		className: `result ${options.resultClass}`,
+		attrs: { 'aria-live': 'polite', 'aria-busy': 'false' }
+	})
+	const form = h(
+		'form',
+		{ className: 'action-form', attrs: { 'aria-label': options.label } },
+		h('div', { className: 'fields' }, ...options.fields),
+		h(
+			'div',
+			{ className: 'form-actions' },
+			h('button', { className: 'button button-primary', text: options.button, attrs: { type: 'submit' } })
+		)
+	)
+	form.addEventListener('submit', async (event) => {
+		event.preventDefault()
+		result.setAttribute('aria-busy', 'true')
+		try {
+			await options.run(result)
+		} finally {
+			result.setAttribute('aria-busy', 'false')
+		}
+	})
+	return { form, result }
 }
 
 /** A table with a header row; cells are nodes or text. */
