@@ -10,7 +10,7 @@
  */
 import { mountChat as mountSharedChat } from '../../common/chat/chat'
 import { h, replaceChildren } from '../../common/dom'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 import { onStatus, type ServerStatus } from '../lib/state'
 
 const AI_KEYS = [
@@ -77,22 +77,10 @@ export function createAiChatPanel(): Panel {
 			replaceChildren(body, setupHelp())
 		}
 	})
-	const element = h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-ai-chat' } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', {
-				className: 'panel-title',
-				text: 'AI Chat',
-				attrs: { id: 'panel-title-ai-chat', tabindex: -1 }
-			}),
-			h('p', {
-				className: 'panel-description',
-				text: 'Ask questions in plain language; the agent writes and runs code against the client.'
-			})
-		),
+	const element = panelFrame(
+		'ai-chat',
+		'AI Chat',
+		'Ask questions in plain language; the agent writes and runs code against the client.',
 		body
 	)
 	return { id: 'ai-chat', title: 'AI Chat', element }

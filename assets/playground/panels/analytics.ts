@@ -8,8 +8,8 @@ import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../
 import { horizontalBars } from '../components/charts'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
-import type { Panel } from '../lib/panel'
-import { errorBox, field, panelFrame, postsInput, requestForm, textInput } from './insights-common'
+import { type Panel, panelFrame } from '../lib/panel'
+import { errorBox, field, postsInput, requestForm, textInput } from './insights-common'
 
 /** A top post as the API gives it. */
 export interface TopPost {

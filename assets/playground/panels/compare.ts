@@ -6,16 +6,8 @@
 import { h, replaceChildren } from '../../common/dom'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
-import type { Panel } from '../lib/panel'
-import {
-	errorBox,
-	field,
-	panelFrame,
-	postsInput,
-	requestForm,
-	textInput,
-	usernamesOf
-} from './insights-common'
+import { type Panel, panelFrame } from '../lib/panel'
+import { errorBox, field, postsInput, requestForm, textInput, usernamesOf } from './insights-common'
 
 /** The part of `GET /api/compare` the table shows. */
 interface Comparison {

@@ -11,7 +11,7 @@ import { errorBox } from '../components/error-box'
 import { jsonTree } from '../components/json-tree'
 import { apiGet } from '../lib/api'
 import { formatClock, formatCount, formatDuration, formatUptime } from '../lib/format'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 import { type ServerStatus, setStatus } from '../lib/state'
 import { type DashboardData, endpointRows, rateSeries } from './dashboard-data'
 
@@ -156,22 +156,10 @@ export function createDashboardPanel(): Panel {
 		timer = null
 	}
 
-	const element = h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-dashboard' } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', {
-				className: 'panel-title',
-				text: 'Dashboard',
-				attrs: { id: 'panel-title-dashboard', tabindex: -1 }
-			}),
-			h('p', {
-				className: 'panel-description',
-				text: 'Server status and what the Instagram client measured. Refreshes every 3 seconds while open.'
-			})
-		),
+	const element = panelFrame(
+		'dashboard',
+		'Dashboard',
+		'Server status and what the Instagram client measured. Refreshes every 3 seconds while open.',
 		body
 	)
 	return {

@@ -7,7 +7,7 @@
 import { h } from '../../common/dom'
 import { createResultView } from '../components/result-view'
 import { buildPath, withQuery } from '../lib/api'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 import { onStatus } from '../lib/state'
 import type { ActionSpec, DataPanelSpec, FieldSpec } from './catalog'
 
@@ -233,19 +233,10 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 		)
 	}
 
-	const element = h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': `panel-title-${spec.id}` } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', {
-				className: 'panel-title',
-				text: spec.title,
-				attrs: { id: `panel-title-${spec.id}`, tabindex: -1 }
-			}),
-			h('p', { className: 'panel-description', text: spec.description })
-		),
+	const element = panelFrame(
+		spec.id,
+		spec.title,
+		spec.description,
 		spec.actions.length > 1 ? tabs : null,
 		formSlot,
 		result.element

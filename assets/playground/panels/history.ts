@@ -8,7 +8,7 @@ import { h, replaceChildren } from '../../common/dom'
 import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatClock, formatDuration } from '../lib/format'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 import { matchRequest } from './catalog'
 
 const POLL_MS = 2000
@@ -118,22 +118,10 @@ export function createHistoryPanel(rerun: (path: string) => void): Panel {
 		timer = null
 	}
 
-	const element = h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-history' } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', {
-				className: 'panel-title',
-				text: 'History',
-				attrs: { id: 'panel-title-history', tabindex: -1 }
-			}),
-			h('p', {
-				className: 'panel-description',
-				text: 'The last 50 requests to the playground, newest first.'
-			})
-		),
+	const element = panelFrame(
+		'history',
+		'History',
+		'The last 50 requests to the playground, newest first.',
 		note,
 		body
 	)

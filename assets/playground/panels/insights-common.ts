@@ -1,31 +1,11 @@
 /**
- * Pieces the Watch, Analytics and Compare panels share: the panel frame, a labelled input, the
+ * Pieces the Watch, Analytics and Compare panels share: a labelled input, the
  * Analytics and Compare form with its result area, the error box (components/error-box.ts), and a
  * plain table.
  */
 import { type Child, h } from '../../common/dom'
 
 export { errorBox } from '../components/error-box'
-
-/** A panel's section with its heading and description. */
-export function panelFrame(
-	id: string,
-	title: string,
-	description: string,
-	...children: Child[]
-): HTMLElement {
-	return h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': `panel-title-${id}` } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', { className: 'panel-title', text: title, attrs: { id: `panel-title-${id}`, tabindex: -1 } }),
-			h('p', { className: 'panel-description', text: description })
-		),
-		...children
-	)
-}
 
 /** A labelled form field around `input`. */
 export function field(label: string, input: HTMLElement, hint?: string): HTMLElement {

@@ -14,7 +14,7 @@ import { showToast } from '../components/toast'
 import { apiDownload, apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
 import { followJob, isActive, JOB_KINDS, type Job, type JobEvent, type JobKind, startJob } from '../lib/jobs'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 
 const TARGETS: Record<JobKind, { label: string; placeholder: string }> = {
 	followers: { label: 'Username', placeholder: 'mega.travel' },
@@ -373,18 +373,10 @@ export function createJobsPanel(): Panel {
 		for (const job of [...jobs].reverse()) show(job)
 	}
 
-	const element = h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-jobs' } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', { className: 'panel-title', text: 'Jobs', attrs: { id: 'panel-title-jobs', tabindex: -1 } }),
-			h('p', {
-				className: 'panel-description',
-				text: 'Collect a whole list on the server, page after page. Jobs survive restarts and continue where they stopped; at most two run at once.'
-			})
-		),
+	const element = panelFrame(
+		'jobs',
+		'Jobs',
+		'Collect a whole list on the server, page after page. Jobs survive restarts and continue where they stopped; at most two run at once.',
 		form,
 		h(
 			'div',

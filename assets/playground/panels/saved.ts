@@ -12,7 +12,7 @@ import { createResultView } from '../components/result-view'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
 import { formatTime } from '../lib/format'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 
 /** One entry of `GET /api/saved`. */
 interface SavedEntry {
@@ -153,18 +153,10 @@ export function createSavedPanel(): Panel {
 		)
 	}
 
-	const element = h(
-		'section',
-		{ className: 'panel', attrs: { 'aria-labelledby': 'panel-title-saved' } },
-		h(
-			'header',
-			{ className: 'panel-header' },
-			h('h1', { className: 'panel-title', text: 'Saved', attrs: { id: 'panel-title-saved', tabindex: -1 } }),
-			h('p', {
-				className: 'panel-description',
-				text: 'Results saved with "Save", kept as JSON files on the server.'
-			})
-		),
+	const element = panelFrame(
+		'saved',
+		'Saved',
+		'Results saved with "Save", kept as JSON files on the server.',
 		h('div', { className: 'panel-toolbar' }, refreshButton),
 		list,
 		viewer.element

@@ -10,10 +10,10 @@ import { barChart } from '../components/charts'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
-import type { Panel } from '../lib/panel'
+import { type Panel, panelFrame } from '../lib/panel'
 import { getStatus, onStatus } from '../lib/state'
 import { type TopPost, topPost } from './analytics'
-import { errorBox, field, panelFrame, simpleTable, textInput } from './insights-common'
+import { errorBox, field, simpleTable, textInput } from './insights-common'
 import { showDiff } from './watch-diff'
 
 interface Watch {
