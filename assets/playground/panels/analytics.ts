@@ -6,10 +6,11 @@
 
 import { externalLink, h, replaceChildren, safeImageUrl, safeLinkUrl } from '../../common/dom'
 import { horizontalBars } from '../components/charts'
+import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { errorBox, field, postsInput, requestForm, textInput } from './insights-common'
+import { field, postsInput, requestForm, textInput } from './insights-common'
 
 /** A top post as the API gives it. */
 export interface TopPost {

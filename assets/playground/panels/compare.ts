@@ -4,10 +4,11 @@
  */
 
 import { h, replaceChildren } from '../../common/dom'
+import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { errorBox, field, postsInput, requestForm, textInput, usernamesOf } from './insights-common'
+import { field, postsInput, requestForm, textInput, usernamesOf } from './insights-common'
 
 /** The part of `GET /api/compare` the table shows. */
 interface Comparison {

@@ -1,11 +1,8 @@
 /**
- * Pieces the Watch, Analytics and Compare panels share: a labelled input, the
- * Analytics and Compare form with its result area, the error box (components/error-box.ts), and a
- * plain table.
+ * Pieces the Watch, Analytics and Compare panels share: a labelled input, the Analytics and Compare
+ * form with its result area, and a plain table.
  */
 import { type Child, h } from '../../common/dom'
-
-export { errorBox } from '../components/error-box'
 
 /** A labelled form field around `input`. */
 export function field(label: string, input: HTMLElement, hint?: string): HTMLElement {

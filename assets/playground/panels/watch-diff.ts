@@ -5,11 +5,12 @@
  */
 import { h, replaceChildren } from '../../common/dom'
 import { dataTable } from '../components/data-table'
+import { errorBox } from '../components/error-box'
 import { exportCsv } from '../components/result-actions'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { type TopPost, topPost } from './analytics'
-import { errorBox, simpleTable } from './insights-common'
+import { simpleTable } from './insights-common'
 
 /** `GET /api/watches/{id}/diff` as the panel reads it. */
 interface Diff {

@@ -7,13 +7,14 @@
 
 import { h, replaceChildren } from '../../common/dom'
 import { barChart } from '../components/charts'
+import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
 import { getStatus, onStatus } from '../lib/state'
 import { type TopPost, topPost } from './analytics'
-import { errorBox, field, simpleTable, textInput } from './insights-common'
+import { field, simpleTable, textInput } from './insights-common'
 import { showDiff } from './watch-diff'
 
 interface Watch {
