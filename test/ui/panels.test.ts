@@ -116,6 +116,8 @@ describe('panels', () => {
 			await toggle.click()
 			expect(await toggle.getAttribute('aria-expanded')).toBe('true')
 			await ui.page.locator('#sidebar .nav-link', { hasText: 'Hashtags' }).click()
+			// The shell switches panels on the hashchange event, a task after the click or key.
+			await ui.page.locator('main .panel-title', { hasText: /^Hashtags$/ }).waitFor()
 			await expect(ui.page.locator('main .panel-title').textContent()).resolves.toBe('Hashtags')
 			expect(await toggle.getAttribute('aria-expanded')).toBe('false')
 			expect(ui.page.url()).toEndWith('#hashtags/info')
@@ -130,6 +132,8 @@ describe('panels', () => {
 			await openPanel(ui.page, ui.playground, 'users')
 			await ui.page.locator('.nav-link', { hasText: 'Public' }).focus()
 			await ui.page.keyboard.press('Enter')
+			// The shell switches panels on the hashchange event, a task after the click or key.
+			await ui.page.locator('main .panel-title', { hasText: /^Public$/ }).waitFor()
 			await expect(ui.page.locator('main .panel-title').textContent()).resolves.toBe('Public')
 			const input = ui.page.locator('main input[name="username"]')
 			await input.fill('luna.explorer')
