@@ -83,9 +83,14 @@ export function parseCollectArguments(kind: unknown, target: unknown): { kind: J
 	}
 }
 
+/** The abort reason when standard output closes under the job. */
+const OUTPUT_CLOSED = new Error('standard output closed')
+
 /** Where records go: a file or standard output. */
 class RecordSink {
 	#written = 0
+	/** Set when standard output's reader went away (`| head`): nothing more is written to it. */
+	outputClosed = false
 
 	constructor(
 		private readonly jobs: JobStore,
@@ -122,7 +127,7 @@ class RecordSink {
 	}
 
 	#stdout(part: string | Uint8Array): void {
-		process.stdout.write(part)
+		if (!this.outputClosed) process.stdout.write(part)
 	}
 }
 
@@ -155,6 +160,13 @@ export async function runCollect(
 			log(`Continuing job ${job.id}: ${number(job.collected)} records in ${number(job.pages)} pages so far`)
 		} else job = jobs.create(spec, 'cli')
 		const sink = new RecordSink(jobs, job.id, options.format, options.out)
+		// A reader that stops early (`| head`) makes writes fail with EPIPE: stop the job where it
+		// is, as Ctrl-C would, instead of an uncaught stream error and a walk nobody reads.
+		if (!options.out)
+			process.stdout.on('error', () => {
+				sink.outputClosed = true
+				controller.abort(OUTPUT_CLOSED)
+			})
 		sink.begin()
 		const collectedBefore = jobs.get(job.id)?.collected ?? 0
 		const reporter = new ProgressReporter(process.stderr, `${kind} ${target}`)
@@ -169,8 +181,13 @@ export async function runCollect(
 			}
 		})
 		reporter.finish()
+		const outputClosed = controller.signal.reason === OUTPUT_CLOSED
 		if (controller.signal.aborted && !JobStore.finished(finished) && finished.status !== 'paused')
-			finished = jobs.setStatus(job.id, 'paused', 'Interrupted: run the same command again to continue')
+			finished = jobs.setStatus(
+				job.id,
+				'paused',
+				`${outputClosed ? 'Output closed' : 'Interrupted'}: run the same command again to continue`
+			)
 		sink.end()
 		const seconds = (performance.now() - started) / 1000
 		const added = finished.collected - collectedBefore
@@ -179,6 +196,11 @@ export async function runCollect(
 				` (job ${finished.id}${collectedBefore > 0 ? `, +${number(added)} this run` : ''})${options.out ? ` -> ${options.out}` : ''}`
 		)
 		if (finished.status === 'done') return
+		if (outputClosed) {
+			log('Standard output was closed: run the same command again to continue where it stopped.')
+			process.exitCode = 1
+			return
+		}
 		if (controller.signal.aborted) {
 			log('Interrupted: run the same command again to continue where it stopped.')
 			process.exitCode = 130

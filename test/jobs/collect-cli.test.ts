@@ -2,7 +2,7 @@
  * `smkit collect` on the compiled binary, as a user runs it: killed with SIGKILL at random moments
  * and run again until it finishes, it ends with exactly the account's followers, each once, in the
  * file and in the store; Ctrl-C exits 130 and the next run continues; --fresh starts over; CSV and
- * JSON come from the store; bad arguments exit 2.
+ * JSON come from the store; bad arguments exit 2; a reader closing the pipe early stops the job quietly.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -161,4 +161,37 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 		expect(badCode).toBe(2)
 		expect(badText).toContain(message)
 	}
+}, 60_000)
+
+test('a reader that stops early (| head) stops the job quietly; the same command continues it', async () => {
+	simulator.faults.set({ kind: 'latency', latencyMs: 20, pathPattern: 'followers' })
+	const args = ['followers', 'mega.travel', '--db', 'head.db', '--demo']
+	const shell = Bun.spawn(
+		['bash', '-c', '"$0" "$@" | head -n 1; echo "smkit exited $PIPESTATUS" >&2', binary, 'collect', ...args],
+		{
+			cwd: folder,
+			env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url, NO_COLOR: '1' },
+			stdout: 'pipe',
+			stderr: 'pipe'
+		}
+	)
+	const [output, errors] = await Promise.all([
+		new Response(shell.stdout).text(),
+		new Response(shell.stderr).text()
+	])
+	simulator.faults.clear()
+	expect(output.trim().split('\n').length).toBe(1)
+	expect(errors).not.toContain('EPIPE')
+	expect(errors).not.toMatch(/\n\s+at /)
+	expect(errors).toMatch(/paused: [\d,]+ records/)
+	expect(errors).toContain('Standard output was closed: run the same command again')
+	expect(errors).toContain('smkit exited 1')
+	const stopped = openStore(join(folder, 'head.db'))
+	const collected = stopped.db.query<{ n: number }, []>('SELECT count(*) AS n FROM job_records').get()?.n
+	stopped.close()
+	expect(collected).toBeLessThan(5400)
+	const rerun = collect(['followers', 'mega.travel', '--db', 'head.db'])
+	const [code, text] = await Promise.all([rerun.exited, new Response(rerun.stderr).text()])
+	expect(code).toBe(0)
+	expect(text).toMatch(/Continuing job \d+: [1-9][\d,]* records/)
 }, 60_000)
