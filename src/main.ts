@@ -94,14 +94,21 @@ try {
 		// cac has printed what was asked for.
 	} else if (!cli.matchedCommand) {
 		const [unknown] = cli.args
+		const flag = process.argv.slice(2).find((word) => word.startsWith('-'))
 		if (unknown !== undefined) console.error(`smkit: unknown command '${unknown}'\n`)
+		else if (flag !== undefined)
+			console.error(`smkit: unknown option '${flag}': options go after a command\n`)
 		cli.outputHelp()
 		process.exitCode = 2
 	} else {
 		await cli.runMatchedCommand()
 	}
 } catch (error) {
+	// cac's own errors (an unknown option, a missing argument or option value, an extra argument)
+	// are usage mistakes: exit 2, with a pointer to the command's help.
+	const usage = error instanceof Error && error.name === 'CACError'
+	const command = cli.matchedCommand?.name
 	console.error(formatCliError(error))
-	process.exitCode =
-		error instanceof Error && error.message.startsWith('Unknown option') ? 2 : exitCodeOf(error)
+	if (usage) console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
+	process.exitCode = usage ? 2 : exitCodeOf(error)
 }

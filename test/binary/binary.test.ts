@@ -54,6 +54,26 @@ describe('smkit binary', () => {
 		const { code } = await run('playground', '--port', 'banana')
 		expect(code).toBe(2)
 	})
+
+	it('answers a missing argument, a missing option value or an extra argument with exit code 2', async () => {
+		for (const [args, message, command] of [
+			[['collect', 'followers'], 'missing required args', 'collect'],
+			[['analytics', 'luna.explorer', '--posts'], 'value is missing', 'analytics'],
+			[['logout', 'now'], 'Unused args', 'logout']
+		] as const) {
+			const { code, stderr } = await run(...args)
+			expect(code).toBe(2)
+			expect(stderr).toContain(message)
+			expect(stderr).toContain(`Run 'smkit ${command} --help'`)
+		}
+	})
+
+	it('names an unknown option given without a command', async () => {
+		const { code, stderr, stdout } = await run('--demo')
+		expect(code).toBe(2)
+		expect(stderr).toContain("unknown option '--demo'")
+		expect(stdout).toContain('Commands:')
+	})
 })
 
 describe('smkit playground --demo from an empty folder', () => {
