@@ -181,6 +181,27 @@ describe('Jobs panel', () => {
 	)
 
 	test(
+		'a double click on "Start job" starts one job',
+		async () => {
+			await openPanel(ui.page, ui.playground, 'jobs')
+			await ui.page.locator('#job-kind').selectOption('tag')
+			await ui.page.locator('#job-target').fill('coffee')
+			await ui.page.locator('#job-limit').fill('5')
+			const start = ui.page.locator('main form button[type=submit]')
+			await start.dblclick()
+			await waitForStatus('tag · coffee', 'done')
+			await ui.page.waitForFunction(
+				() => !document.querySelector<HTMLButtonElement>('main form button[type=submit]')?.disabled
+			)
+			const answer = await fetch(`${ui.playground.origin}/api/jobs`)
+			const jobs = ((await answer.json()) as { data: { kind: string; target: string }[] }).data
+			expect(jobs.filter((job) => job.kind === 'tag' && job.target === 'coffee')).toHaveLength(1)
+			expect(await ui.page.locator('main article.job', { hasText: 'tag · coffee' }).count()).toBe(1)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'errors say what to do',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'jobs')

@@ -103,6 +103,11 @@ export function createJobsPanel(): Panel {
 		}
 	})
 	const formError = h('div', { className: 'form-error', attrs: { role: 'alert' } })
+	const startButton = h('button', {
+		className: 'button button-primary',
+		text: 'Start job',
+		attrs: { type: 'submit' }
+	})
 	const syncKind = (): void => {
 		const { label, placeholder } = TARGETS[kind.value as JobKind]
 		targetLabel.textContent = label
@@ -131,17 +136,17 @@ export function createJobsPanel(): Panel {
 				h('span', { className: 'field-hint', text: 'Stop after this many records; empty: the whole list.' })
 			)
 		),
-		h(
-			'div',
-			{ className: 'form-actions' },
-			h('button', { className: 'button button-primary', text: 'Start job', attrs: { type: 'submit' } })
-		),
+		h('div', { className: 'form-actions' }, startButton),
 		formError
 	)
 	form.addEventListener('submit', (event) => {
 		event.preventDefault()
-		if (!form.reportValidity()) return
-		void submit()
+		// One job per press: a double click, or Enter while the first start is on its way, starts no second job.
+		if (startButton.disabled || !form.reportValidity()) return
+		startButton.disabled = true
+		void submit().finally(() => {
+			startButton.disabled = false
+		})
 	})
 
 	async function submit(): Promise<void> {
