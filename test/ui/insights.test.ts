@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core'
 import { createDemoClient, simulatorClock } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { uiPublicPaths } from '../../src/playground/ui'
+import { DEMO_PRESETS } from '../../src/simulator/presets'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import {
 	BROWSER_TIMEOUT,
@@ -183,6 +184,29 @@ test(
 		expect(tagDiff.top_posts.entered.length + tagDiff.top_posts.left.length).toBeGreaterThan(0)
 		expect(await page.locator('main .watch-diff', { hasText: 'no follower lists' }).count()).toBe(0)
 		await page.locator('main .watch-diff').screenshot({ path: join(SCREENSHOT_DIR, 'watch-sunset-diff.png') })
+		expect(foreign.urls).toEqual([])
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)
+
+test(
+	'a watch whose run failed shows the error inside its "Last run" column, not over the next ones',
+	async () => {
+		await open('watch')
+		await page.locator('main input[name="target"]').fill(DEMO_PRESETS.missing.username)
+		await page.locator('main form button[type=submit]').click()
+		const status = page
+			.locator('main .watch-table tbody tr', { hasText: `@${DEMO_PRESETS.missing.username}` })
+			.locator('.tag-error')
+		await status.waitFor()
+		expect(await status.textContent()).toContain('User not found')
+		const [cellRight, statusRight] = await status.evaluate((element) => [
+			(element.parentElement as HTMLElement).getBoundingClientRect().right,
+			element.getBoundingClientRect().right
+		])
+		expect(statusRight).toBeLessThanOrEqual(cellRight)
+		await page.locator('main .watch-list').screenshot({ path: join(SCREENSHOT_DIR, 'watch-failed-run.png') })
 		expect(foreign.urls).toEqual([])
 		expect(pageWatch.errors).toEqual([])
 	},
