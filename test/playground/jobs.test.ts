@@ -130,13 +130,16 @@ describe('states and errors', () => {
 			[{ kind: 'friends', target: 'x' }, 'kind'],
 			[{ kind: 'followers', target: 'not a user!' }, 'target'],
 			[{ kind: 'comments', target: 'luna.explorer' }, 'target'],
-			[{ kind: 'followers', target: 'luna.explorer', limit: 0 }, 'limit']
+			[{ kind: 'followers', target: 'luna.explorer', limit: 0 }, 'limit'],
+			[{ kind: 'followers', target: 'luna.explorer', limit: 2.5 }, 'limit']
 		] as const) {
 			const response = await playground.request('POST', '/api/jobs', { body })
 			expect(response.status).toBe(400)
 			const failure = await response.json()
 			expect(failure).toMatchObject({ success: false, code: 'bad_request' })
 			expect(failure.error).toContain(field)
+			// Says what is expected, not the validator's wording ("Expected union value").
+			if (field === 'limit') expect(failure.error).toContain('a whole number of at least 1')
 		}
 		for (const [method, suffix] of [
 			['GET', ''],

@@ -60,11 +60,11 @@ const CreateBody = t.Object({
 		error: "Invalid body field 'target': expected a username, hashtag, media pk or post URL",
 		examples: ['mega.travel']
 	}),
+	// The error on the union: Elysia reports a failed union with the union's own text.
 	limit: t.Optional(
-		t.Union([
-			t.Integer({ minimum: 1, error: "Invalid body field 'limit': expected a whole number of at least 1" }),
-			t.Null()
-		])
+		t.Union([t.Integer({ minimum: 1 }), t.Null()], {
+			error: "Invalid body field 'limit': expected a whole number of at least 1, or null for the whole list"
+		})
 	)
 })
 
