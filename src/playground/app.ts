@@ -95,6 +95,8 @@ export interface PlaygroundDeps {
 	watches?: WatchScheduler
 	/** Demo mode: the simulator's clock behind `/api/demo/clock` (absent: those routes answer 404). */
 	demoClock?: SimulatorClock
+	/** How long `POST /api/session/check` waits for Instagram, retries included (default 20 s). */
+	sessionCheckTimeoutMs?: number
 }
 
 /** What route factories get: the deps plus the pieces the app builds from them. */

@@ -18,6 +18,13 @@ const ClockSchema = t.Object({
 	applied_hours: t.Integer()
 })
 
+/** How a clock route is documented: 404 outside demo mode, 502 when the simulator fails. */
+const clockDocs = (summary: string) =>
+	documented('Demo', summary, ClockSchema, {
+		errors: ['not_found', 'upstream_error'],
+		description: `${summary}. Demo mode only: 404 outside it; 502 when the simulator cannot be reached.`
+	})
+
 /** The demo clock route group. */
 export const demoClockRoutes = ({ deps }: PlaygroundContext) => {
 	const clock = () => {
@@ -40,7 +47,7 @@ export const demoClockRoutes = ({ deps }: PlaygroundContext) => {
 				const reading = await call()
 				return ok(reading, `Demo time: ${reading.iso}`)
 			},
-			documented('Demo', "The demo world's clock", ClockSchema)
+			clockDocs("The demo world's clock")
 		)
 		.post(
 			'/clock',
@@ -59,7 +66,7 @@ export const demoClockRoutes = ({ deps }: PlaygroundContext) => {
 						examples: [24]
 					})
 				}),
-				...documented('Demo', 'Move the demo world forward', ClockSchema)
+				...clockDocs('Move the demo world forward')
 			}
 		)
 }

@@ -14,7 +14,7 @@ import { type AccountList, LIST_NAME_PATTERN } from '../../watch/lists'
 import { WatchExistsError } from '../../watch/store'
 import { parseEvery, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
-import { HttpError, ok } from '../envelope'
+import { type ErrorCode, HttpError, ok } from '../envelope'
 import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
@@ -69,6 +69,23 @@ export function requireList(context: PlaygroundContext, name: string): AccountLi
 	return list
 }
 
+/** A list named in the path that does not exist is a 404. */
+const unknownList = { errors: ['not_found'] as ErrorCode[] }
+
+/**
+ * Comparing a list's members calls Instagram for each, so it meets Instagram's failures as the
+ * data routes do (docs/api-contract.md, "Errors"), besides an unknown list.
+ */
+const compareErrors: ErrorCode[] = [
+	'not_found',
+	'login_required',
+	'challenge_required',
+	'private_account',
+	'rate_limited',
+	'upstream_error',
+	'upstream_timeout'
+]
+
 /** The lists route group. */
 export const listsRoutes = (context: PlaygroundContext) => {
 	const analytics = new Analytics(context.ig)
@@ -115,7 +132,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				const list = requireList(context, name)
 				return ok(list, `List ${name}: ${list.usernames.length} accounts`)
 			},
-			{ params: NameParams, ...documented('Lists', 'One list', ListSchema) }
+			{ params: NameParams, ...documented('Lists', 'One list', ListSchema, unknownList) }
 		)
 		.post(
 			'/lists/:name/members',
@@ -131,7 +148,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				params: NameParams,
 				parse: 'json',
 				body: t.Object({ usernames: Usernames }),
-				...documented('Lists', 'Add accounts to a list', ListSchema)
+				...documented('Lists', 'Add accounts to a list', ListSchema, unknownList)
 			}
 		)
 		.delete(
@@ -152,7 +169,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 						examples: ['luna.explorer']
 					})
 				}),
-				...documented('Lists', 'Remove an account from a list', ListSchema)
+				...documented('Lists', 'Remove an account from a list', ListSchema, unknownList)
 			}
 		)
 		.post(
@@ -202,7 +219,8 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				...documented(
 					'Lists',
 					'Watch every account of a list',
-					t.Object({ created: t.Array(WatchSchema), existing: t.Array(WatchSchema) })
+					t.Object({ created: t.Array(WatchSchema), existing: t.Array(WatchSchema) }),
+					unknownList
 				)
 			}
 		)
@@ -235,7 +253,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 						})
 					)
 				}),
-				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema))
+				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema), unknownList)
 			}
 		)
 		.get(
@@ -256,7 +274,9 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			{
 				params: NameParams,
 				query: t.Object({ posts: PostsQuery }),
-				...documented('Lists', 'Compare the accounts of a list (2-5) on the same figures', Comparison)
+				...documented('Lists', 'Compare the accounts of a list (2-5) on the same figures', Comparison, {
+					errors: compareErrors
+				})
 			}
 		)
 		.delete(
@@ -266,6 +286,9 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				context.lists.delete(name)
 				return ok({ deleted: name }, `Deleted list ${name}`)
 			},
-			{ params: NameParams, ...documented('Lists', 'Delete a list', t.Object({ deleted: t.String() })) }
+			{
+				params: NameParams,
+				...documented('Lists', 'Delete a list', t.Object({ deleted: t.String() }), unknownList)
+			}
 		)
 }

@@ -101,7 +101,8 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 					{
 						description:
 							'Writes a successful data response (the one `history_id` names, else the last) to the saved folder as `<name>.json`. ' +
-							'400 when there is nothing to save.'
+							'400 when there is nothing to save; 404 when `history_id` names no kept result.',
+						errors: ['not_found']
 					}
 				)
 			}

@@ -31,20 +31,36 @@ const ConnectData = t.Composite([
 const DEMO_REFUSAL =
 	'Demo mode uses the built-in demo account: start the playground without --demo to connect an Instagram account'
 
+/** How long `POST /api/session/check` waits for Instagram, retries included. */
+export const SESSION_CHECK_TIMEOUT_MS = 20_000
+
 /** The session route group. */
 export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api' })
 		.post(
 			'/session/check',
 			async () => {
-				const report = await ig.checkSession({ signal: AbortSignal.timeout(20_000) })
+				const timeoutMs = deps.sessionCheckTimeoutMs ?? SESSION_CHECK_TIMEOUT_MS
+				const deadline = AbortSignal.timeout(timeoutMs)
+				const report = await ig.checkSession({ signal: deadline }).catch((error: unknown) => {
+					// The deadline can fire while the client waits out a rate limit: its abort reason is no client error.
+					if (!deadline.aborted) throw error
+					throw new HttpError(
+						'upstream_timeout',
+						`Instagram did not confirm the session within ${timeoutMs / 1000} s (rate limited or slow); the session state is unchanged, try again later`
+					)
+				})
 				const message =
 					report.session === 'valid'
 						? `Session valid${report.username ? `: @${report.username}` : ''}`
 						: `Session ${report.session}`
 				return ok(report, message)
 			},
-			documented('System', 'Ask Instagram now whether the session works (one light call)', SessionData)
+			documented('System', 'Ask Instagram now whether the session works (one light call)', SessionData, {
+				description:
+					'Asks Instagram now whether the session works (one light call). A rate limit, a server error or no answer says nothing about the session: it is answered as that failure and the state stays as it was.',
+				errors: ['rate_limited', 'upstream_error', 'upstream_timeout']
+			})
 		)
 		.post(
 			'/session',
