@@ -88,8 +88,32 @@ addOptions(
 cli.help()
 cli.version(packageJson.version)
 
+/**
+ * cac's parser takes a word after an option for another option when it starts with `-`, so a lone
+ * `-` (`--cookies -`: standard input) and a negative number (`--limit -5`) lost their option: the
+ * first read as "value is missing", the second as "Unknown option `-5`". Joined as `--option=value`
+ * they reach the option, whose own check then answers.
+ */
+function attachDashValues(argv: string[]): string[] {
+	const takesValue = new Set(
+		cli.commands
+			.flatMap((command) => command.options)
+			.filter((option) => option.required)
+			.flatMap((option) => option.rawName.split(',').map((name) => name.trim().split(/\s/)[0]))
+	)
+	const words: string[] = []
+	for (const [index, word] of argv.entries()) {
+		const previous = words.at(-1)
+		const ended = argv.slice(0, index).includes('--')
+		if (!ended && previous && takesValue.has(previous) && (word === '-' || /^-\d/.test(word)))
+			words[words.length - 1] = `${previous}=${word}`
+		else words.push(word)
+	}
+	return words
+}
+
 try {
-	cli.parse(process.argv, { run: false })
+	cli.parse(attachDashValues(process.argv), { run: false })
 	if (cli.options.help || cli.options.version) {
 		// cac has printed what was asked for.
 	} else if (!cli.matchedCommand) {

@@ -3,7 +3,7 @@
  * Catches what only the bundle can break (embedded assets, minification, argv handling).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
@@ -66,6 +66,33 @@ describe('smkit binary', () => {
 			expect(stderr).toContain(message)
 			expect(stderr).toContain(`Run 'smkit ${command} --help'`)
 		}
+	})
+
+	it('login --cookies - reads standard input (a lone - is the option value, not a flag)', async () => {
+		const child = Bun.spawn([binary, 'login', '--cookies', '-', '--skip-check', '--env', 'login-stdin.env'], {
+			cwd: folder,
+			stdin: new TextEncoder().encode('sessionid=1%3Asecret-value; csrftoken=csrf-value; ds_user_id=1'),
+			stdout: 'pipe',
+			stderr: 'pipe'
+		})
+		const [code, stdout, stderr] = await Promise.all([
+			child.exited,
+			new Response(child.stdout).text(),
+			new Response(child.stderr).text()
+		])
+		expect(stderr).toBe('')
+		expect(code).toBe(0)
+		expect(stdout).toContain('Read 3 instagram.com cookies from the Cookie header')
+		expect(stdout).not.toContain('secret-value')
+		const written = readFileSync(join(folder, 'login-stdin.env'), 'utf8')
+		rmSync(join(folder, 'login-stdin.env'))
+		expect(written).toContain('SESSION_ID=1%3Asecret-value')
+	})
+
+	it('checks a negative number against the option it was given to', async () => {
+		const { code, stderr } = await run('playground', '--port', '-1')
+		expect(code).toBe(2)
+		expect(stderr).toContain("--port must be an integer from 0 to 65535, got '-1'")
 	})
 
 	it('names an unknown option given without a command', async () => {
