@@ -6,7 +6,7 @@
  * stored page, so the file always ends up holding exactly the stored records; CSV and JSON are
  * written from the store at the end of the run. Progress goes to stderr; exit 130 after Ctrl-C.
  */
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
@@ -83,6 +83,18 @@ export function parseCollectArguments(kind: unknown, target: unknown): { kind: J
 	}
 }
 
+/**
+ * `--out` names a file in a folder that exists: checked before a job is made, so a typo answers
+ * with the path given instead of an ENOENT naming a temporary file at the first write.
+ */
+function checkOutPath(path: string): void {
+	const folder = dirname(path)
+	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+		throw new UsageError(`--out: there is no folder '${folder}' to write '${path}' into`)
+	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+		throw new UsageError(`--out: '${path}' is a folder; name a file in it`)
+}
+
 /** The abort reason when standard output closes under the job. */
 const OUTPUT_CLOSED = new Error('standard output closed')
 
@@ -139,6 +151,7 @@ export async function runCollect(
 ) {
 	const options = parseOptions(collectOptions, raw)
 	const { kind, target } = parseCollectArguments(kindArgument, targetArgument)
+	if (options.out) checkOutPath(options.out)
 	const log = (line: string) => process.stderr.write(`${line}\n`)
 	const store = openStore(options.dbPath)
 	const env = mergeEnv(loadEnvFile(options.envPath))

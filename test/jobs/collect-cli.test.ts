@@ -154,7 +154,16 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 	for (const [args, message] of [
 		[['friends', 'luna.explorer'], 'KIND must be one of'],
 		[['followers', 'not a user!'], 'TARGET of followers must be a username'],
-		[['followers', 'luna.explorer', '--format', 'xml'], '--format must be jsonl, csv or json']
+		[['followers', 'luna.explorer', '--format', 'xml'], '--format must be jsonl, csv or json'],
+		[
+			['followers', 'luna.explorer', '--out', 'no-such-folder/x.jsonl'],
+			"--out: there is no folder 'no-such-folder'"
+		],
+		[['followers', 'luna.explorer', '--out', '.'], "--out: '.' is a folder"],
+		[
+			['followers', 'luna.explorer', '--limit', '-5'],
+			"--limit must be a whole number of at least 1, got '-5'"
+		]
 	] as const) {
 		const bad = collect([...args])
 		const [badCode, badText] = await Promise.all([bad.exited, new Response(bad.stderr).text()])
