@@ -10,7 +10,9 @@ import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { jsonBody, MiB } from '../server/body'
+import { fail } from '../server/envelope'
 import { type Failure, toFailure } from '../server/errors'
+import { methodsFor } from '../server/route-methods'
 import { type SecurityOptions, securityGuard } from '../server/security'
 import { chatRoutes } from './routes/chat'
 import { chatUiPaths, chatUiRoutes } from './ui'
@@ -55,7 +57,7 @@ function plainFailure(failure: Failure): Response {
 /** Builds the app from resolved parts (used by `createAgentWeb` and `serve.ts`). */
 export function createAgentWebApp(deps: AgentWebDeps) {
 	const log = deps.log ?? console.error
-	return new Elysia()
+	const app = new Elysia()
 		.use(
 			securityGuard({
 				...deps.security,
@@ -69,13 +71,26 @@ export function createAgentWebApp(deps: AgentWebDeps) {
 				log,
 				request: `${request.method} ${pathname}`
 			})
-			if (code === 'NOT_FOUND' && failure.body.code === 'not_found')
-				failure.body.error = `Not found: ${request.method} ${pathname}`
+			if (code === 'NOT_FOUND' && failure.body.code === 'not_found') {
+				// Elysia answers 404 for a known path with the wrong method; the route table tells them apart.
+				const allowed = methodsFor(app.routes, pathname)
+				return plainFailure(
+					allowed.length > 0
+						? {
+								...failure,
+								status: 405,
+								body: fail(`Method ${request.method} not allowed on ${pathname}`, 'method_not_allowed'),
+								headers: { allow: allowed.join(', ') }
+							}
+						: { ...failure, body: fail(`Not found: ${request.method} ${pathname}`, 'not_found') }
+				)
+			}
 			return plainFailure(failure)
 		})
 		.use(jsonBody({ limit: MiB }))
 		.use(chatUiRoutes())
 		.use(chatRoutes({ chat: deps.chat, demo: deps.demo ?? false, heartbeatMs: deps.heartbeatMs, log }))
+	return app
 }
 
 /** The app type. */

@@ -205,6 +205,23 @@ describe('status, page and unknown routes', () => {
 		expect(await response.json()).toEqual({ success: false, error: 'Not found: GET /api/nothing' })
 	})
 
+	test('a known route with another method answers 405 naming the allowed ones, as the playground does', async () => {
+		for (const [method, path, allowed] of [
+			['GET', '/api/ask', 'POST'],
+			['DELETE', '/api/status', 'GET, HEAD'],
+			['PUT', '/api/approve', 'POST']
+		] as const) {
+			const response = await send(jsonRequest(method, path))
+			expect(`${method} ${path}: ${response.status} ${response.headers.get('allow')}`).toBe(
+				`${method} ${path}: 405 ${allowed}`
+			)
+			expect(await response.json()).toEqual({
+				success: false,
+				error: `Method ${method} not allowed on ${path}`
+			})
+		}
+	})
+
 	test('no response body carried the provider key', () => {
 		expect(bodies.length).toBeGreaterThan(10)
 		for (const body of bodies) expect(body).not.toContain(testApiKey)
