@@ -64,11 +64,19 @@ export function failureResult(code: ErrorCode, message: string): ToolResult {
 	return { isError: true, content: [{ type: 'text', text: JSON.stringify(fail(message, code)) }] }
 }
 
-/** Checks a call's arguments; the message names the first bad field. */
+/** Checks a call's arguments; the message names the first bad field (and a union's choices). */
 export function checkInput(schema: TObject, input: unknown): string | undefined {
 	if (Value.Check(schema, input)) return undefined
 	const [problem] = [...Value.Errors(schema, input)]
 	const field = (problem?.path ?? '').replace(/^\//, '').replaceAll('/', '.')
-	const detail = problem?.message ?? 'invalid value'
+	const choices = literalChoices(problem?.schema)
+	const detail = choices ? `expected one of ${choices.join(', ')}` : (problem?.message ?? 'invalid value')
 	return field ? `Invalid argument '${field}': ${detail}` : `Invalid arguments: ${detail}`
+}
+
+/** The values of a union of literals (an enum such as a job's kind); undefined for other schemas. */
+function literalChoices(schema: TSchema | undefined): string[] | undefined {
+	const variants = (schema as { anyOf?: { const?: unknown }[] } | undefined)?.anyOf
+	if (!variants || variants.length === 0 || variants.some((variant) => variant.const === undefined)) return
+	return variants.map((variant) => String(variant.const))
 }
