@@ -6,6 +6,7 @@
 import { chatRoutes } from '../agent/chat/routes'
 import { type ChatSetupOptions, setupChat } from '../agent/chat/setup'
 import type { PlaygroundAi } from './app'
+import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
 import { aiDocs } from './routes/ai-schemas'
 
 /** Where approvals can be given, ending the error of a JSON ask whose actions were denied. */
@@ -26,7 +27,10 @@ export interface PlaygroundAiOptions extends ChatSetupOptions {
  */
 export function createPlaygroundAi(options: PlaygroundAiOptions): PlaygroundAi {
 	const { heartbeatMs, log = console.error, ...setup } = options
-	const chat = setupChat(setup, PLAYGROUND_APPROVAL_HINT)
+	const configured = setupChat(setup, PLAYGROUND_APPROVAL_HINT)
+	// The provider's own message names --api-key and --provider, which the playground does not take:
+	// its AI keys come from the environment file only.
+	const chat = configured.available ? configured : { ...configured, reason: AI_UNAVAILABLE_MESSAGE }
 	return {
 		available: chat.available,
 		provider: chat.available ? chat.provider : null,

@@ -203,6 +203,8 @@ describe('without a key', () => {
 			expect(body).toMatchObject({ success: false, code: 'ai_unavailable' })
 			expect(Object.keys(body).sort()).toEqual(['code', 'error', 'success', 'timestamp'])
 			expect(body.error).toContain('GEMINI_API_KEY')
+			// The playground takes no --api-key or --provider: the message does not send people there.
+			expect(body.error).not.toContain('--')
 			expect(typeof body.timestamp).toBe('number')
 		}
 		const history = await app.handle(new Request('http://127.0.0.1/api/ai/history'))
