@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isDataPath } from '../../src/playground/app'
 import { openApiPath } from '../../src/playground/openapi/document'
 import { DocumentValidator, operationKey, operationsOf, resolveResponse, schemasOf } from '../support/openapi'
 import { type PlaygroundHarness, startPlayground } from './support'
@@ -149,6 +150,25 @@ describe('OpenAPI document', () => {
 			.map((route) => operationKey(route.method, openApiPath(route.path)))
 		expect(served.filter((key) => !documentedKeys.has(key))).toEqual([])
 		expect(documentedKeys.size).toBe(new Set(served).size)
+	})
+
+	it("declares the history id header of every data route's success, and it is the id POST /api/save takes", async () => {
+		const lacking = operationsOf(document)
+			.filter(({ path }) => isDataPath(path))
+			.filter(
+				({ operation }) => operation.responses['200'].headers?.['X-Smkit-History-Id']?.required !== true
+			)
+			.map(({ method, path }) => operationKey(method, path))
+		expect(lacking).toEqual([])
+		const profile = await playground.get('/api/users/username/luna.explorer')
+		const historyId = Number(profile.headers.get('x-smkit-history-id'))
+		expect(historyId).toBeGreaterThan(0)
+		const saved = await playground.request('POST', '/api/save', {
+			body: { name: 'by-header', history_id: historyId }
+		})
+		expect(saved.status).toBe(200)
+		const content = await (await playground.get('/api/saved/by-header')).json()
+		expect(content.data.request).toBe('GET /api/users/username/luna.explorer')
 	})
 
 	it('lists failures through shared responses whose codes match their status', () => {

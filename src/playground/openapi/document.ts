@@ -144,7 +144,7 @@ function buildOperation(
 		declared: spec?.errors ?? []
 	})
 	const responses: Record<string, JsonSchema> = {
-		200: spec ? successResponse(spec, schemas) : { description: 'Undocumented success response' }
+		200: spec ? successResponse(spec, schemas, upstream) : { description: 'Undocumented success response' }
 	}
 	for (const status of statuses) responses[status] = failureReference(status)
 
@@ -218,8 +218,21 @@ function parametersOf(
 	})
 }
 
-/** The 200 response of a documented operation. */
-function successResponse(spec: OperationSpec, schemas: DocumentSchemas): JsonSchema {
+/**
+ * The header every data response carries (docs/api-contract.md, "Saving"): its history id, which
+ * `POST /api/save {history_id}` takes.
+ */
+const historyIdHeader: JsonSchema = {
+	'X-Smkit-History-Id': {
+		description:
+			"This request's id in the history (GET /api/history): pass it as `history_id` to POST /api/save to save this result",
+		required: true,
+		schema: { type: 'integer', minimum: 1 }
+	}
+}
+
+/** The 200 response of a documented operation; `upstream`: a data route, whose answers carry a history id. */
+function successResponse(spec: OperationSpec, schemas: DocumentSchemas, upstream: boolean): JsonSchema {
 	const success = spec.success
 	if (!('data' in success)) {
 		const media: JsonSchema = { schema: schemas.convert(success.schema) }
@@ -247,6 +260,7 @@ function successResponse(spec: OperationSpec, schemas: DocumentSchemas): JsonSch
 		: schemas.convert(envelope)
 	return {
 		description: success.list ? 'A page of records in a success envelope' : 'A success envelope',
+		...(upstream ? { headers: historyIdHeader } : {}),
 		content: { 'application/json': { schema } }
 	}
 }
