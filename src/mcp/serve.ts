@@ -17,7 +17,8 @@ import { loadEnvFile, mergeEnv } from '../client/env'
 import { demoDescription, openInstagram } from '../demo'
 import { JobManager, JobStore } from '../jobs/manager'
 import { serverOptions, serveUntilStopped, startServer } from '../server/bootstrap'
-import { HttpError } from '../server/envelope'
+import { fail, HttpError } from '../server/envelope'
+import { toFailure } from '../server/errors'
 import { demoOption, type ParsedOptions, parseOptions } from '../server/options'
 import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
@@ -238,7 +239,19 @@ export function mcpHttpApp(
 		await server.connect(transport)
 		return transport.handleRequest(request)
 	}
-	return new Elysia()
-		.use(securityGuard(security))
-		.all('/mcp', ({ request }) => handle(request), { parse: 'none' })
+	return (
+		new Elysia()
+			.use(securityGuard(security))
+			// Any other path, or a failure outside the transport: the JSON failure body the guard uses, not Elysia's text.
+			.onError(({ code, error, request }) => {
+				const pathname = new URL(request.url).pathname
+				const failure = toFailure(error, code, { server: 'mcp', request: `${request.method} ${pathname}` })
+				const body =
+					failure.body.code === 'not_found'
+						? fail(`Not found: ${request.method} ${pathname}`, 'not_found')
+						: failure.body
+				return Response.json(body, { status: failure.status, headers: failure.headers })
+			})
+			.all('/mcp', ({ request }) => handle(request), { parse: 'none' })
+	)
 }

@@ -51,7 +51,7 @@ function setUp(limits: { idleMs?: number; maxSessions?: number }) {
 		return answer.session as string
 	}
 	const ping = (sessionId: string) => send({ jsonrpc: '2.0', id: 2, method: 'ping' }, sessionId)
-	return { clock, open, ping, servers: () => servers }
+	return { app, clock, open, ping, servers: () => servers }
 }
 
 describe('mcp --http sessions', () => {
@@ -100,5 +100,25 @@ describe('mcp --http sessions', () => {
 		expect((await ping(first)).status).toBe(200)
 		expect((await ping(third)).status).toBe(200)
 		expect(servers()).toBe(3)
+	})
+
+	it('another path answers a JSON 404 naming it, as the other servers do, and opens no session', async () => {
+		const { app, servers } = setUp({})
+		for (const [method, path] of [
+			['GET', '/'],
+			['POST', '/mcp/extra'],
+			['GET', '/api/status']
+		] as const) {
+			const response = await app.handle(new Request(`http://127.0.0.1:8866${path}`, { method }))
+			expect(`${method} ${path}: ${response.status} ${response.headers.get('content-type')}`).toStartWith(
+				`${method} ${path}: 404 application/json`
+			)
+			expect(await response.json()).toMatchObject({
+				success: false,
+				error: `Not found: ${method} ${path}`,
+				code: 'not_found'
+			})
+		}
+		expect(servers()).toBe(0)
 	})
 })
