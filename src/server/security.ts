@@ -161,6 +161,19 @@ export function hostCheck(
 }
 
 /**
+ * Request headers a `--cors-origin` page may send: besides the body type and the token, the
+ * playground's "Load more" marker (docs/api-contract.md, "Saving").
+ */
+const CORS_ALLOWED_HEADERS = 'Content-Type, Authorization, X-Smkit-Load-More'
+
+/**
+ * Response headers a `--cors-origin` page may read (a browser hides all but a few otherwise): the
+ * playground's history id (what `POST /api/save` takes) and session warning, the wait of a 429,
+ * a download's file name and the methods of a 405.
+ */
+const CORS_EXPOSED_HEADERS = 'X-Smkit-History-Id, X-Smkit-Session, Retry-After, Content-Disposition, Allow'
+
+/**
  * Elysia plugin applying these checks to every request of the app that uses it. Throws at
  * build time when bound beyond loopback without a token (fail closed; see `resolveAccessToken`).
  */
@@ -176,6 +189,7 @@ export function securityGuard(options: SecurityOptions = {}) {
 	const corsHeaders = (origin: string): Record<string, string> => ({
 		'access-control-allow-origin': origin,
 		'access-control-allow-credentials': 'false',
+		'access-control-expose-headers': CORS_EXPOSED_HEADERS,
 		vary: 'Origin'
 	})
 
@@ -199,7 +213,7 @@ export function securityGuard(options: SecurityOptions = {}) {
 				headers: {
 					...corsHeaders(options.corsOrigin as string),
 					'access-control-allow-methods': 'GET, POST, DELETE',
-					'access-control-allow-headers': 'Content-Type, Authorization',
+					'access-control-allow-headers': CORS_ALLOWED_HEADERS,
 					'access-control-max-age': '600'
 				}
 			})

@@ -152,6 +152,23 @@ describe('CORS origin', () => {
 		)
 		expect(executed).toEqual([])
 	})
+
+	it("lets the page send the Load more marker and read the playground's own response headers", async () => {
+		const preflight = await send(app, '/api/read', {
+			method: 'OPTIONS',
+			headers: {
+				origin: 'http://localhost:5173',
+				'access-control-request-method': 'GET',
+				'access-control-request-headers': 'x-smkit-load-more'
+			}
+		})
+		const allowedHeaders = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase()
+		expect(allowedHeaders.split(/,\s*/)).toContain('x-smkit-load-more')
+		const read = await send(app, '/api/read', { headers: { origin: 'http://localhost:5173' } })
+		const exposed = (read.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/)
+		for (const header of ['x-smkit-history-id', 'x-smkit-session', 'retry-after', 'content-disposition'])
+			expect(exposed).toContain(header)
+	})
 })
 
 describe('access token', () => {
