@@ -212,3 +212,69 @@ test(
 	},
 	BROWSER_TIMEOUT
 )
+
+test(
+	'Analytics and Watch refuse an empty account in the form, with no request sent',
+	async () => {
+		const sent: string[] = []
+		const onRequest = (request: { method(): string; url(): string }) =>
+			sent.push(`${request.method()} ${new URL(request.url()).pathname}`)
+		page.on('request', onRequest)
+		await open('analytics')
+		await page.locator('main input[name="username"]').fill('  ')
+		await page.locator('main form button[type=submit]').click()
+		await open('watch')
+		for (const value of ['', ' # ']) {
+			await page.locator('main input[name="target"]').fill(value)
+			await page.locator('main form button[type=submit]').click()
+		}
+		// An answer to anything sent before this request would have arrived by now.
+		await page.evaluate(() => fetch('/api/status'))
+		page.off('request', onRequest)
+		// Opening Watch lists the watches; nothing is analysed and no watch is added.
+		expect(
+			sent.filter((request) => request.includes('/api/analytics/') || request === 'POST /api/watches')
+		).toEqual([])
+		expect(
+			await page
+				.locator('main input[name="target"]')
+				.evaluate((input: HTMLInputElement) => input.validity.valid)
+		).toBe(false)
+		expect(await page.locator('.toast', { hasText: 'Could not add the watch' }).count()).toBe(0)
+	},
+	BROWSER_TIMEOUT
+)
+
+test(
+	'Analytics shows the account asked for last, even when an earlier answer arrives after it',
+	async () => {
+		// luna.explorer's profile answers slowly; mega.travel, asked for next, answers first.
+		simulator.faults.set({
+			kind: 'latency',
+			latencyMs: 1500,
+			times: 1,
+			pathPattern: 'username=luna\\.explorer'
+		})
+		await open('analytics')
+		const slow = page.waitForResponse((response) =>
+			response.url().includes('/api/analytics/profile/luna.explorer')
+		)
+		await page.locator('main input[name="username"]').fill('luna.explorer')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .analytics-result[aria-busy="true"]').waitFor()
+		expect(await page.locator('main .analytics-result').textContent()).toBe('Analysing @luna.explorer…')
+		await page.locator('main input[name="username"]').fill('mega.travel')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .analytics-result .section-title', { hasText: '@mega.travel' }).waitFor()
+		await (await slow).finished()
+		// Let the page handle the late answer before looking.
+		await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)))
+		simulator.faults.clear()
+		expect(await page.locator('main .analytics-result h2.section-title').allTextContents()).toEqual([
+			'@mega.travel · Mega Travel'
+		])
+		expect(await page.locator('main .analytics-result').getAttribute('aria-busy')).toBe('false')
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)

@@ -10,7 +10,7 @@ import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { field, postsInput, requestForm, textInput } from './insights-common'
+import { field, postsInput, requestForm, requireName, textInput } from './insights-common'
 
 /** A top post as the API gives it. */
 export interface TopPost {
@@ -162,7 +162,7 @@ export function figuresView(figures: Figures): HTMLElement[] {
 
 /** Builds the Analytics panel. */
 export function createAnalyticsPanel(): Panel {
-	const username = textInput('username', '', 'luna.explorer')
+	const username = requireName(textInput('username', '', 'luna.explorer'))
 	const posts = postsInput()
 	const { form, result } = requestForm({
 		label: 'Profile analytics',
@@ -171,6 +171,7 @@ export function createAnalyticsPanel(): Panel {
 		resultClass: 'analytics-result',
 		async run(area) {
 			const name = username.value.trim().replace(/^@/, '')
+			replaceChildren(area, h('p', { className: 'result-empty', text: `Analysing @${name}…` }))
 			const answer = await apiGet<Figures>(
 				`/api/analytics/profile/${encodeURIComponent(name)}?posts=${encodeURIComponent(posts.value || '30')}`
 			)

@@ -27,6 +27,16 @@ export function textInput(name: string, value = '', placeholder = ''): HTMLInput
 	return input
 }
 
+/** Makes `input` required, counting spaces alone, or a lone "@" or "#", as empty. */
+export function requireName(input: HTMLInputElement): HTMLInputElement {
+	input.required = true
+	input.addEventListener('input', () => {
+		const blank = input.value !== '' && input.value.trim().replace(/^[@#]/, '') === ''
+		input.setCustomValidity(blank ? 'Enter a name, not only spaces.' : '')
+	})
+	return input
+}
+
 /** The "Posts" input of Analytics and Compare: how many recent posts to analyse (1-200, 30 by default). */
 export function postsInput(): HTMLInputElement {
 	const input = h('input', { className: 'input', attrs: { name: 'posts', type: 'number', min: 1, max: 200 } })
@@ -36,7 +46,8 @@ export function postsInput(): HTMLInputElement {
 
 /**
  * The form of a panel that runs one request (`run`) on submit and shows its answer in `result`, an
- * area that announces its changes and is `aria-busy` while the request runs.
+ * area that announces its changes and is `aria-busy` while the request runs. Only the last
+ * submitted run is shown.
  */
 export function requestForm(options: {
 	label: string
@@ -59,13 +70,19 @@ export function requestForm(options: {
 			h('button', { className: 'button button-primary', text: options.button, attrs: { type: 'submit' } })
 		)
 	)
+	let latest = 0
 	form.addEventListener('submit', async (event) => {
 		event.preventDefault()
+		// Each run draws into its own area; a newer run replaces it, so a slow earlier answer that
+		// arrives last lands off screen instead of over the answer to what was asked last.
+		const run = ++latest
+		const area = h('div')
+		result.replaceChildren(area)
 		result.setAttribute('aria-busy', 'true')
 		try {
-			await options.run(result)
+			await options.run(area)
 		} finally {
-			result.setAttribute('aria-busy', 'false')
+			if (run === latest) result.setAttribute('aria-busy', 'false')
 		}
 	})
 	return { form, result }

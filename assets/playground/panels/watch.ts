@@ -14,7 +14,7 @@ import { formatCount, formatTime } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
 import { getStatus, onStatus } from '../lib/state'
 import { type TopPost, topPost } from './analytics'
-import { field, simpleTable, textInput } from './insights-common'
+import { field, requireName, simpleTable, textInput } from './insights-common'
 import { showDiff } from './watch-diff'
 
 interface Watch {
@@ -45,7 +45,7 @@ const label = (watch: Watch) => (watch.kind === 'hashtag' ? `#${watch.target}` :
 /** Builds the Watch panel. */
 export function createWatchPanel(): Panel {
 	let selected: number | null = null
-	const target = textInput('target', '', 'luna.explorer or #sunset')
+	const target = requireName(textInput('target', '', 'luna.explorer or #sunset'))
 	const every = h(
 		'select',
 		{ className: 'input', attrs: { name: 'every' } },
