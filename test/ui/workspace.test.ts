@@ -52,6 +52,38 @@ describe('save, saved, CSV', () => {
 	)
 
 	test(
+		'dialogs are named by their titles; deleting one saved file keeps the view of another open',
+		async () => {
+			await openPanel(ui.page, ui.playground, 'public/profile')
+			await runAction(ui.page, 'profile')
+			for (const name of ['ui-test-kept', 'ui-test-gone']) {
+				await ui.page.locator('main .result-actions button', { hasText: 'Save' }).click()
+				const dialog = ui.page.getByRole('dialog', { name: 'Save result' })
+				await dialog.locator('input[name="name"]').fill(name)
+				await dialog.locator('button[type=submit]').click()
+				await ui.page.locator('.toast', { hasText: name }).waitFor()
+			}
+			await openPanel(ui.page, ui.playground, 'saved')
+			const row = (name: string) => ui.page.locator('main .saved-table tbody tr', { hasText: name })
+			await row('ui-test-kept').locator('button', { hasText: 'View' }).click()
+			const caption = ui.page.locator('main .result .result-caption', { hasText: 'ui-test-kept' })
+			await caption.waitFor()
+			await row('ui-test-gone').locator('button', { hasText: 'Delete' }).click()
+			await ui.page
+				.getByRole('dialog', { name: 'Delete saved result?' })
+				.locator('button', { hasText: 'Delete' })
+				.click()
+			await row('ui-test-gone').waitFor({ state: 'detached' })
+			expect(await caption.count()).toBe(1)
+			await row('ui-test-kept').locator('button', { hasText: 'Delete' }).click()
+			await ui.page.locator('dialog.dialog[open] button', { hasText: 'Delete' }).click()
+			await row('ui-test-kept').waitFor({ state: 'detached' })
+			expect(await caption.count()).toBe(0)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'Save stores the result on screen even after requests from other panels',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'hashtags/info')

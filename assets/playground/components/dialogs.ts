@@ -17,6 +17,12 @@ export function openDialog(
 			dialog.close()
 		}
 		dialog.append(...build(dialog, close))
+		// Screen readers announce the dialog by its title.
+		const title = dialog.querySelector<HTMLElement>('.dialog-title')
+		if (title) {
+			title.id ||= `dialog-title-${Math.random().toString(36).slice(2)}`
+			dialog.setAttribute('aria-labelledby', title.id)
+		}
 		dialog.addEventListener('close', () => {
 			resolve(dialog.returnValue)
 			dialog.remove()

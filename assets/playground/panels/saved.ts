@@ -49,6 +49,9 @@ export function createSavedPanel(): Panel {
 		on: { click: () => void refresh() }
 	})
 
+	/** The file the viewer shows (null when it shows none). */
+	let viewed: string | null = null
+
 	async function view(entry: SavedEntry): Promise<void> {
 		const fileName = fileNameOf(entry)
 		const result = await apiGet(`/api/saved/${encodeURIComponent(fileName)}`)
@@ -56,6 +59,7 @@ export function createSavedPanel(): Panel {
 			showToast(`Could not open ${fileName}: ${result.error} (${result.code})`, 'error')
 			return
 		}
+		viewed = fileName
 		viewer.show(result.envelope.data, `Saved: ${fileName}`, fileName.replace(/\.json$/, ''))
 		viewer.element.scrollIntoView({ block: 'nearest' })
 	}
@@ -72,7 +76,11 @@ export function createSavedPanel(): Panel {
 		const result = await apiRequest('DELETE', `/api/saved/${encodeURIComponent(fileName)}`)
 		if (result.ok) {
 			showToast(`Deleted ${fileName}.`, 'success')
-			viewer.clear()
+			// Another file's view stays open.
+			if (viewed === fileName) {
+				viewed = null
+				viewer.clear()
+			}
 		} else {
 			showToast(`Could not delete ${fileName}: ${result.error} (${result.code})`, 'error')
 		}
