@@ -169,6 +169,30 @@ describe('history', () => {
 		},
 		BROWSER_TIMEOUT
 	)
+
+	test(
+		're-run sends the same request: a count the request did not send is not taken from the form',
+		async () => {
+			await openPanel(ui.page, ui.playground, 'feed/user')
+			await ui.page.locator('main input[name="count"]').fill('3')
+			// A client other than this page asked without a count (the API's default, 12).
+			const made = await ui.page.evaluate(() =>
+				fetch('/api/feed/user/1000000002').then((response) => response.status)
+			)
+			expect(made).toBe(200)
+			await openPanel(ui.page, ui.playground, 'history')
+			const row = ui.page.locator('main .history-table tbody tr', {
+				has: ui.page.locator('.history-path', { hasText: /^\/api\/feed\/user\/1000000002$/ })
+			})
+			await row.first().locator('button', { hasText: 'Re-run' }).click()
+			await ui.page.locator('main .panel-title', { hasText: 'Feed' }).waitFor()
+			const status = ui.page.locator('main .result[aria-busy="false"] .result-status')
+			await status.waitFor()
+			expect(await status.locator('.result-caption').textContent()).toBe('GET /api/feed/user/1000000002')
+			expect(await status.locator('.result-count').textContent()).toBe('12 items')
+		},
+		BROWSER_TIMEOUT
+	)
 })
 
 describe('dashboard', () => {

@@ -253,9 +253,11 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 		},
 		runWith(actionId, values, extra = {}) {
 			const entry = select(actionId)
-			for (const [name, value] of Object.entries(values)) {
-				const input = entry.inputs.get(name)
-				if (input) {
+			for (const field of entry.action.fields) {
+				const input = entry.inputs.get(field.name)
+				// A query value the request did not send stays unsent (the API's default), whatever the form held.
+				const value = values[field.name] ?? (field.in === 'query' ? '' : undefined)
+				if (input && value !== undefined) {
 					input.value = value
 					input.dispatchEvent(new Event('input'))
 				}
