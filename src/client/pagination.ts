@@ -37,6 +37,9 @@ export type PageFetcher<Item> = (cursor: string | null, limit: number | undefine
 const MAX_PAGES = 200
 /** Marks a cursor that points inside an upstream page (no Instagram cursor starts like this). */
 const INSIDE_PAGE = '~p1.'
+/** What every cursor of ours starts with: one that does but is not `INSIDE_PAGE` was damaged. */
+const OUR_CURSOR = '~p'
+const NOT_OURS = 'cursor is not a next_cursor this list returned'
 /** The largest in-page offset a cursor may carry. */
 const MAX_OFFSET = 100_000
 
@@ -63,7 +66,8 @@ function encodePosition(position: Position): string | null {
 /** The position a cursor names; an upstream cursor is the start of its page. */
 function decodePosition(cursor: string | null | undefined): Position {
 	if (!cursor) return { cursor: null, skip: 0 }
-	if (!cursor.startsWith(INSIDE_PAGE)) return { cursor, skip: 0 }
+	if (!cursor.startsWith(OUR_CURSOR)) return { cursor, skip: 0 }
+	if (!cursor.startsWith(INSIDE_PAGE)) throw new IgArgumentError(NOT_OURS)
 	const encoded = cursor.slice(INSIDE_PAGE.length)
 	let parsed: unknown
 	try {
@@ -74,23 +78,28 @@ function decodePosition(cursor: string | null | undefined): Position {
 	const { c, o } = (parsed ?? {}) as { c?: unknown; o?: unknown }
 	const validCursor = c === null || (typeof c === 'string' && c !== '')
 	if (!validCursor || !Number.isInteger(o) || (o as number) < 1 || (o as number) > MAX_OFFSET)
-		throw new IgArgumentError('cursor is not a next_cursor this list returned')
+		throw new IgArgumentError(NOT_OURS)
 	return { cursor: c as string | null, skip: o as number }
 }
 
 /**
  * Runs a list method from `options.cursor`: without `count` the rest of one upstream page, with
  * `count` as many pages as needed for that many items. See the rule at the top of this file.
+ * `whole`: Instagram sends this list in one piece (likers, search results, stories), so its only
+ * cursors point inside that piece; any other would go upstream, be ignored there, and bring the
+ * first records back as if they came after the cursor, so it is refused.
  */
 export async function paginate<Item>(
 	fetchPage: PageFetcher<Item>,
-	options: ListOptions = {}
+	options: ListOptions = {},
+	shape: 'paged' | 'whole' = 'paged'
 ): Promise<Page<Item>> {
 	const { count } = options
 	checkCount(count)
 	const items: Item[] = []
 	const seen = new Set<string>()
 	let position: Position | null = decodePosition(options.cursor)
+	if (shape === 'whole' && position.cursor !== null) throw new IgArgumentError(NOT_OURS)
 	if (position.cursor) seen.add(position.cursor)
 	for (let pages = 0; position && pages < MAX_PAGES; pages++) {
 		const wanted = count === undefined ? undefined : count - items.length
@@ -110,14 +119,15 @@ export async function paginate<Item>(
 		position = next ? { cursor: next, skip: skipped } : null
 		if (count === undefined ? skipped === 0 : items.length >= count) break
 	}
-	return makePage(items, position && encodePosition(position), fetchPage)
+	return makePage(items, position && encodePosition(position), fetchPage, shape)
 }
 
 /** Wraps items and a cursor as a `Page` whose iterator yields `items`, then every item after the cursor. */
 export function makePage<Item>(
 	items: Item[],
 	nextCursor: string | null,
-	fetchPage?: PageFetcher<Item>
+	fetchPage?: PageFetcher<Item>,
+	shape: 'paged' | 'whole' = 'paged'
 ): Page<Item> {
 	const page = { items, next_cursor: nextCursor } as Page<Item>
 	Object.defineProperty(page, Symbol.asyncIterator, {
@@ -128,7 +138,7 @@ export function makePage<Item>(
 			let cursor = nextCursor
 			while (cursor && fetchPage && !seen.has(cursor)) {
 				seen.add(cursor)
-				const next = await paginate(fetchPage, { cursor })
+				const next = await paginate(fetchPage, { cursor }, shape)
 				yield* next.items
 				cursor = next.next_cursor
 			}

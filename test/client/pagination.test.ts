@@ -101,6 +101,35 @@ describe('paginate', () => {
 		)
 	})
 
+	it('rejects a cursor of ours whose marker was damaged instead of sending it upstream', async () => {
+		const { fetchPage, cursors } = numbered()
+		for (const cursor of ['~p', '~p1', '~p2.eyJjIjpudWxsLCJvIjoxfQ', '~px'])
+			await expect(paginate(fetchPage, { cursor })).rejects.toBeInstanceOf(IgArgumentError)
+		expect(cursors).toEqual([])
+	})
+
+	it('a list sent in one piece takes only its own in-piece cursors', async () => {
+		const letters = ['a', 'b', 'c', 'd', 'e']
+		const calls: (string | null)[] = []
+		const whole: PageFetcher<string> = async (cursor) => {
+			calls.push(cursor)
+			return { items: letters, next_cursor: null }
+		}
+		const first = await paginate(whole, { count: 2 }, 'whole')
+		const second = await paginate(whole, { count: 2, cursor: first.next_cursor }, 'whole')
+		expect([...first.items, ...second.items]).toEqual(['a', 'b', 'c', 'd'])
+		// An upstream-style cursor would be ignored upstream and bring 'a' back as if it came after it.
+		await expect(paginate(whole, { cursor: 'QVFD-upstream' }, 'whole')).rejects.toBeInstanceOf(
+			IgArgumentError
+		)
+		const crafted = `~p1.${Buffer.from('{"c":"QVFD","o":2}').toString('base64url')}`
+		await expect(paginate(whole, { cursor: crafted }, 'whole')).rejects.toBeInstanceOf(IgArgumentError)
+		expect(calls).toEqual([null, null])
+		const rest: string[] = []
+		for await (const letter of await paginate(whole, { count: 1 }, 'whole')) rest.push(letter)
+		expect(rest).toEqual(letters)
+	})
+
 	it('stops at the end when count is larger than the list', async () => {
 		const page = await paginate(numbered().fetchPage, { count: 50 })
 		expect(page.items.length).toBe(10)

@@ -38,6 +38,23 @@ describe('/api/media', () => {
 		expect(typeof body.data[0].username).toBe('string')
 	})
 
+	it('GET likers/{media_pk}: Instagram sends likers in one piece, so only their own cursors page them', async () => {
+		const first = await expectList(await playground.get(`/api/media/likers/${PK}?count=1`))
+		expect(typeof first.next_cursor).toBe('string')
+		const cursor = encodeURIComponent(first.next_cursor)
+		const next = await expectList(await playground.get(`/api/media/likers/${PK}?count=1&cursor=${cursor}`))
+		expect(next.data[0].pk).not.toBe(first.data[0].pk)
+		// Any other cursor would be ignored upstream and answer the first likers again as the next ones.
+		for (const other of ['QVFDupstream', '~p2.x']) {
+			const bad = await expectFailure(
+				await playground.get(`/api/media/likers/${PK}?cursor=${other}`),
+				400,
+				'bad_request'
+			)
+			expect(bad.error).toContain('cursor')
+		}
+	})
+
 	it('GET comments/{media_pk}: count bounds the list and cursor resumes it', async () => {
 		const first = await expectList(await playground.get(`/api/media/comments/${PK}?count=5`))
 		expect(first.data.length).toBe(5)

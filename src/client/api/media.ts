@@ -68,7 +68,8 @@ export class Media extends ApiGroup {
 		const pk = mediaPkFrom(requirePk('mediaPk', mediaPk))
 		return paginate(
 			async () => ({ items: (await this.#likers(pk, options.signal)).users, next_cursor: null }),
-			options
+			options,
+			'whole'
 		)
 	}
 

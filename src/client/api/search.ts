@@ -25,39 +25,54 @@ export class Search extends ApiGroup {
 	/** Users only: topsearch with `context=user` → `users[].user` [get_search]. */
 	async users(query: string, options: ListOptions = {}): Promise<Page<UserShort>> {
 		const text = requireText('query', query, 200)
-		return paginate(async () => {
-			const body = await this.#topsearch(text, 'user', options.signal)
-			return { items: asArray(body.users).map((entry) => normalizeUserShort(entry.user)), next_cursor: null }
-		}, options)
+		return paginate(
+			async () => {
+				const body = await this.#topsearch(text, 'user', options.signal)
+				return {
+					items: asArray(body.users).map((entry) => normalizeUserShort(entry.user)),
+					next_cursor: null
+				}
+			},
+			options,
+			'whole'
+		)
 	}
 
 	/** Hashtags: `GET /api/v1/tags/search/?q=` → `results[]` [get_search]. */
 	async hashtags(query: string, options: ListOptions = {}): Promise<Page<Hashtag>> {
 		const q = requireText('query', query, 200).replace(/^#/, '')
-		return paginate(async () => {
-			const body = await call(this.client, '/api/v1/tags/search/', {
-				query: { q },
-				category: 'get_search',
-				signal: options.signal
-			})
-			return { items: asArray(body.results).map(normalizeHashtag), next_cursor: null }
-		}, options)
+		return paginate(
+			async () => {
+				const body = await call(this.client, '/api/v1/tags/search/', {
+					query: { q },
+					category: 'get_search',
+					signal: options.signal
+				})
+				return { items: asArray(body.results).map(normalizeHashtag), next_cursor: null }
+			},
+			options,
+			'whole'
+		)
 	}
 
 	/** Places: `GET /api/v1/fbsearch/places/?query=` → `items[]` [get_search]. */
 	async places(query: string, options: ListOptions = {}): Promise<Page<Place>> {
 		const text = requireText('query', query, 200)
-		return paginate(async () => {
-			const body = await call(this.client, '/api/v1/fbsearch/places/', {
-				query: { query: text },
-				category: 'get_search',
-				signal: options.signal
-			})
-			return {
-				items: asArray(body.items).map((item) => normalizePlace(item.location, item)),
-				next_cursor: null
-			}
-		}, options)
+		return paginate(
+			async () => {
+				const body = await call(this.client, '/api/v1/fbsearch/places/', {
+					query: { query: text },
+					category: 'get_search',
+					signal: options.signal
+				})
+				return {
+					items: asArray(body.items).map((item) => normalizePlace(item.location, item)),
+					next_cursor: null
+				}
+			},
+			options,
+			'whole'
+		)
 	}
 
 	/**
