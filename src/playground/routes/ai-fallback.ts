@@ -1,6 +1,6 @@
 /**
- * `/api/ai/*` when no AI is wired in: the chat routes with no provider, so ask answers 503 in the
- * ask response shape and the other AI endpoints answer the 503 `ai_unavailable` envelope.
+ * `/api/ai/*` when no AI is wired in: the chat routes with no provider, so every one of them (the
+ * ask and its stream included) answers the 503 `ai_unavailable` envelope saying which key to set.
  */
 import { chatRoutes } from '../../agent/chat/routes'
 import { unavailableChat } from '../../agent/chat/setup'
