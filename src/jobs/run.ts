@@ -13,7 +13,7 @@
  * the status to the caller (pause, cancel, shutdown).
  */
 import type { InstagramClient } from '../client/client'
-import { IgError } from '../client/errors'
+import { IgApiError, IgError } from '../client/errors'
 import { fetchThroughProxies } from '../client/proxy'
 import { sleep } from '../client/rate-limit'
 import type { Media } from '../client/types'
@@ -60,7 +60,7 @@ export class JobBusyError extends Error {
 /** Errors that stop the job until the user acts; the message says what to do. */
 const PAUSING: Record<string, string> = {
 	login_required:
-		'Instagram asks to log in again: renew SESSION_ID, CSRF_TOKEN and DS_USER_ID in the environment file, then resume the job',
+		"Instagram asks to log in again: connect the account again (smkit login --cookies cookies.txt, or the playground's Connect account), then resume the job",
 	challenge_required:
 		'Instagram asks for a security check: open instagram.com in the browser of this session, complete it, then resume the job'
 }
@@ -199,6 +199,9 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 	} catch (error) {
 		if (signal.aborted) return jobs.get(id) as Job
 		const kind = error instanceof IgError ? error.kind : null
+		// Without credentials nothing was asked of Instagram: the client's own message says what to do.
+		if (error instanceof IgApiError && error.kind === 'login_required' && error.upstreamStatus === 0)
+			return setStatus('paused', `${describe(error)}; then resume the job`, error.kind)
 		if (kind && PAUSING[kind]) return setStatus('paused', `${PAUSING[kind]} (${describe(error)})`, kind)
 		return setStatus('failed', describe(error), kind ?? 'internal_error')
 	} finally {

@@ -191,13 +191,25 @@ describe('runJob', () => {
 		const paused = await runJob(jobs, job.id, { ig })
 		expect(paused.status).toBe('paused')
 		expect(paused.error_code).toBe('login_required')
-		expect(paused.error).toContain('SESSION_ID')
+		expect(paused.error).toContain('log in again')
+		expect(paused.error).toContain('smkit login --cookies')
 		simulator.sim.faults.set({ kind: 'challenge', pathPattern: 'friendships' })
 		expect((await runJob(jobs, job.id, { ig })).error_code).toBe('challenge_required')
 		simulator.sim.faults.clear()
 		const finished = await runJob(jobs, job.id, { ig })
 		expect(finished.status).toBe('done')
 		expect(storedPks(job.id)).toEqual(await walkFollowers())
+	})
+
+	test('without credentials the job pauses saying how to connect, not that Instagram asked to log in again', async () => {
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+		const sentBefore = simulator.sent.length
+		const paused = await runJob(jobs, job.id, { ig: simulator.client({ credentials: undefined }) })
+		expect(paused).toMatchObject({ status: 'paused', error_code: 'login_required' })
+		expect(paused.error).toStartWith('Not logged in: connect an account with smkit login')
+		expect(paused.error).toEndWith('then resume the job')
+		expect(paused.error).not.toContain('again')
+		expect(simulator.sent.length).toBe(sentBefore)
 	})
 
 	test('a missing account fails the job with the upstream message', async () => {
