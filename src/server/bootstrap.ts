@@ -105,8 +105,8 @@ export function displayHost(host: string): string {
  * read deadline of `readTimeoutSeconds` for headers, bodies and idle connections, envelopes for
  * malformed requests and escaped errors, no development error page) and Bun's own body cap
  * (128 MiB) left above the app's limits, so the app answers an oversized body itself with a 413
- * envelope after reading at most its limit and one chunk. A port in use, or any other failure to
- * listen, is an error naming the address.
+ * envelope after reading at most its limit and one chunk. A port in use (by another smkit too),
+ * or any other failure to listen, is an error naming the address.
  */
 export function listen(
 	app: { fetch: (request: Request) => Response | Promise<Response> },
@@ -116,7 +116,10 @@ export function listen(
 		return Bun.serve({
 			port: options.port,
 			hostname: options.host,
-			...guardedServeOptions(app.fetch, options.readTimeoutSeconds)
+			...guardedServeOptions(app.fetch, options.readTimeoutSeconds),
+			// Bun turns SO_REUSEPORT on when `development` is off, so a second smkit on the same
+			// port would start too and the kernel would split the requests between the two.
+			reusePort: false
 		})
 	} catch (error) {
 		const inUse =

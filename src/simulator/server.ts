@@ -136,6 +136,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		idleTimeout: 120,
 		// Never Bun's development error page (it shows the working directory and source excerpts).
 		development: false,
+		// Off: Bun turns SO_REUSEPORT on without `development`, and a second simulator on the same
+		// port would then start and share the requests (each with its own state).
+		reusePort: false,
 		error: (error) => failJson(500, `Internal error: ${error.message.split('\n')[0]}`),
 		async fetch(request, bunServer) {
 			if (!URL.canParse(request.url)) return failJson(400, 'Bad request: malformed Host header')

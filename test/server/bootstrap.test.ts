@@ -99,6 +99,24 @@ describe('startServer', () => {
 		}
 	})
 
+	it('a port another smkit server listens on is in use too (no shared port)', async () => {
+		const start = (port: number) =>
+			startServer({
+				name: 'test-server',
+				options: { port, host: '127.0.0.1' },
+				env: {},
+				print: () => {},
+				build: app
+			})
+		const first = await start(0)
+		try {
+			const port = Number(new URL(first.url).port)
+			await expect(start(port)).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: the port is in use`)
+		} finally {
+			await first.stop()
+		}
+	})
+
 	it('shows a wildcard host as the loopback address a browser here can open', () => {
 		expect(displayHost('0.0.0.0')).toBe('127.0.0.1')
 		expect(displayHost('::')).toBe('127.0.0.1')

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { UsageError } from '../../src/cli-error'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
 import { parseSimulatorOptions } from '../../src/simulator/serve'
+import { startSimulator } from '../../src/simulator/server'
 
 async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
 	const reader = stream.getReader()
@@ -37,6 +38,16 @@ describe('smkit simulator', () => {
 		child.kill('SIGTERM')
 		expect(await readUntil(child.stdout, /stopping the simulator/)).toContain('Received SIGTERM')
 		expect(await child.exited).toBe(0)
+	})
+
+	it('refuses a port another simulator listens on, instead of sharing it', async () => {
+		const first = await startSimulator()
+		try {
+			const port = Number(new URL(first.url).port)
+			await expect(startSimulator({ port })).rejects.toThrow(/in use/)
+		} finally {
+			await first.stop()
+		}
 	})
 
 	it('validates its options', () => {
