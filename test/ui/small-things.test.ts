@@ -96,6 +96,26 @@ describe('small things', () => {
 		},
 		BROWSER_TIMEOUT
 	)
+
+	test(
+		"every form field's hint is its input's description (screen readers read it with the label)",
+		async () => {
+			for (const panel of ['users', 'feed/user', 'jobs', 'analytics', 'compare']) {
+				await openPanel(ui.page, ui.playground, panel)
+				const unlinked = await ui.page.locator('main form .field').evaluateAll((fields) =>
+					fields.flatMap((field) => {
+						const hint = field.querySelector('.field-hint')
+						const control = field.querySelector('input, select, textarea')
+						if (!hint || !control) return []
+						const described = (control.getAttribute('aria-describedby') ?? '').split(' ')
+						return hint.id !== '' && described.includes(hint.id) ? [] : [hint.textContent]
+					})
+				)
+				expect({ panel, unlinked }).toEqual({ panel, unlinked: [] })
+			}
+		},
+		BROWSER_TIMEOUT
+	)
 })
 
 test('no request left 127.0.0.1 and no script error happened', () => expectCleanPage(ui), BROWSER_TIMEOUT)

@@ -4,16 +4,17 @@
  */
 import { type Child, h } from '../../common/dom'
 
-/** A labelled form field around `input`. */
+/** A labelled form field around `input`; the hint, if any, is the input's description. */
 export function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
 	const id = input.id || `field-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
 	input.id = id
+	if (hint) input.setAttribute('aria-describedby', `${id}-hint`)
 	return h(
 		'div',
 		{ className: 'field' },
 		h('label', { className: 'field-label', text: label, attrs: { for: id } }),
 		input,
-		hint ? h('span', { className: 'field-hint', text: hint }) : null
+		hint ? h('span', { className: 'field-hint', text: hint, attrs: { id: `${id}-hint` } }) : null
 	)
 }
 

@@ -99,7 +99,8 @@ export function createJobsPanel(): Panel {
 			type: 'number',
 			min: 1,
 			inputmode: 'numeric',
-			placeholder: 'all'
+			placeholder: 'all',
+			'aria-describedby': 'job-limit-hint'
 		}
 	})
 	const formError = h('div', { className: 'form-error', attrs: { role: 'alert' } })
@@ -133,7 +134,11 @@ export function createJobsPanel(): Panel {
 				{ className: 'field' },
 				h('label', { className: 'field-label', text: 'Limit (optional)', attrs: { for: 'job-limit' } }),
 				limit,
-				h('span', { className: 'field-hint', text: 'Stop after this many records; empty: the whole list.' })
+				h('span', {
+					className: 'field-hint',
+					text: 'Stop after this many records; empty: the whole list.',
+					attrs: { id: 'job-limit-hint' }
+				})
 			)
 		),
 		h('div', { className: 'form-actions' }, startButton),
