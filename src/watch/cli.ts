@@ -250,12 +250,17 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 		ig: instagram.client,
 		dataDir: dirname(options.dbPath)
 	})
-	const interrupt = () => void scheduler.stop()
+	let interrupted = false
+	const interrupt = () => {
+		interrupted = true
+		void scheduler.stop()
+	}
 	process.once('SIGINT', interrupt)
 	process.once('SIGTERM', interrupt)
 	const outcomes: WatchOutcome[] = []
 	try {
 		for (const watch of targets) {
+			if (interrupted) break
 			try {
 				const snapshot = await scheduler.run(watch.id)
 				outcomes.push({ watch, snapshot })
@@ -267,6 +272,8 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 					print(`ok      watch ${watch.id} ${label(watch)}: snapshot ${snapshot.id}, ${counts}`)
 				}
 			} catch (error) {
+				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
+				if (interrupted) break
 				outcomes.push({ watch, error: (error as Error).message })
 				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${(error as Error).message}`)
 			}
@@ -284,5 +291,9 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
 		)
 		process.exitCode = 1
+	}
+	if (interrupted) {
+		warn('Interrupted: run smkit watch run again (a follower list continues where it stopped).')
+		process.exitCode = 130
 	}
 }

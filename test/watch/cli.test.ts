@@ -95,6 +95,34 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	)
 }, 120_000)
 
+test('Ctrl-C during watch run exits 130 without calling the watch failed; the next run completes it', async () => {
+	const interrupted = (...args: string[]) =>
+		smkit('watch', ...args, '--db', 'interrupted.db', '--env', 'none.env', '--demo')
+	expect((await interrupted('add', 'mega.travel', '--followers')).code).toBe(0)
+	simulator.faults.set({ kind: 'latency', latencyMs: 50, pathPattern: 'followers' })
+	const before = simulator.requests.count(/followers/)
+	const child = Bun.spawn([binary, 'watch', 'run', '--db', 'interrupted.db', '--env', 'none.env', '--demo'], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url },
+		stdout: 'pipe',
+		stderr: 'pipe'
+	})
+	const stdout = new Response(child.stdout).text()
+	const stderr = new Response(child.stderr).text()
+	while (simulator.requests.count(/followers/) < before + 2) await Bun.sleep(10)
+	child.kill('SIGINT')
+	expect(await child.exited).toBe(130)
+	simulator.faults.clear()
+	expect(await stdout).toBe('')
+	const errors = await stderr
+	expect(errors).toContain('Interrupted: run smkit watch run again')
+	expect(errors).not.toContain('FAILED')
+	expect((await interrupted('list')).stdout).toMatch(/1 +@mega\.travel +1d +list +0 +- +- /)
+	const rerun = await interrupted('run')
+	expect(rerun.code).toBe(0)
+	expect(rerun.stdout).toMatch(/ok +watch 1 @mega\.travel: snapshot \d+, ([\d,]+) followers \(list of \1\)/)
+}, 60_000)
+
 test('analytics and compare print tables, or JSON with --json', async () => {
 	const json = await smkit(
 		'analytics',
