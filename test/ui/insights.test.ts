@@ -278,3 +278,30 @@ test(
 	},
 	BROWSER_TIMEOUT
 )
+
+test(
+	'a double click on "Add watch" adds the watch once; on "Run now" it takes one snapshot',
+	async () => {
+		const posts: string[] = []
+		const onRequest = (request: { method(): string; url(): string }) => {
+			if (request.method() === 'POST') posts.push(new URL(request.url()).pathname)
+		}
+		page.on('request', onRequest)
+		// Each snapshot of #coffee takes a moment: both clicks land while the first is on its way.
+		simulator.faults.set({ kind: 'latency', latencyMs: 500, pathPattern: 'coffee' })
+		await open('watch')
+		await page.locator('main input[name="target"]').fill('#coffee')
+		await page.locator('main form button[type=submit]').dblclick()
+		const row = page.locator('main .watch-table tbody tr', { hasText: '#coffee' })
+		await row.filter({ hasText: '1 snapshot' }).waitFor()
+		await row.locator('button', { hasText: 'Run now' }).dblclick()
+		await row.filter({ hasText: '2 snapshots' }).waitFor()
+		simulator.faults.clear()
+		page.off('request', onRequest)
+		expect(posts.filter((path) => path === '/api/watches')).toHaveLength(1)
+		expect(posts.filter((path) => /^\/api\/watches\/\d+\/run$/.test(path))).toHaveLength(2)
+		expect(await page.locator('.toast', { hasText: 'Already watched' }).count()).toBe(0)
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)

@@ -67,6 +67,14 @@ export function createWatchPanel(): Panel {
 	}
 	onStatus(showDemo)
 
+	const addButton = h('button', {
+		className: 'button button-primary',
+		text: 'Add watch',
+		attrs: { type: 'submit' }
+	})
+	/** Watches with a run on its way: "Run now" waits for it, so a double click takes one snapshot. */
+	const runsInFlight = new Set<number>()
+
 	const form = h(
 		'form',
 		{ className: 'action-form', attrs: { 'aria-label': 'Add a watch' } },
@@ -82,15 +90,16 @@ export function createWatchPanel(): Panel {
 				' Store the complete follower list (accounts; needed for gained/lost)'
 			)
 		),
-		h(
-			'div',
-			{ className: 'form-actions' },
-			h('button', { className: 'button button-primary', text: 'Add watch', attrs: { type: 'submit' } })
-		)
+		h('div', { className: 'form-actions' }, addButton)
 	)
 	form.addEventListener('submit', (event) => {
 		event.preventDefault()
-		void add()
+		// One watch per press: a double click does not add it twice (the second would be refused).
+		if (addButton.disabled) return
+		addButton.disabled = true
+		void add().finally(() => {
+			addButton.disabled = false
+		})
 	})
 
 	async function add(): Promise<void> {
@@ -111,10 +120,16 @@ export function createWatchPanel(): Panel {
 	}
 
 	async function run(id: number): Promise<void> {
-		await refresh()
-		const answer = await apiRequest<Snapshot>('POST', `/api/watches/${id}/run`)
-		if (answer.ok && answer.envelope) showToast(answer.envelope.message ?? 'Done', 'success')
-		else showToast(`Run failed: ${answer.error} (${answer.code})`, 'error')
+		if (runsInFlight.has(id)) return
+		runsInFlight.add(id)
+		try {
+			await refresh()
+			const answer = await apiRequest<Snapshot>('POST', `/api/watches/${id}/run`)
+			if (answer.ok && answer.envelope) showToast(answer.envelope.message ?? 'Done', 'success')
+			else showToast(`Run failed: ${answer.error} (${answer.code})`, 'error')
+		} finally {
+			runsInFlight.delete(id)
+		}
 		await refresh()
 	}
 
@@ -163,7 +178,11 @@ export function createWatchPanel(): Panel {
 				h('button', {
 					className: 'button button-small',
 					text: 'Run now',
-					attrs: { type: 'button', 'aria-label': `Run ${label(watch)} now` },
+					attrs: {
+						type: 'button',
+						'aria-label': `Run ${label(watch)} now`,
+						disabled: runsInFlight.has(watch.id)
+					},
 					on: { click: () => void run(watch.id) }
 				}),
 				h('button', {
