@@ -5,7 +5,8 @@
  * present) to the environment file, created with mode 0600. Values are never printed. Logout
  * removes the session's variables from the file.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
 import { CookieImportError } from '../client/cookies'
@@ -44,6 +45,18 @@ export const loginOptions = {
 /** The options of `smkit logout`. */
 export const logoutOptions = { envPath: envPathOption }
 
+/**
+ * `--env` names a file, in a folder that exists: checked before anything is read or asked, so a
+ * mistake answers with the path given instead of EISDIR, or ENOENT naming a temporary file.
+ */
+function checkEnvPath(path: string): void {
+	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+		throw new UsageError(`--env: '${path}' is a folder; name the environment file in it (e.g. ${path}/.env)`)
+	const folder = dirname(path)
+	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+		throw new UsageError(`--env: there is no folder '${folder}' for '${path}'`)
+}
+
 /** Reads the cookies from the file, or from standard input (with a prompt on a terminal). */
 async function readCookies(file: string | undefined): Promise<string> {
 	if (file && file !== '-') {
@@ -63,6 +76,7 @@ async function readCookies(file: string | undefined): Promise<string> {
 /** `smkit login`: import, check, store; exit 1 when Instagram refuses or cannot be asked. */
 export async function runLogin(rawOptions: Record<string, unknown> = {}): Promise<void> {
 	const options: ParsedOptions<typeof loginOptions> = parseOptions(loginOptions, rawOptions)
+	checkEnvPath(options.envPath)
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env)
 	for (const warning of upstream.warnings) console.error(warning)
@@ -75,7 +89,7 @@ export async function runLogin(rawOptions: Record<string, unknown> = {}): Promis
 		if (error instanceof CookieImportError) throw error
 		const reason = error instanceof Error ? error.message : String(error)
 		throw new Error(
-			`Could not check the session with Instagram: ${reason}. Nothing was saved; retry, or use --skip-check to save it unchecked`
+			`Could not check the session with Instagram: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} Nothing was saved; retry, or use --skip-check to save it unchecked`
 		)
 	})
 	const { imported, report } = session
@@ -101,6 +115,7 @@ export async function runLogin(rawOptions: Record<string, unknown> = {}): Promis
 /** `smkit logout`: removes the session's variables from the environment file. */
 export async function runLogout(rawOptions: Record<string, unknown> = {}): Promise<void> {
 	const options = parseOptions(logoutOptions, rawOptions)
+	checkEnvPath(options.envPath)
 	const removed = await removeSessionVariables(options.envPath)
 	if (removed.length === 0) {
 		console.log(`No Instagram session in ${options.envPath}`)

@@ -89,6 +89,27 @@ describe('smkit binary', () => {
 		expect(written).toContain('SESSION_ID=1%3Asecret-value')
 	})
 
+	it('login and logout name an --env that is a folder or lies in a missing one', async () => {
+		for (const [args, message] of [
+			[['login', '--skip-check', '--env', '.'], "--env: '.' is a folder"],
+			[
+				['login', '--skip-check', '--env', 'no-such-folder/.env'],
+				"--env: there is no folder 'no-such-folder'"
+			],
+			[['logout', '--env', '.'], "--env: '.' is a folder"]
+		] as const) {
+			const child = Bun.spawn([binary, ...args], {
+				cwd: folder,
+				stdin: new TextEncoder().encode('sessionid=1%3Asecret-value; csrftoken=csrf-value; ds_user_id=1'),
+				stdout: 'pipe',
+				stderr: 'pipe'
+			})
+			const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+			expect(stderr).toContain(message)
+			expect(code).toBe(2)
+		}
+	})
+
 	it('checks a negative number against the option it was given to', async () => {
 		const { code, stderr } = await run('playground', '--port', '-1')
 		expect(code).toBe(2)
