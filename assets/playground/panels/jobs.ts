@@ -200,13 +200,22 @@ export function createJobsPanel(): Panel {
 		showToast(`Downloaded ${answer.fileName} (${formatBytes(answer.blob.size)})`, 'success')
 	}
 
+	/** Jobs with a pause, resume or cancel on its way: a double click acts once, not twice (the second refused). */
+	const acting = new Set<number>()
+
 	async function act(job: Job, action: 'pause' | 'resume' | 'cancel'): Promise<void> {
-		const result = await apiRequest<Job>('POST', `/api/jobs/${job.id}/${action}`)
-		if (!result.ok || !result.envelope) {
-			showToast(`Could not ${action} job ${job.id}: ${result.error} (${result.code})`, 'error')
-			return
+		if (acting.has(job.id)) return
+		acting.add(job.id)
+		try {
+			const result = await apiRequest<Job>('POST', `/api/jobs/${job.id}/${action}`)
+			if (!result.ok || !result.envelope) {
+				showToast(`Could not ${action} job ${job.id}: ${result.error} (${result.code})`, 'error')
+				return
+			}
+			show(result.envelope.data)
+		} finally {
+			acting.delete(job.id)
 		}
-		show(result.envelope.data)
 	}
 
 	async function remove(job: Job): Promise<void> {
