@@ -87,6 +87,10 @@ addOptions(
 
 cli.help()
 cli.version(packageJson.version)
+// cac names the runtime after process.version, which under Bun is the Node.js version it matches
+// (`bun-v26.3.0` for Bun 1.4.5); bug reports need Bun's own.
+cli.outputVersion = () =>
+	console.info(`smkit/${packageJson.version} ${process.platform}-${process.arch} bun-${Bun.version}`)
 
 /**
  * cac's parser takes a word after an option for another option when it starts with `-`, so a lone

@@ -41,6 +41,10 @@ describe('smkit binary', () => {
 		const { code, stdout } = await run('--version')
 		expect(code).toBe(0)
 		expect(stdout).toContain(packageJson.version)
+		// The runtime named is Bun's own version, not the Node.js version Bun reports as process.version.
+		expect(stdout.trim()).toBe(
+			`smkit/${packageJson.version} ${process.platform}-${process.arch} bun-${Bun.version}`
+		)
 	})
 
 	it('answers an unknown command with help and exit code 2', async () => {
