@@ -305,3 +305,24 @@ test(
 	},
 	BROWSER_TIMEOUT
 )
+
+test(
+	'deleting a watch asks first, as deleting a job or a saved file does',
+	async () => {
+		await open('watch')
+		const row = page.locator('main .watch-table tbody tr', { hasText: '#coffee' })
+		await row.locator('button', { hasText: 'Delete' }).click()
+		const dialog = page.getByRole('dialog', { name: 'Delete the watch of #coffee?' })
+		expect(await dialog.textContent()).toContain('2 snapshots')
+		await dialog.locator('button', { hasText: 'Cancel' }).click()
+		expect(await row.count()).toBe(1)
+		await row.locator('button', { hasText: 'Delete' }).dblclick()
+		await dialog.locator('button', { hasText: 'Delete' }).click()
+		await row.waitFor({ state: 'detached' })
+		const watches = (await api('/api/watches')) as { target: string }[]
+		expect(watches.map((watch) => watch.target)).not.toContain('coffee')
+		expect(await page.locator('.toast', { hasText: 'Could not delete' }).count()).toBe(0)
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)

@@ -7,6 +7,7 @@
 
 import { h, replaceChildren } from '../../common/dom'
 import { barChart } from '../components/charts'
+import { confirmAction } from '../components/dialogs'
 import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
@@ -134,6 +135,14 @@ export function createWatchPanel(): Panel {
 	}
 
 	async function remove(watch: Watch): Promise<void> {
+		const snapshots = `${watch.snapshots} snapshot${watch.snapshots === 1 ? '' : 's'}`
+		const confirmed = await confirmAction({
+			title: `Delete the watch of ${label(watch)}?`,
+			message: `Its ${snapshots} and their follower lists are deleted too. This cannot be undone.`,
+			confirmLabel: 'Delete',
+			danger: true
+		})
+		if (!confirmed) return
 		const answer = await apiRequest('DELETE', `/api/watches/${watch.id}`)
 		if (!answer.ok) showToast(`Could not delete: ${answer.error}`, 'error')
 		if (selected === watch.id) selected = null
