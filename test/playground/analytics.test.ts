@@ -202,4 +202,14 @@ describe('GET /api/compare', () => {
 		await expectFailure(await harness.get('/api/compare'), 400, 'bad_request')
 		expectNoLeaks(harness)
 	})
+
+	it('a missing account is a 404 that names it (Instagram only says "User not found")', async () => {
+		const missing = await expectFailure(
+			await harness.get('/api/compare?users=luna.explorer,no.such.user.smkit'),
+			404,
+			'not_found'
+		)
+		expect(missing.error).toStartWith('@no.such.user.smkit: ')
+		expect(missing.error).toContain('not found')
+	})
 })

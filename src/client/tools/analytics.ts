@@ -6,7 +6,7 @@
 import type { Feed } from '../api/feed'
 import type { Public } from '../api/public'
 import type { Users } from '../api/users'
-import { IgArgumentError } from '../errors'
+import { IgApiError, IgArgumentError } from '../errors'
 import type { AnalyzedPost, Media, MediaMix, ProfileAnalytics, TermCount, TopPost, User } from '../types'
 import { compareAnalytics } from './compare'
 
@@ -191,7 +191,29 @@ export class Analytics {
 			)
 		}
 		const accounts: ProfileAnalytics[] = []
-		for (const username of unique) accounts.push(await this.profile(username, options))
+		for (const username of unique) {
+			try {
+				accounts.push(await this.profile(username, options))
+			} catch (error) {
+				throw namingTheAccount(error, username)
+			}
+		}
 		return compareAnalytics(accounts)
 	}
+}
+
+/**
+ * A compared account that is missing or private, as an error that names it: Instagram's answer
+ * ("User not found") does not say which of the accounts it was.
+ */
+function namingTheAccount(error: unknown, username: string): unknown {
+	if (!(error instanceof IgApiError) || (error.kind !== 'not_found' && error.kind !== 'private_account'))
+		return error
+	return new IgApiError(error.kind, `@${username}: ${error.message}`, {
+		upstreamStatus: error.upstreamStatus,
+		body: error.body,
+		endpoint: error.endpoint,
+		retryAfter: error.retryAfter,
+		challengeUrl: error.challengeUrl
+	})
 }
