@@ -150,7 +150,7 @@ export async function runInteractive(options: {
 				continue
 			}
 			running = new AbortController()
-			const current = new LiveView({ enabled: !options.quiet })
+			const current = new LiveView({ enabled: !options.quiet, personAsked: reader.terminal })
 			view = current
 			const response = await agent.ask(input, {
 				signal: running.signal,

@@ -81,10 +81,17 @@ export class LiveView {
 	/** Code the person just saw in a permission prompt: not printed a second time. */
 	private shownCode?: string
 
-	/** `enabled` false shows nothing (quiet, json). `prefix` tags lines of parallel tasks. */
-	constructor(options: { enabled: boolean; prefix?: string }) {
+	/** Whether a person is asked to approve actions (false: no terminal, each denial already said why). */
+	private readonly personAsked: boolean
+
+	/**
+	 * `enabled` false shows nothing (quiet, json). `prefix` tags lines of parallel tasks.
+	 * `personAsked` false (no terminal to ask): a denial is not shown as the person's own decision.
+	 */
+	constructor(options: { enabled: boolean; prefix?: string; personAsked?: boolean }) {
 		this.enabled = options.enabled
 		this.prefix = options.prefix ?? ''
+		this.personAsked = options.personAsked ?? true
 	}
 
 	private get interactiveTerminal(): boolean {
@@ -133,8 +140,9 @@ export class LiveView {
 				break
 			case 'tool_result':
 				if (event.source === 'model' && event.denied?.length) {
-					// The output is the model's instruction; the person sees what they decided.
-					this.line(paint('yellow', `✗ ${deniedNotice(event.denied)}`))
+					// The output is the model's instruction; the person sees what they decided (without a
+					// terminal nobody decided: the approver's notice has said why and how to allow it).
+					if (this.personAsked) this.line(paint('yellow', `✗ ${deniedNotice(event.denied)}`))
 					this.spin('Thinking...')
 				} else if (event.source === 'model') {
 					const mark = event.success ? paint('green', '✓ Result') : paint('red', '✗ Error')

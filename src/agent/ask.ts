@@ -85,10 +85,11 @@ async function runOneShot(
 	interrupts: ReturnType<typeof interruptRouter>
 ) {
 	const controller = new AbortController()
-	const view = new LiveView({ enabled: !options.quiet && !options.json })
+	const personAsked = Boolean(process.stdin.isTTY)
+	const view = new LiveView({ enabled: !options.quiet && !options.json, personAsked })
 	interrupts.bind(cancelOnInterrupt(controller, view))
 	const terminal = createTerminalApprover({
-		prompt: process.stdin.isTTY ? createStdinPrompt(interrupts.trigger) : null,
+		prompt: personAsked ? createStdinPrompt(interrupts.trigger) : null,
 		beforePrompt: () => view.pause()
 	})
 	const agent = createAgentFromOptions({ ...setup, approver: terminal.approver })

@@ -1,6 +1,7 @@
 /**
  * `smkit ask` on a real (pseudo) terminal: the Markdown answer as rendered for a person, and what
- * the person sees when they deny an approval or press Ctrl-C at the prompt.
+ * the person sees when they deny an approval or press Ctrl-C at the prompt; and, for contrast, what
+ * a denial looks like when there is no terminal to ask.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -104,6 +105,31 @@ describe('smkit ask on a terminal', () => {
 		const shown = visible(run.screen)
 		expect(shown).toContain('1. DVUVYxwAOOz with 242 likes')
 		expect(shown).not.toContain('**')
+	})
+
+	test('without a terminal to ask, a denial says why once and does not claim the person denied it', async () => {
+		llm.setScript([reply.code(readLuna), reply.text('I could not read the profile.')])
+		const env: Record<string, string> = {}
+		for (const [key, value] of Object.entries(process.env))
+			if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$/.test(key)) env[key] = value
+		const child = Bun.spawn(
+			[bun, main, 'ask', '--provider', 'openai', '--api-key', 'sk-pipe-test', '--base-url', llm.url].concat([
+				'--env',
+				path.join(workDir, 'missing.env'),
+				'--demo',
+				'followers of luna?'
+			]),
+			{ cwd: workDir, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' }
+		)
+		const [code, stdout, stderr] = await Promise.all([
+			child.exited,
+			new Response(child.stdout).text(),
+			new Response(child.stderr).text()
+		])
+		expect(code).toBe(0)
+		expect(stdout).toContain('I could not read the profile.')
+		expect(stderr).toContain('permission denied (no terminal to ask): ')
+		expect(stderr).not.toContain('You denied')
 	})
 
 	test('a denial shows "You denied: run code"; the instruction goes to the model only', async () => {
