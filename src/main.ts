@@ -116,8 +116,31 @@ function attachDashValues(argv: string[]): string[] {
 	return words
 }
 
+/** `smkit help` and `smkit help COMMAND`, as people type them: the same as `--help`. */
+function helpWord(argv: string[]): string[] {
+	const [runtime, script, first, ...rest] = argv
+	return first === 'help' ? [runtime, script, ...rest, '--help'] : argv
+}
+
+/**
+ * cac names an unknown option in camelCase (`--apiKey` for `--api-key`): the error shows it as it
+ * was typed instead.
+ */
+function asTyped(message: string): string {
+	return message.replace(/Unknown option `(--?[\w-]+)`/, (whole, name: string) => {
+		const typed = process.argv
+			.slice(2)
+			.map((word) => word.split('=')[0])
+			.find((word) => {
+				const [, dashes = '', rest = ''] = /^(-+)(.*)$/.exec(word) ?? []
+				return dashes + rest.replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase()) === name
+			})
+		return typed ? `Unknown option \`${typed}\`` : whole
+	})
+}
+
 try {
-	cli.parse(attachDashValues(process.argv), { run: false })
+	cli.parse(attachDashValues(helpWord(process.argv)), { run: false })
 	if (cli.options.help || cli.options.version) {
 		// cac has printed what was asked for.
 	} else if (!cli.matchedCommand) {
@@ -136,7 +159,7 @@ try {
 	// are usage mistakes: exit 2, with a pointer to the command's help.
 	const usage = error instanceof Error && error.name === 'CACError'
 	const command = cli.matchedCommand?.name
-	console.error(formatCliError(error))
+	console.error(usage ? asTyped(formatCliError(error)) : formatCliError(error))
 	if (usage) console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
 	process.exitCode = usage ? 2 : exitCodeOf(error)
 }

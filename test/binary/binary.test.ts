@@ -120,6 +120,21 @@ describe('smkit binary', () => {
 		expect(stderr).toContain("--port must be an integer from 0 to 65535, got '-1'")
 	})
 
+	it('takes `help` and `help COMMAND` as --help', async () => {
+		const all = await run('help')
+		expect(all.code).toBe(0)
+		expect(all.stdout).toContain('Commands:')
+		const collect = await run('help', 'collect')
+		expect(collect.code).toBe(0)
+		expect(collect.stdout).toContain('$ smkit collect <kind> <target>')
+	})
+
+	it('names an unknown option as it was typed, not in camelCase', async () => {
+		const { code, stderr } = await run('playground', '--api-key', 'x')
+		expect(code).toBe(2)
+		expect(stderr).toContain('Unknown option `--api-key`')
+	})
+
 	it('names an unknown option given without a command', async () => {
 		const { code, stderr, stdout } = await run('--demo')
 		expect(code).toBe(2)
