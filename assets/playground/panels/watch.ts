@@ -136,9 +136,14 @@ export function createWatchPanel(): Panel {
 
 	async function remove(watch: Watch): Promise<void> {
 		const snapshots = `${watch.snapshots} snapshot${watch.snapshots === 1 ? '' : 's'}`
+		// Only an account watch with "follower list" stores lists.
+		const lists = watch.kind === 'account' && watch.followers
+		const what = lists
+			? `${snapshots} and their follower lists are`
+			: `${snapshots} ${watch.snapshots === 1 ? 'is' : 'are'}`
 		const confirmed = await confirmAction({
 			title: `Delete the watch of ${label(watch)}?`,
-			message: `Its ${snapshots} and their follower lists are deleted too. This cannot be undone.`,
+			message: `Its ${what} deleted too. This cannot be undone.`,
 			confirmLabel: 'Delete',
 			danger: true
 		})
