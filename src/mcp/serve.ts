@@ -23,7 +23,7 @@ import { demoOption, type ParsedOptions, parseOptions } from '../server/options'
 import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
-import { createMcpServer, type McpServerOptions } from './server'
+import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
 
 /** The default port of `smkit mcp --http`. */
 export const MCP_HTTP_PORT = 8866
@@ -144,11 +144,22 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	const transport = new StdioServerTransport()
 	const closed = new Promise<void>((resolve) => {
 		transport.onclose = () => resolve()
-		process.stdin.once('end', () => resolve())
 	})
+	// The client closed its side: the calls it sent still get their answers, then smkit stops.
+	const inputEnded = new Promise<void>((resolve) => process.stdin.once('end', () => resolve())).then(
+		async () => {
+			const nextTask = () => new Promise((resolve) => setImmediate(resolve))
+			// A call read with the last data starts a few microtasks later; its answer is written
+			// a few after it ends. The empty write's callback comes once the answers are flushed.
+			await nextTask()
+			await toolCallsSettled(server)
+			await nextTask()
+			await new Promise((resolve) => process.stdout.write('', resolve))
+		}
+	)
 	await server.connect(transport)
 	log(`smkit mcp: serving over stdio (${options.readOnly ? 'read-only' : options.permission}; ${source})`)
-	await Promise.race([closed, waitForStopSignal()])
+	await Promise.race([closed, inputEnded, waitForStopSignal()])
 	await server.close().catch(() => {})
 	await stopAll()
 	process.exit(0)

@@ -6,10 +6,14 @@
  * it and refuse with a clear message when it does not; `readOnly` leaves them out altogether.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import {
+	type CallToolRequest,
 	CallToolRequestSchema,
 	ElicitResultSchema,
-	ListToolsRequestSchema
+	ListToolsRequestSchema,
+	type ServerNotification,
+	type ServerRequest
 } from '@modelcontextprotocol/sdk/types.js'
 import { createCodeRunner } from '../agent/code-runner'
 import { ConversationFileQuota } from '../agent/file-quota'
@@ -166,7 +170,17 @@ export function createMcpServer(options: McpServerOptions): Server {
 		}))
 	}))
 
-	server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+	const calls = new Set<Promise<unknown>>()
+	runningCalls.set(server, calls)
+	server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+		const call = callTool(request, extra)
+		calls.add(call)
+		return call.finally(() => calls.delete(call))
+	})
+	async function callTool(
+		request: CallToolRequest,
+		extra: RequestHandlerExtra<ServerRequest, ServerNotification>
+	) {
 		const tool = byName.get(request.params.name)
 		if (!tool) return failureResult('not_found', `Unknown tool: ${request.params.name}`)
 		const input = request.params.arguments ?? {}
@@ -193,8 +207,20 @@ export function createMcpServer(options: McpServerOptions): Server {
 		} finally {
 			senders.delete(extra.signal)
 		}
-	})
+	}
 	return server
+}
+
+/** The tool calls each server is running. */
+const runningCalls = new WeakMap<Server, Set<Promise<unknown>>>()
+
+/**
+ * Resolves once `server` runs no tool call, including calls that start meanwhile: stdio waits for
+ * this when its input ends, so the answers to calls already sent are not lost.
+ */
+export async function toolCallsSettled(server: Server): Promise<void> {
+	const calls = runningCalls.get(server)
+	while (calls && calls.size > 0) await Promise.allSettled([...calls])
 }
 
 /** The elicitation asking the user to allow one write. */

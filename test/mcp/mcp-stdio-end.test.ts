@@ -1,0 +1,59 @@
+/**
+ * `smkit mcp` over stdio when the client closes its input right after sending calls (a client
+ * piping a script of requests): every call already sent is answered before smkit exits.
+ */
+import { afterAll, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+const root = resolve(import.meta.dir, '../..')
+const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-end-'))
+afterAll(() => rmSync(workDir, { recursive: true, force: true }))
+
+const message = (id: number | undefined, method: string, params: object) =>
+	`${JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params })}\n`
+
+it('answers the tool calls sent before the input ended, then exits 0', async () => {
+	writeFileSync(join(workDir, 'empty.env'), '')
+	const child = Bun.spawn(
+		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', 'jobs.db'],
+		{
+			cwd: workDir,
+			stdin: 'pipe',
+			stdout: 'pipe',
+			stderr: 'pipe',
+			env: { PATH: process.env.PATH ?? '', HOME: workDir }
+		}
+	)
+	child.stdin.write(
+		message(1, 'initialize', {
+			protocolVersion: '2025-06-18',
+			capabilities: {},
+			clientInfo: { name: 'pipe', version: '1.0.0' }
+		}) +
+			message(undefined, 'notifications/initialized', {}) +
+			message(2, 'tools/call', { name: 'users_get_by_username', arguments: { username: 'luna.explorer' } }) +
+			message(3, 'tools/call', {
+				name: 'run_code',
+				arguments: {
+					code: "const user = await ig.users.getByUsername('luna.explorer')\nreturn user.username"
+				}
+			})
+	)
+	await child.stdin.end()
+	const [code, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()])
+	expect(code).toBe(0)
+	const answers = stdout
+		.trim()
+		.split('\n')
+		.map(
+			(line) =>
+				JSON.parse(line) as { id: number; result?: { content: { text: string }[]; isError?: boolean } }
+		)
+	expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3])
+	const byId = new Map(answers.map((answer) => [answer.id, answer]))
+	expect(byId.get(2)?.result?.isError).toBeFalsy()
+	expect(byId.get(2)?.result?.content[0]?.text).toContain('"username":"luna.explorer"')
+	expect(byId.get(3)?.result?.content[0]?.text).toContain('luna.explorer')
+})
