@@ -199,6 +199,12 @@ describe('smkit playground --demo from an empty folder', () => {
 		expect(reference).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z0-9.-]+\.[a-z]{2,}\/[^"']*\.js/i)
 	})
 
+	it("the API reference's server address is this playground's (not 127.0.0.1:8877)", async () => {
+		const document = await (await fetch(`${base}/openapi/json`)).json()
+		const { host, port } = document.servers[0].variables
+		expect(`http://${host.default}:${port.default}`).toBe(base)
+	})
+
 	it('answers unknown routes with a 404 envelope', async () => {
 		const response = await fetch(`${base}/api/nope`)
 		expect(response.status).toBe(404)

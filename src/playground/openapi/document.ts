@@ -59,6 +59,26 @@ export function operationIdOf(method: string, path: string): string {
 /** The OpenAPI path of an Elysia path: `/api/users/:id` -> `/api/users/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 
+/** The playground's address in the document, with the given defaults for host and port. */
+function serverEntry(host: string, port: string): JsonSchema {
+	return {
+		url: 'http://{host}:{port}',
+		description: 'A running playground (the address `smkit playground` printed)',
+		variables: {
+			host: { default: host, description: 'Host name or address (--host)' },
+			port: { default: port, description: 'Port (--port)' }
+		}
+	}
+}
+
+/**
+ * The document as served from `url`: its server address defaults to the host and port the request
+ * reached, so the reference page's requests go to this playground whatever its --host and --port.
+ */
+export function servedFrom(document: JsonSchema, url: URL): JsonSchema {
+	return { ...document, servers: [serverEntry(url.hostname, url.port || '80')] }
+}
+
 /** Builds the document from the app's routes. */
 export function buildOpenApiDocument(
 	routes: readonly DocumentedRoute[],
@@ -83,16 +103,7 @@ export function buildOpenApiDocument(
 	return {
 		openapi: '3.1.0',
 		info: { title: options.title, version: options.version, description: options.description },
-		servers: [
-			{
-				url: 'http://{host}:{port}',
-				description: 'A running playground (the address `smkit playground` printed)',
-				variables: {
-					host: { default: '127.0.0.1', description: 'Host name or address (--host)' },
-					port: { default: '8877', description: 'Port (--port)' }
-				}
-			}
-		],
+		servers: [serverEntry('127.0.0.1', '8877')],
 		security: [{}, { bearerAuth: [] }, { tokenQuery: [] }],
 		tags: [...usedTags].map((name) => ({
 			name,

@@ -11,7 +11,7 @@ import { Elysia } from 'elysia'
 import packageJson from '../../../package.json'
 import scalarBundle from '../../../vendor/scalar-api-reference/standalone.js' with { type: 'file' }
 import { urlOf } from '../../server/request-url'
-import { buildOpenApiDocument, type DocumentedRoute } from '../openapi/document'
+import { buildOpenApiDocument, type DocumentedRoute, servedFrom } from '../openapi/document'
 import { tagDescriptions } from '../openapi/tags'
 
 /** Where the embedded Scalar bundle is served. */
@@ -89,7 +89,9 @@ export function openapiRoutes({ routes, callsInstagram }: OpenapiRoutesOptions) 
 					detail: { hide: true }
 				}
 			)
-			.get('/openapi/json', () => Response.json(document()), { detail: { hide: true } })
+			.get('/openapi/json', ({ request }) => Response.json(servedFrom(document(), urlOf(request))), {
+				detail: { hide: true }
+			})
 			.get(
 				SCALAR_SCRIPT_PATH,
 				() =>
