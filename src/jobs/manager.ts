@@ -45,6 +45,8 @@ export class JobManager {
 	readonly #queue: number[] = []
 	readonly #running = new Map<number, { controller: AbortController; done: Promise<void> }>()
 	readonly #listeners = new Map<number | 'all', Set<Listener>>()
+	/** The last `wait` event of each job, until its next event (see `currentWait`). */
+	readonly #waits = new Map<number, { event: JobEvent; until: number }>()
 	readonly #settledWaiters = new Map<number, (() => void)[]>()
 	#stopped = false
 
@@ -216,7 +218,20 @@ export class JobManager {
 		}
 	}
 
+	/**
+	 * The wait a job is in now (backing off, or held by the rate limiter), as its last `wait` event
+	 * with the time left: a subscriber arriving during the wait learns of it at once.
+	 */
+	currentWait(id: number): JobEvent | undefined {
+		const wait = this.#waits.get(id)
+		const left = wait ? wait.until - Date.now() : 0
+		return wait && left > 0 ? { ...wait.event, wait_ms: left } : undefined
+	}
+
 	#emit(event: JobEvent): void {
+		const id = event.job.id
+		if (event.type === 'wait') this.#waits.set(id, { event, until: Date.now() + (event.wait_ms ?? 0) })
+		else this.#waits.delete(id)
 		for (const key of [event.job.id, 'all'] as const)
 			for (const listener of this.#listeners.get(key) ?? []) {
 				try {

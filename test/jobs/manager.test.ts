@@ -101,3 +101,24 @@ test('cancel keeps the records; delete removes the job', async () => {
 	await manager.delete(job.id)
 	expect(manager.get(job.id)).toBeUndefined()
 })
+
+test('a job in a wait tells a late subscriber how long is left, and forgets it once the job moves on', async () => {
+	simulator.sim.faults.set({ kind: 'malformed', times: 1, pathPattern: 'followers' })
+	await manager.stop()
+	manager = new JobManager({ jobs: new JobStore(store), ig: simulator.client(), backoffMs: 400 })
+	const job = manager.start(followerSpec)
+	await new Promise<void>((resolve) => {
+		const stop = manager.subscribe(job.id, (event) => {
+			if (event.type === 'wait') {
+				stop()
+				resolve()
+			}
+		})
+	})
+	const wait = manager.currentWait(job.id)
+	expect(wait).toMatchObject({ type: 'wait', job: { id: job.id, status: 'waiting' } })
+	expect(wait?.wait_ms).toBeGreaterThan(0)
+	expect(wait?.wait_ms).toBeLessThanOrEqual(400 * 1.2)
+	expect((await manager.settled(job.id))?.status).toBe('done')
+	expect(manager.currentWait(job.id)).toBeUndefined()
+})

@@ -193,6 +193,9 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 						const active = (job: Job) => ['queued', 'running', 'waiting'].includes(job.status)
 						send({ type: 'status', job: publicJob(first) })
 						if (!active(first)) return
+						// A wait that began before this stream (a rate-limit slot, a backoff) is shown too.
+						const waiting = manager.currentWait(id)
+						if (waiting) send({ ...waiting, job: publicJob(first) })
 						await new Promise<void>((resolve) => {
 							const stop = manager.subscribe(id, (event) => {
 								send({ ...event, job: publicJob(event.job) })
