@@ -240,6 +240,10 @@ describe('Jobs panel', () => {
 			await waitForStatus(DEMO_PRESETS.missing.username, 'failed')
 			const note = await card(DEMO_PRESETS.missing.username).locator('.job-note').textContent()
 			expect(note).toContain('Check the spelling of the target')
+			// Resuming would fail the same way, so the card offers no Resume (Delete stays).
+			const failed = card(DEMO_PRESETS.missing.username)
+			expect(await failed.getByRole('button', { name: /^Resume job/ }).count()).toBe(0)
+			expect(await failed.getByRole('button', { name: /^Delete job/ }).count()).toBe(1)
 			expectCleanPage(ui)
 		},
 		BROWSER_TIMEOUT

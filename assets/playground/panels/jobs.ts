@@ -40,11 +40,15 @@ const KIND_LABELS: Record<JobKind, string> = {
 const NEXT_STEP: Record<string, string> = {
 	not_found: 'Check the spelling of the target, then start a new job.',
 	private_account: 'The account is private: follow it from the logged-in account, then press Resume.',
-	login_required: 'Renew the session in the environment file, restart the playground, then press Resume.',
+	login_required: 'Connect the account again (Connect account, at the top), then press Resume.',
 	challenge_required:
 		'Complete the security check on instagram.com in the same browser session, then press Resume.',
 	bad_request: 'Correct the target and start again.'
 }
+
+/** A job that failed on its target (missing, malformed): resuming would fail the same way. */
+const needsNewJob = (job: Job) =>
+	job.status === 'failed' && (job.error_code === 'not_found' || job.error_code === 'bad_request')
 
 const STATUS_TAGS: Record<Job['status'], string> = {
 	queued: 'tag',
@@ -298,7 +302,7 @@ export function createJobsPanel(): Panel {
 			replaceChildren(
 				actions,
 				isActive(job) ? button('Pause', `Pause ${name}`, () => void act(current, 'pause')) : null,
-				['paused', 'failed', 'cancelled'].includes(job.status)
+				['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
 					? button(
 							'Resume',
 							`Resume ${name}`,
