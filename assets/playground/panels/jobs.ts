@@ -13,42 +13,10 @@ import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiDownload, apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
-import { followJob, isActive, JOB_KINDS, type Job, type JobEvent, type JobKind, startJob } from '../lib/jobs'
+import { followJob, isActive, type Job, type JobEvent } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
-
-const TARGETS: Record<JobKind, { label: string; placeholder: string }> = {
-	followers: { label: 'Username', placeholder: 'mega.travel' },
-	following: { label: 'Username', placeholder: 'luna.explorer' },
-	posts: { label: 'Username', placeholder: 'luna.explorer' },
-	media: { label: 'Username', placeholder: 'luna.explorer' },
-	tag: { label: 'Hashtag', placeholder: 'sunset' },
-	comments: { label: 'Media pk or post URL', placeholder: '3842790443716764595' },
-	likers: { label: 'Media pk or post URL', placeholder: '3842790443716764595' }
-}
-
-const KIND_LABELS: Record<JobKind, string> = {
-	followers: 'Followers',
-	following: 'Following',
-	posts: 'Posts (a user’s feed)',
-	media: 'Media files (downloads a user’s images and videos)',
-	tag: 'Hashtag posts',
-	comments: 'Comments of a post',
-	likers: 'Likers of a post'
-}
-
-/** What the user can do about an error code, beyond the server's message. */
-const NEXT_STEP: Record<string, string> = {
-	not_found: 'Check the spelling of the target, then start a new job.',
-	private_account: 'The account is private: follow it from the logged-in account, then press Resume.',
-	login_required: 'Connect the account again (Connect account, at the top), then press Resume.',
-	challenge_required:
-		'Complete the security check on instagram.com in the same browser session, then press Resume.',
-	bad_request: 'Correct the target and start again.'
-}
-
-/** A job that failed on its target (missing, malformed): resuming would fail the same way. */
-const needsNewJob = (job: Job) =>
-	job.status === 'failed' && (job.error_code === 'not_found' || job.error_code === 'bad_request')
+import { advice, needsNewJob } from './job-advice'
+import { createJobForm } from './job-form'
 
 const STATUS_TAGS: Record<Job['status'], string> = {
 	queued: 'tag',
@@ -58,19 +26,6 @@ const STATUS_TAGS: Record<Job['status'], string> = {
 	done: 'tag tag-success',
 	failed: 'tag tag-error',
 	cancelled: 'tag'
-}
-
-/** The sentence under a job's bar: why it waits, paused or failed, and what to do. */
-function advice(job: Job): string | null {
-	if (job.status === 'waiting')
-		return `${job.error ?? 'Waiting for Instagram.'} Nothing to do: the job continues by itself.`
-	if (job.status === 'paused')
-		return job.error_code && job.error
-			? `${job.error} ${NEXT_STEP[job.error_code] ?? ''}`.trim()
-			: 'Paused. Press Resume to continue where it stopped.'
-	if (job.status === 'failed')
-		return `${job.error ?? 'The job failed.'} ${NEXT_STEP[job.error_code ?? ''] ?? 'Press Resume to try again from the last stored page.'}`
-	return null
 }
 
 /** One job's row: kept and updated in place as events arrive. */
@@ -87,103 +42,7 @@ export function createJobsPanel(): Panel {
 	const streams = new Map<number, AbortController>()
 	let visible = false
 
-	// The start form.
-	const kind = h('select', { className: 'input', attrs: { id: 'job-kind', name: 'kind' } })
-	for (const value of JOB_KINDS) kind.append(h('option', { text: KIND_LABELS[value], attrs: { value } }))
-	const targetLabel = h('label', { className: 'field-label', attrs: { for: 'job-target' } })
-	const target = h('input', {
-		className: 'input',
-		attrs: { id: 'job-target', name: 'target', required: true, autocomplete: 'off', spellcheck: 'false' }
-	})
-	const limit = h('input', {
-		className: 'input',
-		attrs: {
-			id: 'job-limit',
-			name: 'limit',
-			type: 'number',
-			min: 1,
-			inputmode: 'numeric',
-			placeholder: 'all',
-			'aria-describedby': 'job-limit-hint'
-		}
-	})
-	const formError = h('div', { className: 'form-error', attrs: { role: 'alert' } })
-	const startButton = h('button', {
-		className: 'button button-primary',
-		text: 'Start job',
-		attrs: { type: 'submit' }
-	})
-	const syncKind = (): void => {
-		const { label, placeholder } = TARGETS[kind.value as JobKind]
-		targetLabel.textContent = label
-		target.placeholder = placeholder
-	}
-	kind.addEventListener('change', syncKind)
-	syncKind()
-	const form = h(
-		'form',
-		{ className: 'action-form', attrs: { 'aria-label': 'Start a job' } },
-		h(
-			'div',
-			{ className: 'fields' },
-			h(
-				'div',
-				{ className: 'field' },
-				h('label', { className: 'field-label', text: 'Collect', attrs: { for: 'job-kind' } }),
-				kind
-			),
-			h('div', { className: 'field' }, targetLabel, target),
-			h(
-				'div',
-				{ className: 'field' },
-				h('label', { className: 'field-label', text: 'Limit (optional)', attrs: { for: 'job-limit' } }),
-				limit,
-				h('span', {
-					className: 'field-hint',
-					text: 'Stop after this many records; empty: the whole list.',
-					attrs: { id: 'job-limit-hint' }
-				})
-			)
-		),
-		h('div', { className: 'form-actions' }, startButton),
-		formError
-	)
-	form.addEventListener('submit', (event) => {
-		event.preventDefault()
-		// One job per press: a double click, or Enter while the first start is on its way, starts no second job.
-		if (startButton.disabled || !form.reportValidity()) return
-		startButton.disabled = true
-		void submit().finally(() => {
-			startButton.disabled = false
-		})
-	})
-
-	async function submit(): Promise<void> {
-		formError.replaceChildren()
-		const count = limit.value.trim() === '' ? null : Number(limit.value)
-		const result = await startJob(kind.value as JobKind, target.value.trim(), count)
-		if (!result.ok || !result.envelope) {
-			replaceChildren(
-				formError,
-				h(
-					'div',
-					{ className: 'error-box' },
-					h(
-						'div',
-						{ className: 'error-title' },
-						h('span', { className: 'tag tag-error', text: result.code ?? 'error' })
-					),
-					h('p', {
-						className: 'error-text',
-						text: `${result.error ?? 'The job did not start.'} ${NEXT_STEP[result.code ?? ''] ?? ''}`.trim()
-					})
-				)
-			)
-			return
-		}
-		showToast(`Job ${result.envelope.data.id} started.`, 'success')
-		await refresh()
-	}
+	const form = createJobForm(refresh)
 
 	async function download(job: Job, format: 'csv' | 'jsonl' | 'json'): Promise<void> {
 		const answer = await apiDownload(
