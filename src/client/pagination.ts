@@ -122,6 +122,17 @@ export async function paginate<Item>(
 	return makePage(items, position && encodePosition(position), fetchPage, shape)
 }
 
+/**
+ * Runs a list Instagram sends in one piece (likers, search results, stories): `fetchAll` fetches it,
+ * `count` slices it and `next_cursor` points inside it; any other cursor is refused (`whole` above).
+ */
+export function paginateWhole<Item>(
+	fetchAll: () => Promise<Item[]>,
+	options: ListOptions = {}
+): Promise<Page<Item>> {
+	return paginate(async () => ({ items: await fetchAll(), next_cursor: null }), options, 'whole')
+}
+
 /** Wraps items and a cursor as a `Page` whose iterator yields `items`, then every item after the cursor. */
 export function makePage<Item>(
 	items: Item[],

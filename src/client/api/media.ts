@@ -7,7 +7,7 @@ import { normalizeMedia, toMediaV2 } from '../normalize/media'
 import { normalizeComment } from '../normalize/social'
 import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, count, flag, text } from '../normalize/values'
-import { type ListOptions, type Page, paginate, withFields } from '../pagination'
+import { type ListOptions, type Page, paginate, paginateWhole, withFields } from '../pagination'
 import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../shortcode'
 import type { Comment, LikeResult, MediaFull, Media as MediaModel, MediaV2, UserShort } from '../types'
 import { ApiGroup, call, isFatal, notFound, type RequestOptions, requirePk, requireText } from './base'
@@ -66,11 +66,7 @@ export class Media extends ApiGroup {
 	/** Users who liked the media: `GET /api/v1/media/{pk}/likers/` → `users[]` (Instagram sends them in one piece). */
 	async getLikers(mediaPk: string, options: ListOptions = {}): Promise<Page<UserShort>> {
 		const pk = mediaPkFrom(requirePk('mediaPk', mediaPk))
-		return paginate(
-			async () => ({ items: (await this.#likers(pk, options.signal)).users, next_cursor: null }),
-			options,
-			'whole'
-		)
+		return paginateWhole(async () => (await this.#likers(pk, options.signal)).users, options)
 	}
 
 	/**

@@ -5,7 +5,7 @@
 import { normalizeHashtag, normalizePlace } from '../normalize/search'
 import { normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, flag, text } from '../normalize/values'
-import { type ListOptions, type Page, paginate } from '../pagination'
+import { type ListOptions, type Page, paginate, paginateWhole } from '../pagination'
 import type { Hashtag, Media, Place, TopSearch, UserShort } from '../types'
 import { ApiGroup, call, type RequestOptions, requireText } from './base'
 import { mediaFromNode } from './feed'
@@ -25,54 +25,36 @@ export class Search extends ApiGroup {
 	/** Users only: topsearch with `context=user` → `users[].user` [get_search]. */
 	async users(query: string, options: ListOptions = {}): Promise<Page<UserShort>> {
 		const text = requireText('query', query, 200)
-		return paginate(
-			async () => {
-				const body = await this.#topsearch(text, 'user', options.signal)
-				return {
-					items: asArray(body.users).map((entry) => normalizeUserShort(entry.user)),
-					next_cursor: null
-				}
-			},
-			options,
-			'whole'
-		)
+		return paginateWhole(async () => {
+			const body = await this.#topsearch(text, 'user', options.signal)
+			return asArray(body.users).map((entry) => normalizeUserShort(entry.user))
+		}, options)
 	}
 
 	/** Hashtags: `GET /api/v1/tags/search/?q=` → `results[]` [get_search]. */
 	async hashtags(query: string, options: ListOptions = {}): Promise<Page<Hashtag>> {
 		const q = requireText('query', query, 200).replace(/^#/, '')
-		return paginate(
-			async () => {
-				const body = await call(this.client, '/api/v1/tags/search/', {
-					query: { q },
-					category: 'get_search',
-					signal: options.signal
-				})
-				return { items: asArray(body.results).map(normalizeHashtag), next_cursor: null }
-			},
-			options,
-			'whole'
-		)
+		return paginateWhole(async () => {
+			const body = await call(this.client, '/api/v1/tags/search/', {
+				query: { q },
+				category: 'get_search',
+				signal: options.signal
+			})
+			return asArray(body.results).map(normalizeHashtag)
+		}, options)
 	}
 
 	/** Places: `GET /api/v1/fbsearch/places/?query=` → `items[]` [get_search]. */
 	async places(query: string, options: ListOptions = {}): Promise<Page<Place>> {
 		const text = requireText('query', query, 200)
-		return paginate(
-			async () => {
-				const body = await call(this.client, '/api/v1/fbsearch/places/', {
-					query: { query: text },
-					category: 'get_search',
-					signal: options.signal
-				})
-				return {
-					items: asArray(body.items).map((item) => normalizePlace(item.location, item)),
-					next_cursor: null
-				}
-			},
-			options,
-			'whole'
-		)
+		return paginateWhole(async () => {
+			const body = await call(this.client, '/api/v1/fbsearch/places/', {
+				query: { query: text },
+				category: 'get_search',
+				signal: options.signal
+			})
+			return asArray(body.items).map((item) => normalizePlace(item.location, item))
+		}, options)
 	}
 
 	/**

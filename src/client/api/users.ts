@@ -5,7 +5,7 @@
 import { parseBioText } from '../bio'
 import { mergeUsers, normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject } from '../normalize/values'
-import { type ListOptions, type Page, paginate } from '../pagination'
+import { type ListOptions, type Page, paginateWhole } from '../pagination'
 import type { FullProfile, ParsedBio, User, UserShort } from '../types'
 import {
 	ApiGroup,
@@ -84,34 +84,30 @@ export class Users extends ApiGroup {
 	 */
 	async search(query: string, options: ListOptions = {}): Promise<Page<UserShort>> {
 		const text = requireText('query', query, 200)
-		return paginate(
-			async () => {
-				const users: UserShort[] = []
-				if (/^@?[A-Za-z0-9._]{1,30}$/.test(text)) {
-					try {
-						users.push(
-							normalizeUserShort(
-								await webProfileInfo(this.client, text.replace(/^@/, '').toLowerCase(), options.signal)
-							)
+		return paginateWhole(async () => {
+			const users: UserShort[] = []
+			if (/^@?[A-Za-z0-9._]{1,30}$/.test(text)) {
+				try {
+					users.push(
+						normalizeUserShort(
+							await webProfileInfo(this.client, text.replace(/^@/, '').toLowerCase(), options.signal)
 						)
-					} catch (error) {
-						if (isFatal(error)) throw error
-					}
+					)
+				} catch (error) {
+					if (isFatal(error)) throw error
 				}
-				const body = await call(this.client, '/api/v1/web/search/topsearch/', {
-					query: { query: text, context: 'blended' },
-					category: 'get_search',
-					signal: options.signal
-				})
-				for (const entry of asArray(body.users)) {
-					const user = normalizeUserShort(entry.user)
-					if (user.pk && !users.some((known) => known.pk === user.pk)) users.push(user)
-				}
-				return { items: users, next_cursor: null }
-			},
-			options,
-			'whole'
-		)
+			}
+			const body = await call(this.client, '/api/v1/web/search/topsearch/', {
+				query: { query: text, context: 'blended' },
+				category: 'get_search',
+				signal: options.signal
+			})
+			for (const entry of asArray(body.users)) {
+				const user = normalizeUserShort(entry.user)
+				if (user.pk && !users.some((known) => known.pk === user.pk)) users.push(user)
+			}
+			return users
+		}, options)
 	}
 
 	/**
