@@ -57,8 +57,8 @@ const failureResponses: Record<number, FailureResponse> = {
 
 /** Codes every operation can meet: the security guard's refusals and unexpected errors. */
 const everywhere: ErrorCode[] = ['forbidden', 'internal_error']
-/** Codes of an operation that calls Instagram. */
-const instagram: ErrorCode[] = [
+/** Codes of an operation that calls Instagram (routes outside the data groups that do declare them). */
+export const INSTAGRAM_ERRORS: readonly ErrorCode[] = [
 	'login_required',
 	'challenge_required',
 	'private_account',
@@ -85,7 +85,7 @@ export function failureStatuses(facts: FailureFacts): number[] {
 	const codes = new Set<ErrorCode>([...everywhere, ...facts.declared])
 	if (facts.validates || facts.hasBody) codes.add('bad_request')
 	if (facts.hasBody) codes.add('payload_too_large')
-	if (facts.upstream) for (const code of instagram) codes.add(code)
+	if (facts.upstream) for (const code of INSTAGRAM_ERRORS) codes.add(code)
 	return [...new Set([...codes].map((code) => httpStatusOf[code]))].sort((a, b) => a - b)
 }
 

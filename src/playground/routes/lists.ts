@@ -15,6 +15,7 @@ import { WatchExistsError } from '../../watch/store'
 import { parseEvery, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
 import { type ErrorCode, HttpError, ok } from '../envelope'
+import { INSTAGRAM_ERRORS } from '../openapi/failures'
 import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
@@ -76,15 +77,7 @@ const unknownList = { errors: ['not_found'] as ErrorCode[] }
  * Comparing a list's members calls Instagram for each, so it meets Instagram's failures as the
  * data routes do (docs/api-contract.md, "Errors"), besides an unknown list.
  */
-const compareErrors: ErrorCode[] = [
-	'not_found',
-	'login_required',
-	'challenge_required',
-	'private_account',
-	'rate_limited',
-	'upstream_error',
-	'upstream_timeout'
-]
+const compareErrors = [...INSTAGRAM_ERRORS]
 
 /** The lists route group. */
 export const listsRoutes = (context: PlaygroundContext) => {

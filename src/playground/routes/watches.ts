@@ -14,6 +14,7 @@ import { WatchExistsError } from '../../watch/store'
 import { parseEvery, WATCH_KINDS, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
+import { INSTAGRAM_ERRORS } from '../openapi/failures'
 import { documented } from './docs'
 
 const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
@@ -242,15 +243,7 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 				...documented('Watches', 'Run a watch now: store a snapshot', SnapshotSchema, {
 					description:
 						'Fetches the account or hashtag now and stores a snapshot; a failure of Instagram answers its code.',
-					errors: [
-						'not_found',
-						'login_required',
-						'challenge_required',
-						'private_account',
-						'rate_limited',
-						'upstream_error',
-						'upstream_timeout'
-					]
+					errors: [...INSTAGRAM_ERRORS]
 				})
 			}
 		)
