@@ -19,9 +19,10 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
-/** Runs the binary to completion in the empty folder. */
-async function run(...args: string[]) {
-	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+/** Runs the binary to completion in the empty folder, with `input` as its standard input. */
+async function runWithInput(input: string | undefined, ...args: string[]) {
+	const stdin = input === undefined ? 'ignore' : new TextEncoder().encode(input)
+	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe', stdin })
 	const [code, stdout, stderr] = await Promise.all([
 		child.exited,
 		new Response(child.stdout).text(),
@@ -29,6 +30,12 @@ async function run(...args: string[]) {
 	])
 	return { code, stdout, stderr }
 }
+
+/** Runs the binary to completion in the empty folder, without standard input. */
+const run = (...args: string[]) => runWithInput(undefined, ...args)
+
+/** A Cookie header as `login --cookies -` reads it. */
+const COOKIE_HEADER = 'sessionid=1%3Asecret-value; csrftoken=csrf-value; ds_user_id=1'
 
 describe('smkit binary', () => {
 	it('lists the four commands in --help', async () => {
@@ -73,17 +80,10 @@ describe('smkit binary', () => {
 	})
 
 	it('login --cookies - reads standard input (a lone - is the option value, not a flag)', async () => {
-		const child = Bun.spawn([binary, 'login', '--cookies', '-', '--skip-check', '--env', 'login-stdin.env'], {
-			cwd: folder,
-			stdin: new TextEncoder().encode('sessionid=1%3Asecret-value; csrftoken=csrf-value; ds_user_id=1'),
-			stdout: 'pipe',
-			stderr: 'pipe'
-		})
-		const [code, stdout, stderr] = await Promise.all([
-			child.exited,
-			new Response(child.stdout).text(),
-			new Response(child.stderr).text()
-		])
+		const { code, stdout, stderr } = await runWithInput(
+			COOKIE_HEADER,
+			...['login', '--cookies', '-', '--skip-check', '--env', 'login-stdin.env']
+		)
 		expect(stderr).toBe('')
 		expect(code).toBe(0)
 		expect(stdout).toContain('Read 3 instagram.com cookies from the Cookie header')
@@ -102,13 +102,7 @@ describe('smkit binary', () => {
 			],
 			[['logout', '--env', '.'], "--env: '.' is a folder"]
 		] as const) {
-			const child = Bun.spawn([binary, ...args], {
-				cwd: folder,
-				stdin: new TextEncoder().encode('sessionid=1%3Asecret-value; csrftoken=csrf-value; ds_user_id=1'),
-				stdout: 'pipe',
-				stderr: 'pipe'
-			})
-			const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+			const { code, stderr } = await runWithInput(COOKIE_HEADER, ...args)
 			expect(stderr).toContain(message)
 			expect(code).toBe(2)
 		}
