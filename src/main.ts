@@ -106,12 +106,13 @@ function attachDashValues(argv: string[]): string[] {
 			.flatMap((option) => option.rawName.split(',').map((name) => name.trim().split(/\s/)[0]))
 	)
 	const words: string[] = []
-	for (const [index, word] of argv.entries()) {
+	let optionsEnded = false
+	for (const word of argv) {
 		const previous = words.at(-1)
-		const ended = argv.slice(0, index).includes('--')
-		if (!ended && previous && takesValue.has(previous) && (word === '-' || /^-\d/.test(word)))
+		if (!optionsEnded && previous && takesValue.has(previous) && (word === '-' || /^-\d/.test(word)))
 			words[words.length - 1] = `${previous}=${word}`
 		else words.push(word)
+		if (word === '--') optionsEnded = true
 	}
 	return words
 }
