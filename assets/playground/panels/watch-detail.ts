@@ -1,0 +1,96 @@
+/**
+ * The selected watch in the Watch panel: a growth chart from its snapshots (followers, or posts
+ * with the tag), two snapshot pickers with the diff between them (the last two at first), and a
+ * hashtag's latest top posts.
+ */
+
+import { h, replaceChildren } from '../../common/dom'
+import { barChart } from '../components/charts'
+import { errorBox } from '../components/error-box'
+import { apiGet } from '../lib/api'
+import { formatCount, formatTime } from '../lib/format'
+import { topPost } from './analytics'
+import { field } from './insights-common'
+import { showDiff } from './watch-diff'
+import { type Snapshot, type Watch, watchLabel } from './watch-model'
+
+/** Fills `detail` with the growth and the latest diff of `watch`. */
+export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promise<void> {
+	const answer = await apiGet<Snapshot[]>(`/api/watches/${watch.id}/snapshots`)
+	if (!answer.ok || !answer.envelope) {
+		replaceChildren(detail, errorBox(answer.code, answer.error))
+		return
+	}
+	const snapshots = answer.envelope.data
+	const label = watchLabel(watch)
+	const value = (snapshot: Snapshot) =>
+		(watch.kind === 'hashtag' ? snapshot.media_count : snapshot.followers) ?? 0
+	const chart = barChart(
+		snapshots.map((snapshot) => ({
+			label: `#${snapshot.id}`,
+			value: value(snapshot),
+			title: formatTime(snapshot.taken_at)
+		})),
+		{
+			title: watch.kind === 'hashtag' ? `Posts with ${label}` : `Followers of ${label}`,
+			emptyText: 'No snapshots yet'
+		}
+	)
+	const option = (snapshot: Snapshot) =>
+		h('option', {
+			text: `#${snapshot.id} · ${formatTime(snapshot.taken_at)} · ${formatCount(value(snapshot))}`,
+			attrs: { value: String(snapshot.id) }
+		})
+	const from = h(
+		'select',
+		{ className: 'input', attrs: { name: 'from', id: 'watch-diff-from' } },
+		...snapshots.map(option)
+	)
+	const to = h(
+		'select',
+		{ className: 'input', attrs: { name: 'to', id: 'watch-diff-to' } },
+		...snapshots.map(option)
+	)
+	if (snapshots.length >= 2) {
+		from.value = String((snapshots[snapshots.length - 2] as Snapshot).id)
+		to.value = String((snapshots[snapshots.length - 1] as Snapshot).id)
+	}
+	const diffArea = h('div', { className: 'watch-diff', attrs: { 'aria-live': 'polite' } })
+	const compareButton = h('button', {
+		className: 'button button-primary',
+		text: watch.kind === 'hashtag' ? 'Show changes' : 'Show gained and lost',
+		attrs: { type: 'button' },
+		on: { click: () => void showDiff(watch.id, Number(from.value), Number(to.value), diffArea) }
+	})
+	replaceChildren(
+		detail,
+		h('h2', { className: 'section-title', text: `${label}: growth` }),
+		h('div', { className: 'watch-chart' }, chart),
+		snapshots.length >= 2
+			? h(
+					'div',
+					{ className: 'fields watch-diff-form' },
+					field('From', from),
+					field('To', to),
+					h('div', { className: 'form-actions' }, compareButton)
+				)
+			: h('p', {
+					className: 'field-hint',
+					text: 'Two snapshots are needed for a diff: run the watch again later.'
+				}),
+		diffArea,
+		latestTopPosts(snapshots.at(-1))
+	)
+	if (snapshots.length >= 2) await showDiff(watch.id, Number(from.value), Number(to.value), diffArea)
+}
+
+/** A hashtag snapshot's top posts. */
+function latestTopPosts(snapshot: Snapshot | undefined): HTMLElement | null {
+	if (!snapshot?.top_posts || snapshot.top_posts.length === 0) return null
+	return h(
+		'section',
+		{ className: 'watch-top-posts' },
+		h('h3', { className: 'section-title', text: `Top posts at snapshot #${snapshot.id}` }),
+		h('div', { className: 'top-posts' }, ...snapshot.top_posts.map(topPost))
+	)
+}
