@@ -3,22 +3,17 @@
  * guest API, and the loop that drives the guest's promises until the body settles, the deadline
  * passes or the host asks to stop.
  *
- * Host calls are messages to the main thread and promises in the guest (`context.newPromise`). When
- * a reply arrives it is queued; the loop resolves the guest promise and runs the guest's pending
+ * Host calls (guest-calls.ts) are messages to the main thread and promises in the guest. When a
+ * reply arrives it is queued; the loop resolves the guest promise and runs the guest's pending
  * jobs. All guest work happens in this loop, so an exception from inside the engine (the native
  * stack overflowing, a WebAssembly trap) is caught in one place and poisons the engine.
  */
-import {
-	errors,
-	type QuickJSContext,
-	type QuickJSDeferredPromise,
-	type QuickJSHandle,
-	type QuickJSRuntime
-} from 'quickjs-emscripten-core'
-import { encodeError, messageOf, tooManyCallsMessage } from './bridge'
+import { errors, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core'
 import type { Engine } from './engine'
 import { CODE_FILE_NAME, GUEST_BOOTSTRAP, wrapUserCode } from './guest'
-import { type OutputBuffer, type RunSettings, safeMessage, withHint } from './outcome'
+import { GuestCalls } from './guest-calls'
+import { decodeRunReply, describeThrown, engineFailure } from './guest-result'
+import type { OutputBuffer, RunSettings } from './outcome'
 import type { CallRequest, StopReason, WorkerOutcome } from './protocol'
 import { sandboxDefaults } from './types'
 
@@ -44,16 +39,8 @@ export class SandboxSession {
 	private runtime?: QuickJSRuntime
 	private context?: QuickJSContext
 	private readonly handles: QuickJSHandle[] = []
-	private readonly deferreds = new Set<QuickJSDeferredPromise>()
-	private readonly replies: Array<() => void> = []
-	private readonly allowed: Set<string>
+	private readonly calls: GuestCalls
 	private stopReason: StopReason | undefined
-	private finished = false
-	private callCount = 0
-	/** Calls sent to the host and not answered yet: while any is, the guest may still be woken. */
-	private pendingCalls = 0
-	/** A saveFile call is waiting for the host. */
-	private saving = false
 	private wakeUp: (() => void) | undefined
 	private deadlineTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -61,9 +48,9 @@ export class SandboxSession {
 		private readonly engine: Engine,
 		private readonly settings: RunSettings,
 		private readonly link: SessionLink,
-		private readonly output: OutputBuffer
+		output: OutputBuffer
 	) {
-		this.allowed = new Set(link.methods)
+		this.calls = new GuestCalls(settings, link, output, () => this.wake())
 	}
 
 	/** Runs the code to completion, timeout or stop request. Never throws. */
@@ -79,10 +66,7 @@ export class SandboxSession {
 			// came from inside the engine (native stack overflow, WebAssembly trap): never reuse it.
 			if (!(error instanceof errors.QuickJSUnwrapError)) this.engine.poisoned = true
 			if (this.stopReason) return this.stoppedOutcome()
-			if (error instanceof RangeError) {
-				return { ok: false, error: 'Stack overflow: the code nests or recurses too deeply for the sandbox' }
-			}
-			return { ok: false, error: withHint(`The sandbox engine failed: ${messageOf(error)}`, this.settings) }
+			return engineFailure(error, this.settings)
 		}
 	}
 
@@ -95,16 +79,17 @@ export class SandboxSession {
 
 	private async drive(code: string): Promise<WorkerOutcome> {
 		const context = this.createContext()
+		const calls = this.calls
 		const api = this.track(context.unwrapResult(context.evalCode(GUEST_BOOTSTRAP, 'sandbox.js')))
 		const guest = this.track(
 			context.unwrapResult(
 				context.callFunction(
 					api,
 					context.undefined,
-					this.track(context.newFunction('print', (line) => this.print(line))),
-					this.track(context.newFunction('bridge', (path, args) => this.bridge(path, args))),
+					this.track(context.newFunction('print', (line) => calls.print(line))),
+					this.track(context.newFunction('bridge', (path, args) => calls.bridge(path, args))),
 					this.link.canSave
-						? this.track(context.newFunction('save', (name, content) => this.save(name, content)))
+						? this.track(context.newFunction('save', (name, content) => calls.save(name, content)))
 						: context.undefined,
 					this.track(
 						context.newString(
@@ -116,35 +101,35 @@ export class SandboxSession {
 		)
 		const runBody = this.track(context.getProp(guest, 'run'))
 		const describe = this.track(context.getProp(guest, 'describe'))
+		const thrown = (error: QuickJSHandle) => describeThrown(context, describe, error, this.settings)
 
 		const compiled = context.evalCode(wrapUserCode(code), CODE_FILE_NAME)
 		if (compiled.error) {
 			const error = this.track(compiled.error)
 			if (this.stopReason) return this.stoppedOutcome()
-			return { ok: false, error: this.describeThrown(describe, error) }
+			return { ok: false, error: thrown(error) }
 		}
 		const body = this.track(compiled.value)
 		const started = context.callFunction(runBody, context.undefined, body)
 		if (started.error) {
 			// `run` catches everything catchable: this is the deadline, the signal or lack of memory.
 			const error = this.track(started.error)
-			return this.stopReason
-				? this.stoppedOutcome()
-				: { ok: false, error: this.describeThrown(describe, error) }
+			return this.stopReason ? this.stoppedOutcome() : { ok: false, error: thrown(error) }
 		}
 		const promise = this.track(started.value)
 
 		for (;;) {
 			if (this.stopReason) return this.stoppedOutcome()
-			this.applyReplies()
+			calls.applyReplies()
 			await this.runJobs()
 			if (this.stopReason) return this.stoppedOutcome()
 			const state = context.getPromiseState(promise)
-			if (state.type === 'fulfilled') return this.decode(context.getString(this.track(state.value)))
-			if (state.type === 'rejected')
-				return { ok: false, error: this.describeThrown(describe, this.track(state.error)) }
-			if (this.replies.length > 0) continue
-			if (this.pendingCalls === 0 && !this.runtime!.hasPendingJob()) {
+			if (state.type === 'fulfilled') {
+				return decodeRunReply(context.getString(this.track(state.value)), this.settings)
+			}
+			if (state.type === 'rejected') return { ok: false, error: thrown(this.track(state.error)) }
+			if (calls.hasReplies) continue
+			if (!calls.pending && !this.runtime!.hasPendingJob()) {
 				return {
 					ok: false,
 					error:
@@ -164,6 +149,7 @@ export class SandboxSession {
 		runtime.setMaxStackSize(sandboxDefaults.maxStackBytes)
 		runtime.setInterruptHandler(() => this.shouldInterrupt())
 		this.context = runtime.newContext()
+		this.calls.attach(this.context)
 		return this.context
 	}
 
@@ -201,98 +187,6 @@ export class SandboxSession {
 		}
 	}
 
-	private applyReplies(): void {
-		for (let reply = this.replies.shift(); reply; reply = this.replies.shift()) reply()
-	}
-
-	/** The guest's `run` answer; the JSON is parsed by the host, so only text crosses threads. */
-	private decode(reply: string): WorkerOutcome {
-		if (reply.startsWith('e')) return { ok: false, error: withHint(reply.slice(1), this.settings) }
-		if (reply.startsWith('v')) return { ok: true, returnJson: reply.slice(1) }
-		return { ok: true }
-	}
-
-	private describeThrown(describe: QuickJSHandle, error: QuickJSHandle): string {
-		const context = this.context!
-		const described = context.callFunction(describe, context.undefined, error)
-		if (!described.error) {
-			const text = context.typeof(described.value) === 'string' ? context.getString(described.value) : ''
-			described.value.dispose()
-			if (text) return withHint(text, this.settings)
-		} else {
-			described.error.dispose()
-		}
-		// Describing failed too (usually no memory left): report what the host can see.
-		const message = context.typeof(error) === 'object' ? safeMessage(context, error) : ''
-		return withHint(message || 'The code failed (out of memory while reporting the error)', this.settings)
-	}
-
-	private print(line: QuickJSHandle): QuickJSHandle {
-		const context = this.context!
-		const text = context.typeof(line) === 'string' ? context.getString(line) : ''
-		return this.output.append(text) ? context.true : context.false
-	}
-
-	private bridge(pathHandle: QuickJSHandle, argsHandle: QuickJSHandle): QuickJSHandle {
-		const context = this.context!
-		const path = context.typeof(pathHandle) === 'string' ? context.getString(pathHandle) : ''
-		const label = `ig.${path}`
-		// Refusals throw here: the guest's async wrapper turns them into a rejection, cheaply. The
-		// host checks the path, the count and the arguments again.
-		if (!this.allowed.has(path)) throw new TypeError(`${label} is not available`)
-		const argsJson = context.typeof(argsHandle) === 'string' ? context.getString(argsHandle) : ''
-		return this.hostCall(label, { kind: 'ig', path, argsJson })
-	}
-
-	private save(nameHandle: QuickJSHandle, contentHandle: QuickJSHandle): QuickJSHandle {
-		const context = this.context!
-		if (context.typeof(nameHandle) !== 'string' || context.typeof(contentHandle) !== 'string') {
-			throw new TypeError('saveFile(name, content) needs two strings')
-		}
-		// One file at a time, so the host never holds more than one file's content.
-		if (this.saving)
-			throw new Error('saveFile writes one file at a time: await each saveFile before the next')
-		const name = context.getString(nameHandle)
-		const content = context.getString(contentHandle)
-		this.saving = true
-		return this.hostCall('saveFile', { kind: 'save', name, content }, () => {
-			this.saving = false
-		})
-	}
-
-	/** Counts the call, sends it to the host, and hands the guest a promise for its reply. */
-	private hostCall(label: string, request: CallRequest, onReply?: () => void): QuickJSHandle {
-		this.callCount++
-		if (this.callCount > this.settings.maxCalls) {
-			throw new RangeError(tooManyCallsMessage(this.settings.maxCalls, label, this.callCount))
-		}
-		const deferred = this.context!.newPromise()
-		this.deferreds.add(deferred)
-		this.pendingCalls++
-		this.link
-			.call(request)
-			.catch((error) => encodeError(error))
-			.then((reply) => {
-				this.pendingCalls--
-				onReply?.()
-				if (this.finished) return
-				this.replies.push(() => this.resolve(deferred, reply))
-				this.wake()
-			})
-		// The library disposes the returned handle; the deferred keeps its resolvers.
-		return deferred.handle
-	}
-
-	private resolve(deferred: QuickJSDeferredPromise, reply: string): void {
-		const text = this.context!.newString(reply)
-		try {
-			deferred.resolve(text)
-			this.deferreds.delete(deferred)
-		} finally {
-			text.dispose()
-		}
-	}
-
 	private track<T extends QuickJSHandle>(handle: T): T {
 		this.handles.push(handle)
 		return handle
@@ -300,12 +194,12 @@ export class SandboxSession {
 
 	/** Frees every handle, the context and the runtime; an engine that fails to free is poisoned. */
 	dispose(): void {
-		this.finished = true
+		this.calls.finish()
 		clearTimeout(this.deadlineTimer)
 		this.wake()
 		if (this.engine.poisoned) return
 		try {
-			for (const deferred of this.deferreds) deferred.dispose()
+			this.calls.dispose()
 			for (const handle of this.handles) if (handle.alive) handle.dispose()
 			this.context?.dispose()
 			this.runtime?.dispose()
