@@ -86,6 +86,9 @@ export function extractCodeBlock(content: string, toolsOffered: boolean): string
 
 const now = () => Date.now() / 1000
 
+/** The result kept for a tool call the person cancelled. */
+const cancelledCall = 'Cancelled: the user stopped this request before the call finished.'
+
 /** Runs the loop until an answer, a stop condition, a provider failure or cancellation. */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
 	const maxSteps = options.maxSteps ?? 15
@@ -164,7 +167,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 		if (reply.toolCalls.length) {
 			if (reply.content.trim()) partial = reply.content.trim()
 			messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls, timestamp })
-			for (const call of reply.toolCalls) {
+			for (const [index, call] of reply.toolCalls.entries()) {
 				const tool = options.tools.find((candidate) => candidate.name === call.name)
 				const event = { step: state.step, id: call.id, source: 'model' as const, name: call.name }
 				let parsedArguments: unknown = call.arguments
@@ -200,8 +203,21 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 						}
 					}
 				}
-				// Cancelled while the call ran (Ctrl-C at an approval prompt): its result is not news.
-				if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
+				// Cancelled while the call ran (Ctrl-C at an approval prompt): its result is not news, but
+				// the conversation still answers this call and the ones after it, since providers reject a
+				// tool call without a result (the next ask would fail).
+				if (options.signal?.aborted) {
+					for (const unanswered of reply.toolCalls.slice(index)) {
+						messages.push({
+							role: 'tool',
+							toolCallId: unanswered.id,
+							name: unanswered.name,
+							content: markUntrusted(cancelledCall),
+							timestamp: now()
+						})
+					}
+					return result('aborted', partial, new AgentAbortError())
+				}
 				emitSafely(options.onEvent, {
 					type: 'tool_result',
 					...event,

@@ -216,6 +216,40 @@ console.log(saved.file)`
 		expect(response).toMatchObject({ success: false, error: 'Cancelled' })
 	})
 
+	test('an ask cancelled while a tool call waits leaves every tool call answered for the next ask', async () => {
+		harness.llm.setScript([
+			{
+				toolCalls: [
+					{ name: 'run_code', arguments: { code: 'return 1' } },
+					{ name: 'run_code', arguments: { code: 'return 2' } }
+				]
+			},
+			reply.text('fresh answer')
+		])
+		const controller = new AbortController()
+		const agent = harness.agent({
+			permission: 'ask_every',
+			// The person closes the page while the approval waits.
+			approver: async () => {
+				controller.abort()
+				return false
+			}
+		})
+		const cancelled = await agent.ask('first', { signal: controller.signal })
+		expect(cancelled).toMatchObject({ success: false, error: 'Cancelled' })
+		const next = await agent.ask('second')
+		expect(next).toMatchObject({ success: true, answer: 'fresh answer' })
+		// Providers reject a conversation whose tool call has no result (OpenAI: HTTP 400).
+		const sent: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[] = harness.llm
+			.chatRequests()
+			.at(-1)!.body.messages
+		const called = sent.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? [])
+		const answered = sent.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : []))
+		expect(called).toHaveLength(2)
+		expect(answered).toEqual(called)
+		expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'second' })
+	})
+
 	test('asks on one agent run one at a time', async () => {
 		harness.llm.setScript(() => ({ text: 'ok', delayMs: 60 }))
 		const agent = harness.agent()
