@@ -284,8 +284,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 			continue
 		}
 
-		messages.push({ role: 'assistant', content: reply.content, timestamp })
 		const answer = reply.content.trim() || lastOutput || (code ? `Executed code:\n${code}` : '')
+		if (!answer) {
+			// Nothing to show (a content filter, a reasoning model out of tokens): a failed ask, not a blank answer.
+			const label = options.model.provider.label
+			return result('error', '', new AgentProviderError(label, 'malformed', 'the model sent an empty reply'))
+		}
+		messages.push({ role: 'assistant', content: reply.content, timestamp })
 		return result('answer', answer)
 	}
 }

@@ -157,6 +157,12 @@ console.log(followers.items.length)`
 		['429 rate limit', [reply.error(429, 'Rate limit reached')], 'HTTP 429'],
 		['500 server error', [reply.error(500, 'internal')], 'HTTP 500'],
 		['malformed reply', [{ malformed: 'not json at all' }], 'not a valid chat completion'],
+		['empty reply', [reply.text('')], 'empty reply'],
+		[
+			'reply without content',
+			[{ malformed: '{"choices":[{"message":{"role":"assistant","content":null}}]}' }],
+			'empty reply'
+		],
 		['timeout', [{ hang: true }], 'did not answer in time']
 	]
 	for (const [name, script, phrase] of failures) {
