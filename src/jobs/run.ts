@@ -12,6 +12,7 @@
  * not exist or cannot be seen fails it. Aborting the signal stops it between two writes and leaves
  * the status to the caller (pause, cancel, shutdown).
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { InstagramClient } from '../client/client'
 import { IgApiError, IgError } from '../client/errors'
 import { fetchThroughProxies } from '../client/proxy'
@@ -57,6 +58,12 @@ export class JobBusyError extends Error {
 	override name = 'JobBusyError'
 }
 
+/**
+ * The job whose run a request belongs to: the client's rate limiter is shared by every caller (the
+ * playground, other jobs, watches), and a job reports only the budget waits of its own requests.
+ */
+const runningJob = new AsyncLocalStorage<number>()
+
 /** Errors that stop the job until the user acts; the message says what to do. */
 const PAUSING: Record<string, string> = {
 	login_required:
@@ -79,6 +86,11 @@ function describe(error: unknown): string {
 /** Runs job `id` until it is done, paused, failed, or the signal aborts. Resolves to the job. */
 export async function runJob(jobs: JobStore, id: number, options: RunOptions): Promise<Job> {
 	if (!jobs.claim(id)) throw new JobBusyError(`job ${id} is being run by another process`)
+	return runningJob.run(id, () => runClaimed(jobs, id, options))
+}
+
+/** Runs job `id`, claimed by this process, and releases it at the end. */
+async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Promise<Job> {
 	const signal = options.signal ?? new AbortController().signal
 	const emit = (event: JobEvent) => options.onEvent?.(event)
 	const started = performance.now()
@@ -95,6 +107,23 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 	const backoffMs = options.backoffMs ?? 2000
 	const maxBackoffMs = options.maxBackoffMs ?? 300_000
 	const maxAttempts = options.maxAttempts ?? 40
+	/**
+	 * While the page read ahead is on its way and the one before it is being stored, its waits are
+	 * held and reported after that page: reported before it, the page's event would end them at once
+	 * for every listener (progress line, Jobs panel, a stream opened during the wait).
+	 */
+	let holdWaits = false
+	let heldWait: { event: JobEvent; until: number } | null = null
+	const emitWait = (event: JobEvent & { wait_ms: number }) => {
+		if (holdWaits) heldWait = { event, until: Date.now() + event.wait_ms }
+		else emit(event)
+	}
+	const releaseWait = () => {
+		holdWaits = false
+		const left = heldWait ? heldWait.until - Date.now() : 0
+		if (heldWait && left > 0) emit({ ...heldWait.event, job: jobs.get(id) as Job, wait_ms: left })
+		heldWait = null
+	}
 
 	/** Runs `step` until it succeeds, waiting between transient failures (until `stop` aborts). */
 	async function patiently<Result>(step: () => Promise<Result>, stop: AbortSignal = signal): Promise<Result> {
@@ -115,7 +144,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 					`${describe(error)}; trying again in ${Math.ceil(wait / 1000)} s`,
 					code
 				)
-				emit({ type: 'wait', job, wait_ms: wait })
+				emitWait({ type: 'wait', job, wait_ms: wait })
 				await sleep(wait, stop)
 			}
 		}
@@ -123,8 +152,9 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 
 	const limiter = options.ig.stats.limiter
 	const stopListening = limiter?.onWait((_category, waitMs) => {
+		if (runningJob.getStore() !== id) return
 		const job = jobs.get(id)
-		if (job) emit({ type: 'wait', job, wait_ms: waitMs, rate: rate(job) })
+		if (job) emitWait({ type: 'wait', job, wait_ms: waitMs, rate: rate(job) })
 	})
 	try {
 		let job = setStatus('running')
@@ -179,6 +209,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 						: await fetchPage(cursor, job.limit === null ? null : job.limit - job.collected, signal)
 				ahead = null
 				if (job.limit === null && page.next !== null) {
+					holdWaits = true
 					const pending = fetchPage(page.next, null, aheadSignal)
 					pending.catch(() => {})
 					ahead = { from: page.next, page: pending }
@@ -190,6 +221,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 				cursor = page.next
 				job = jobs.get(id) as Job
 				emit({ type: 'page', job, added, rate: rate(job) })
+				releaseWait()
 			}
 		} finally {
 			readAhead.abort()
