@@ -3,12 +3,16 @@
 /** One table cell: text, a number (grouped with commas) or nothing. */
 export type Cell = string | number | null | undefined
 
+/** Line breaks, tabs and control characters (a caption's paragraphs, a hostile name's escapes). */
+const BREAKS = /[\s\p{Cc}]+/gu
+
+/** A cell's text on one line: a row stays one line, and no cell can send the terminal a control sequence. */
 const show = (cell: Cell): string =>
 	cell === null || cell === undefined
 		? '-'
 		: typeof cell === 'number'
 			? cell.toLocaleString('en-US', { maximumFractionDigits: 3 })
-			: cell
+			: cell.replace(BREAKS, ' ')
 
 /**
  * The table as lines: a header, a rule, then the rows. Columns of numbers are right-aligned, and so
