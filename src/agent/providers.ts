@@ -188,9 +188,30 @@ function ollamaBaseURL(host: string | undefined): string | undefined {
 }
 
 /**
+ * `OPENAI_BASE_URL` checked like `--base-url`: anything but an http(s) URL would fail every ask with
+ * a misleading provider error. The value is not quoted: a URL may carry credentials.
+ */
+function openAiBaseURL(value: string | undefined): string | undefined {
+	const url = nonEmpty(value)
+	if (url === undefined) return undefined
+	if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+		throw new AgentConfigError('OPENAI_BASE_URL is not an http(s) URL, e.g. http://127.0.0.1:8000/v1')
+	}
+	return url
+}
+
+/** The base URL the environment gives a provider (only openai and ollama take one), checked only when used. */
+function environmentBaseURL(info: ProviderInfo, env: Record<string, string | undefined>): string | undefined {
+	if (info.name === 'openai') return openAiBaseURL(env.OPENAI_BASE_URL)
+	if (info.name === 'ollama') return ollamaBaseURL(env.OLLAMA_HOST)
+	return undefined
+}
+
+/**
  * Resolves provider, key, base URL and model. Key order: `apiKey` option, then `env` (which already
  * merges the env file under the process environment). Without `provider`: the first provider in
- * the table whose key is set, else gemini. Throws AgentConfigError for an unknown provider name.
+ * the table whose key is set, else gemini. Throws AgentConfigError for an unknown provider name
+ * (exit code 2) and for the chosen provider's malformed OPENAI_BASE_URL or OLLAMA_HOST (exit code 1).
  * A missing key is not thrown here: `apiKey` is null and the caller decides (CLI exits, servers
  * report `ai_available: false`).
  */
@@ -223,13 +244,7 @@ export function resolveProvider(request: ProviderRequest = {}): ProviderConfig {
 		apiKey = localKey
 		keySource = 'local'
 	}
-	const environmentURL =
-		info.name === 'openai'
-			? nonEmpty(env.OPENAI_BASE_URL)
-			: info.name === 'ollama'
-				? ollamaBaseURL(env.OLLAMA_HOST)
-				: undefined
-	const chosenURL = nonEmpty(request.baseURL) ?? environmentURL
+	const chosenURL = nonEmpty(request.baseURL) ?? environmentBaseURL(info, env)
 	const baseURL = chosenURL ?? info.baseURL
 	const requestedModel = nonEmpty(request.model)
 	const wantsDefault = !requestedModel || requestedModel.toLowerCase() === 'auto'

@@ -4,7 +4,8 @@
  * environment file's AI keys: the first provider whose key is set.
  */
 import { chatRoutes } from '../agent/chat/routes'
-import { type ChatSetupOptions, setupChat } from '../agent/chat/setup'
+import { type ChatSetup, type ChatSetupOptions, setupChat, unavailableChat } from '../agent/chat/setup'
+import { AgentConfigError } from '../agent/providers'
 import type { PlaygroundAi } from './app'
 import { AI_UNAVAILABLE_MESSAGE } from './routes/ai-fallback'
 import { aiDocs } from './routes/ai-schemas'
@@ -23,14 +24,21 @@ export interface PlaygroundAiOptions extends ChatSetupOptions {
 
 /**
  * Builds the playground's AI side. Throws AgentConfigError only for an unknown provider name;
- * without a key `available` is false and the routes answer 503 with what to set.
+ * without a key `available` is false and the routes answer 503 with what to set, and with a
+ * malformed variable (OPENAI_BASE_URL) they answer 503 naming it: the playground still starts.
  */
 export function createPlaygroundAi(options: PlaygroundAiOptions): PlaygroundAi {
 	const { heartbeatMs, log = console.error, ...setup } = options
-	const configured = setupChat(setup, PLAYGROUND_APPROVAL_HINT)
-	// The provider's own message names --api-key and --provider, which the playground does not take:
-	// its AI keys come from the environment file only.
-	const chat = configured.available ? configured : { ...configured, reason: AI_UNAVAILABLE_MESSAGE }
+	let chat: ChatSetup
+	try {
+		const configured = setupChat(setup, PLAYGROUND_APPROVAL_HINT)
+		// The provider's own message names --api-key and --provider, which the playground does not take:
+		// its AI keys come from the environment file only.
+		chat = configured.available ? configured : { ...configured, reason: AI_UNAVAILABLE_MESSAGE }
+	} catch (error) {
+		if (!(error instanceof AgentConfigError) || setup.provider !== undefined) throw error
+		chat = unavailableChat(`AI chat is not available: ${error.message}`)
+	}
 	return {
 		available: chat.available,
 		provider: chat.available ? chat.provider : null,

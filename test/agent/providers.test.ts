@@ -64,6 +64,26 @@ describe('resolveProvider', () => {
 		expect(resolveProvider({ provider: 'groq', env }).baseURL).toBe('https://api.groq.com/openai/v1')
 	})
 
+	test('a malformed OPENAI_BASE_URL is a configuration error naming the variable, not a failed ask later', () => {
+		for (const value of ['notaurl', 'localhost:8000/v1', 'ftp://host/v1', 'http://']) {
+			let caught: unknown
+			try {
+				resolveProvider({ provider: 'openai', env: { OPENAI_BASE_URL: value, OPENAI_API_KEY: 'k' } })
+			} catch (error) {
+				caught = error
+			}
+			expect(caught).toBeInstanceOf(AgentConfigError)
+			expect((caught as AgentConfigError).exitCode).toBe(1)
+			expect((caught as Error).message).toContain('OPENAI_BASE_URL is not an http(s) URL')
+		}
+		// --base-url wins, and other providers never read the variable.
+		const env = { OPENAI_BASE_URL: 'notaurl' }
+		expect(resolveProvider({ provider: 'openai', env, baseURL: 'http://127.0.0.1:8/v1' }).baseURL).toBe(
+			'http://127.0.0.1:8/v1'
+		)
+		expect(resolveProvider({ provider: 'groq', env }).baseURL).toBe('https://api.groq.com/openai/v1')
+	})
+
 	test('model auto with another base URL is left for the server to name; the provider own URL keeps the default', () => {
 		const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }
 		expect(resolveProvider({ provider: 'openai', env }).model).toBe('auto')

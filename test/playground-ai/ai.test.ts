@@ -216,6 +216,32 @@ describe('without a key', () => {
 	})
 })
 
+describe('with a malformed OPENAI_BASE_URL', () => {
+	test('the playground starts with AI off, and the 503 names the variable to fix', async () => {
+		const ai = createPlaygroundAi({
+			client: harness.client,
+			env: { OPENAI_API_KEY: testApiKey, OPENAI_BASE_URL: 'localhost:8000/v1' },
+			log: () => {}
+		})
+		expect(ai).toMatchObject({ available: false, provider: null, model: null })
+		const app = createPlaygroundApp({ ig: harness.client, ai, log: () => {} })
+		const before = harness.llm.requests.length
+		const response = await app.handle(
+			new Request('http://127.0.0.1/api/ai/ask', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ message: 'hi' })
+			})
+		)
+		expect(response.status).toBe(503)
+		const body = await response.json()
+		expect(body).toMatchObject({ success: false, code: 'ai_unavailable' })
+		expect(body.error).toContain('OPENAI_BASE_URL is not an http(s) URL')
+		expect(JSON.stringify(body)).not.toContain(testApiKey)
+		expect(harness.llm.requests.length).toBe(before)
+	})
+})
+
 describe('security', () => {
 	test('a cross-origin text/plain POST to /api/ai/ask is refused before any model call', async () => {
 		const { app } = playground('full_access')
