@@ -142,7 +142,9 @@ function isUsableValue(value: string): boolean {
  * count (a header has no domains and is taken as Instagram's); an expired or missing required
  * cookie is an error naming it. `now` is in seconds (tests pin it).
  */
-export function importSession(text: string, now = Date.now() / 1000): SessionImport {
+export function importSession(rawText: string, now = Date.now() / 1000): SessionImport {
+	// A file saved by a Windows editor starts with a byte order mark, which JSON.parse refuses.
+	const text = rawText.replace(/^\uFEFF/, '')
 	if (!text.trim()) throw new CookieImportError('No cookies given')
 	const format = detectCookieFormat(text)
 	const all =
@@ -151,6 +153,10 @@ export function importSession(text: string, now = Date.now() / 1000): SessionImp
 			: format === 'netscape'
 				? parseNetscapeCookies(text)
 				: parseCookieHeader(text)
+	if (format === 'netscape' && all.length === 0)
+		throw new CookieImportError(
+			'The cookies.txt file has no cookie lines: each needs 7 fields separated by tabs (copied text may have spaces instead of tabs; upload the file itself)'
+		)
 	const instagram = all.filter((cookie) => cookie.domain === undefined || isInstagramDomain(cookie.domain))
 	const variables: Record<string, string> = {}
 	const expired: string[] = []

@@ -48,7 +48,12 @@ describe('session import', () => {
 			{ name: 'mid', value: 'ZmidValue', domain: '.instagram.com' },
 			{ name: 'sessionid', value: 'other-site', domain: '.facebook.com' }
 		]
-		for (const text of [JSON.stringify(cookies), JSON.stringify({ cookies })]) {
+		// A byte order mark (a file saved by a Windows editor) is no part of the JSON.
+		for (const text of [
+			JSON.stringify(cookies),
+			JSON.stringify({ cookies }),
+			`\uFEFF${JSON.stringify(cookies)}`
+		]) {
 			const result = importSession(text)
 			expect(result.format).toBe('json')
 			expect(result.variables).toEqual({
@@ -95,6 +100,10 @@ describe('session import', () => {
 			expect((error as Error).message).not.toContain(SESSION)
 			expect((error as Error).message).not.toContain(CSRF)
 		}
+		// A cookies.txt copied as text whose tabs became spaces: no line can be read, and it says why.
+		expect(() => importSession(NETSCAPE.replaceAll('\t', ' '))).toThrow(
+			'The cookies.txt file has no cookie lines: each needs 7 fields separated by tabs'
+		)
 		expect(() => importSession('   ')).toThrow('No cookies given')
 		expect(() => importSession('[{"name": 1}')).toThrow('not valid JSON')
 		expect(() => importSession('{"nope": true}')).toThrow('must be an array')
