@@ -52,9 +52,12 @@ export interface ProxyFigures {
 	available: boolean
 }
 
-/** `http://user:secret@host:8080` → `http://[redacted]@host:8080/`; text that is no URL becomes `[redacted proxy]`. */
+/**
+ * `http://user:secret@host:8080` → `http://[redacted]@host:8080`; text that is no `scheme://` URL
+ * becomes `[redacted proxy]` (`user:secret@host:8080` parses as the scheme `user:`).
+ */
 export function redactProxyUrl(text: string): string {
-	if (!URL.canParse(text)) return '[redacted proxy]'
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim()) || !URL.canParse(text)) return '[redacted proxy]'
 	const url = new URL(text)
 	const hidden = url.username || url.password
 	url.username = ''
@@ -78,20 +81,23 @@ export function validateProxyUrl(text: string): string {
 	return trimmed
 }
 
-/** The credentials inside proxy URLs (user names and passwords, raw and decoded), for redaction. */
+/**
+ * The passwords inside proxy URLs (raw and decoded), searched for and redacted in any text. User
+ * names are not searched for: they are often plain words (`user`, `proxy`) that would mangle
+ * ordinary text and data (`username` → `[redacted]name`); they are hidden wherever a URL carries
+ * them, by redactSecrets' rule for a URL's `user:password@` part.
+ */
 export function proxySecrets(urls: readonly string[]): string[] {
 	const secrets = new Set<string>()
 	for (const text of urls) {
 		if (!URL.canParse(text)) continue
-		const url = new URL(text)
-		for (const part of [url.username, url.password]) {
-			if (!part) continue
-			secrets.add(part)
-			try {
-				secrets.add(decodeURIComponent(part))
-			} catch {
-				// An undecodable part is redacted as written.
-			}
+		const password = new URL(text).password
+		if (!password) continue
+		secrets.add(password)
+		try {
+			secrets.add(decodeURIComponent(password))
+		} catch {
+			// An undecodable password is redacted as written.
 		}
 	}
 	return [...secrets]

@@ -39,14 +39,17 @@ export function secretVariants(secret: string): string[] {
 	return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length)
 }
 
-/** `text` with every spelling of each secret, and every session cookie value, replaced by `[redacted]`. */
+/** The `user:password@` part of a URL (`http://user:pw@proxy:8080`): proxy credentials. */
+const urlCredentials = /(\b[a-z][a-z0-9+.-]*:\/\/)(?!\[redacted\]@)[^\s/?#@"'<>]+@/gi
+
+/** `text` with every spelling of each secret, every session cookie value and every URL's credentials replaced by `[redacted]`. */
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
 	let result = text
 	for (const secret of secrets) {
 		if (!secret || secret.length < MIN_SECRET_LENGTH) continue
 		for (const variant of secretVariants(secret)) result = result.split(variant).join(REDACTED)
 	}
-	return result.replace(cookieValue, `$1${REDACTED}`)
+	return result.replace(cookieValue, `$1${REDACTED}`).replace(urlCredentials, `$1${REDACTED}@`)
 }
 
 /** A JSON-like value with `redact` applied to every string in it (keys included); other values as they are. */

@@ -82,17 +82,17 @@ export function readProxyFile(path: string): string[] {
 	return urls
 }
 
-/** The proxy the standard variables name for requests to `origin` (HTTPS_PROXY for https, HTTP_PROXY for http, then ALL_PROXY). */
+/** The proxy the standard variables name for requests to `origin` (HTTPS_PROXY for https, HTTP_PROXY for http, then ALL_PROXY), and the variable it comes from. */
 export function proxyFromEnvironment(
 	env: Record<string, string | undefined>,
 	origin: string
-): string | undefined {
+): { url: string; variable: string } | undefined {
 	const names = origin.startsWith('https:')
 		? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy']
 		: ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy']
 	for (const name of names) {
 		const value = env[name]?.trim()
-		if (value) return value
+		if (value) return { url: value, variable: name }
 	}
 	return undefined
 }
@@ -128,7 +128,7 @@ export function resolveUpstream(
 	const fromEnvironment = options.proxy || options.proxyFile ? undefined : proxyFromEnvironment(env, origin)
 	const urls = options.proxyFile
 		? readProxyFile(options.proxyFile)
-		: [options.proxy ?? fromEnvironment].filter((url): url is string => Boolean(url))
+		: [options.proxy ?? fromEnvironment?.url].filter((url): url is string => Boolean(url))
 	const speed = resolveSpeed(options.speed, env, demo)
 	const lines: string[] = []
 	let proxies: ProxyPool | undefined
@@ -136,7 +136,11 @@ export function resolveUpstream(
 		try {
 			proxies = new ProxyPool({ urls, mode: options.proxyMode, noProxy: env.NO_PROXY ?? env.no_proxy })
 		} catch (error) {
-			const source = options.proxyFile ? '--proxy-file' : options.proxy ? '--proxy' : 'proxy variable'
+			const source = options.proxyFile
+				? '--proxy-file'
+				: options.proxy
+					? '--proxy'
+					: fromEnvironment?.variable
 			if (error instanceof ProxyConfigError) throw new UsageError(`${source}: ${error.message}`)
 			throw error
 		}

@@ -44,6 +44,19 @@ describe('proxy settings', () => {
 		expect(redactProxyUrl('http://user:secret@127.0.0.1:8080/')).toBe('http://[redacted]@127.0.0.1:8080')
 		expect(redactProxyUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080')
 		expect(redactProxyUrl('secret garbage')).toBe('[redacted proxy]')
+		// Without its scheme the user name would parse as one (`alice:`) and be shown.
+		expect(redactProxyUrl('alice:secret@127.0.0.1:8080')).toBe('[redacted proxy]')
+	})
+
+	it('redacts a proxy password anywhere, but a plain-word user name only inside a URL', () => {
+		const ig = new InstagramClient({ proxies: new ProxyPool({ urls: ['http://user:pr0xy-pw@127.0.0.1:1'] }) })
+		// The user name `user` must not mangle data (`username`) or messages (`/users/`) handed to the agent.
+		expect(ig.transport.redact('{"username":"luna"} GET /api/v1/users/x pr0xy-pw')).toBe(
+			'{"username":"luna"} GET /api/v1/users/x [redacted]'
+		)
+		expect(ig.transport.redact('through http://user:pr0xy-pw@127.0.0.1:1')).toBe(
+			'through http://[redacted]@127.0.0.1:1'
+		)
 	})
 
 	it('bypasses hosts named by NO_PROXY', () => {

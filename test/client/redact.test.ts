@@ -40,6 +40,15 @@ describe('redactSecrets', () => {
 		expect(text).toContain('ds_user_id=1')
 	})
 
+	test('removes the credentials of any URL, and only those', () => {
+		expect(redactSecrets('via http://alice:pr0xy@127.0.0.1:8080 and https://bob@proxy.example/x', [])).toBe(
+			'via http://[redacted]@127.0.0.1:8080 and https://[redacted]@proxy.example/x'
+		)
+		expect(redactSecrets('see https://www.instagram.com/p/abc/ @luna mail me@example.com', [])).toBe(
+			'see https://www.instagram.com/p/abc/ @luna mail me@example.com'
+		)
+	})
+
 	test('leaves ordinary text and short secrets alone', () => {
 		expect(redactSecrets('a session of 12 photos', ['12', '', undefined, null])).toBe(
 			'a session of 12 photos'

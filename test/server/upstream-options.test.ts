@@ -115,6 +115,16 @@ describe('proxies', () => {
 		}
 	})
 
+	it('a proxy URL without its scheme (user:password@host:port) shows neither part and names its variable', () => {
+		for (const [options, env, source] of [
+			[{ ...rotate, proxy: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, {}, '--proxy'],
+			[{ ...rotate }, { HTTPS_PROXY: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, 'HTTPS_PROXY']
+		] as const) {
+			const error = usageError(() => resolveUpstream(options, env))
+			expect(error.message).toBe(`${source}: [redacted proxy]: a proxy must be an http:// or https:// URL`)
+		}
+	})
+
 	it('prints proxies without their credentials', () => {
 		const secret = resolveUpstream({ ...rotate, proxy: 'http://alice:pr0xy-s3cret@127.0.0.1:3001' }, {})
 		expect(secret.lines.join('\n')).not.toContain('pr0xy-s3cret')
