@@ -38,6 +38,10 @@ export class ProgressReporter {
 	#waitReason = ''
 	#lastDraw = 0
 	#drawn = false
+	/** The line drawn last shows a wait. */
+	#waitShown = false
+	/** On a terminal, redraws the line every second while a wait lasts, so its time left counts down. */
+	#ticker: ReturnType<typeof setInterval> | undefined
 
 	constructor(
 		private readonly output: ProgressOutput,
@@ -64,13 +68,30 @@ export class ProgressReporter {
 				)
 			}
 		}
-		if (this.output.isTTY) this.#draw(event.job, event.type !== 'page')
+		if (!this.output.isTTY) return
+		// A page is drawn at most every 100 ms, but at once when the line still shows a wait.
+		this.#draw(event.job, event.type !== 'page' || this.#waitShown)
+		this.#stopTicker()
+		if (this.#waitUntil > Date.now()) {
+			const job = event.job
+			this.#ticker = setInterval(() => {
+				if (this.#waitUntil <= Date.now()) this.#stopTicker()
+				this.#draw(job, true)
+			}, 1000)
+			this.#ticker.unref?.()
+		}
 	}
 
 	/** Clears the progress line (before the summary). */
 	finish(): void {
+		this.#stopTicker()
 		if (this.output.isTTY && this.#drawn) this.output.write('\r\x1b[2K')
 		this.#drawn = false
+	}
+
+	#stopTicker(): void {
+		clearInterval(this.#ticker)
+		this.#ticker = undefined
 	}
 
 	#draw(job: Job, force: boolean): void {
@@ -89,7 +110,8 @@ export class ProgressReporter {
 		parts.push(`${number(this.#rate)}/s`)
 		if (total !== null && this.#rate > 0 && job.collected < total)
 			parts.push(`ETA ${clock((total - job.collected) / this.#rate)}`)
-		if (this.#waitUntil > now)
+		this.#waitShown = this.#waitUntil > now
+		if (this.#waitShown)
 			parts.push(`waiting ${Math.ceil((this.#waitUntil - now) / 1000)} s (${this.#waitReason})`)
 		const columns = this.output.columns && this.output.columns > 20 ? this.output.columns : 100
 		this.output.write(`\r\x1b[2K${parts.join('  ').slice(0, columns - 1)}`)

@@ -15,6 +15,7 @@ import {
 	chromium,
 	type Page
 } from 'playwright-core'
+import type { ClientOptions } from '../../src/client/client'
 import { createDemoClient } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { uiPublicPaths } from '../../src/playground/ui'
@@ -109,16 +110,19 @@ export interface DemoPlayground {
 /**
  * Starts the simulator and a demo playground in-process, both on 127.0.0.1 port 0, as
  * `smkit playground --demo` does. With `token`, every request needs it except the UI's own files;
- * with `loggedOut`, the client has no session.
+ * with `loggedOut`, the client has no session; `clientOptions` go to the demo client (budgets).
  */
 export async function startDemoPlayground(
-	options: { token?: string; loggedOut?: boolean } = {}
+	options: { token?: string; loggedOut?: boolean; clientOptions?: ClientOptions } = {}
 ): Promise<DemoPlayground> {
 	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
 	const saved = await temporaryDirectory('smkit-ui-saved-')
 	const app = createPlaygroundApp({
 		// Logged out: the same simulator without the demo session, as with an empty .env file.
-		ig: createDemoClient(simulator.url, options.loggedOut ? { credentials: undefined } : {}),
+		ig: createDemoClient(simulator.url, {
+			...options.clientOptions,
+			...(options.loggedOut ? { credentials: undefined } : {})
+		}),
 		demo: true,
 		savedDir: saved.path,
 		log: () => {},

@@ -125,9 +125,32 @@ export function createJobsPanel(): Panel {
 		)
 		let current = first
 		let lastRate: number | undefined
+		/** When the budget wait in progress ends (0: none); the note counts down to it each second. */
+		let waitUntil = 0
+		let waitTimer: ReturnType<typeof setInterval> | undefined
+		function showNote(job: Job): void {
+			const left = waitUntil - Date.now()
+			const text =
+				left > 0 && job.status === 'running'
+					? `Waiting ${Math.ceil(left / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
+					: advice(job)
+			note.textContent = text ?? ''
+			note.hidden = text === null
+			note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
+			note.setAttribute('role', job.status === 'failed' || job.status === 'paused' ? 'alert' : 'status')
+		}
 		function update(job: Job, rate?: number, budgetWaitMs?: number): void {
 			current = job
 			if (rate !== undefined) lastRate = rate
+			// A wait lasts until it ends or the job's next event (a page, a status).
+			clearInterval(waitTimer)
+			waitTimer = undefined
+			waitUntil = budgetWaitMs && job.status === 'running' ? Date.now() + budgetWaitMs : 0
+			if (waitUntil > 0)
+				waitTimer = setInterval(() => {
+					if (waitUntil <= Date.now()) clearInterval(waitTimer)
+					showNote(current)
+				}, 1000)
 			title.textContent = `#${job.id} ${job.kind} · ${job.target}`
 			status.className = STATUS_TAGS[job.status]
 			status.textContent = job.status
@@ -149,14 +172,7 @@ export function createJobsPanel(): Panel {
 			if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
 			parts.push(`updated ${formatTime(job.updated_at)}`)
 			figures.textContent = parts.join(' · ')
-			const text =
-				budgetWaitMs && job.status === 'running'
-					? `Waiting ${Math.ceil(budgetWaitMs / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
-					: advice(job)
-			note.textContent = text ?? ''
-			note.hidden = text === null
-			note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
-			note.setAttribute('role', job.status === 'failed' || job.status === 'paused' ? 'alert' : 'status')
+			showNote(job)
 			const name = `job ${job.id}`
 			replaceChildren(
 				actions,

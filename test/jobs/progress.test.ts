@@ -1,0 +1,63 @@
+/**
+ * The progress of `smkit collect`: on a terminal one line redrawn in place, whose wait counts down
+ * while it lasts; without a terminal one plain line per page and per wait.
+ */
+import { expect, test } from 'bun:test'
+import { ProgressReporter } from '../../src/jobs/progress'
+import type { Job } from '../../src/jobs/types'
+
+const job: Job = {
+	id: 1,
+	kind: 'followers',
+	target: 'mega.travel',
+	limit: null,
+	owner: 'cli',
+	status: 'running',
+	collected: 400,
+	total: 5400,
+	pages: 2,
+	error: null,
+	error_code: null,
+	created_at: '2026-03-01T12:00:00.000Z',
+	updated_at: '2026-03-01T12:00:00.000Z'
+}
+
+/** A terminal (or a log) that keeps what is written. */
+function output(isTTY: boolean) {
+	const writes: string[] = []
+	return { writes, isTTY, columns: 120, write: (text: string) => writes.push(text) }
+}
+
+test('on a terminal, the time left of a wait counts down while nothing else happens', async () => {
+	const terminal = output(true)
+	const reporter = new ProgressReporter(terminal, 'followers mega.travel')
+	try {
+		reporter.event({ type: 'wait', job, wait_ms: 10_000, rate: 250 })
+		expect(terminal.writes.at(-1)).toContain('waiting 10 s (budget slot)')
+		const deadline = Date.now() + 8000
+		while (!/waiting [1-9] s/.test(terminal.writes.at(-1) ?? '') && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 100))
+		expect(terminal.writes.at(-1)).toMatch(/waiting [1-9] s \(budget slot\)/)
+		expect(terminal.writes.at(-1)).toStartWith('\r\x1b[2Kfollowers mega.travel')
+		// The next page ends the wait: the line no longer shows it.
+		reporter.event({ type: 'page', job: { ...job, collected: 600, pages: 3 }, added: 200, rate: 250 })
+		expect(terminal.writes.at(-1)).not.toContain('waiting')
+	} finally {
+		reporter.finish()
+	}
+	const written = terminal.writes.length
+	await new Promise((resolve) => setTimeout(resolve, 1200))
+	expect(terminal.writes.length).toBe(written)
+})
+
+test('without a terminal, a wait and a page are one line each', () => {
+	const log = output(false)
+	const reporter = new ProgressReporter(log, 'followers mega.travel')
+	reporter.event({ type: 'wait', job, wait_ms: 10_000 })
+	reporter.event({ type: 'page', job: { ...job, collected: 600, pages: 3 }, added: 200, rate: 250 })
+	reporter.finish()
+	expect(log.writes).toEqual([
+		'waiting 10 s: for the next slot of the request budget\n',
+		'page 3: 600 of 5,400 collected (+200), 250/s\n'
+	])
+})
