@@ -198,7 +198,12 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 					// The person sees what the file will hold, not only its name.
 					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/\n\n${content}`
 				},
-				{ signal: anySignal(context.signal, runEnded.signal), onEvent: context.onEvent }
+				{
+					signal: anySignal(context.signal, runEnded.signal),
+					// The derived signal is new to the server, which finds the ask's browser by its own.
+					askSignal: context.signal,
+					onEvent: context.onEvent
+				}
 			)
 			if (runEnded.signal.aborted) {
 				release()

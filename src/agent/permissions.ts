@@ -37,8 +37,19 @@ export interface ApprovalRequest {
 	args?: unknown[]
 }
 
+/** What an approver is told besides the request. */
+export interface ApprovalContext {
+	/** Ends the wait (the ask was cancelled, or the run that asked has ended): the request is denied. */
+	signal?: AbortSignal
+	/**
+	 * The ask's own signal when `signal` is derived from it (a file write also ends with its run): it
+	 * names the ask, e.g. for a server to find the browser that watches it.
+	 */
+	askSignal?: AbortSignal
+}
+
 /** Decides one request: true allows, false denies. May be slow (it waits for a person). */
-export type Approver = (request: ApprovalRequest, context?: { signal?: AbortSignal }) => Promise<boolean>
+export type Approver = (request: ApprovalRequest, context?: ApprovalContext) => Promise<boolean>
 
 /** An approver that denies everything (the default: nothing is auto-approved). */
 export const denyAllApprover: Approver = async () => false
@@ -96,7 +107,7 @@ export interface PermissionGateOptions {
 	 * signal (default: always). A server answers false for a plain JSON ask, which no person
 	 * watches, so approvals given in the browser never carry over to it for writes.
 	 */
-	remembersFor?: (context: { signal?: AbortSignal }) => boolean
+	remembersFor?: (context: ApprovalContext) => boolean
 }
 
 /**
@@ -107,7 +118,7 @@ export class PermissionGate {
 	readonly level: PermissionLevel
 	private readonly approver: Approver
 	private readonly remembered = new Set<string>()
-	private readonly remembersFor: (context: { signal?: AbortSignal }) => boolean
+	private readonly remembersFor: (context: ApprovalContext) => boolean
 
 	constructor(options: PermissionGateOptions) {
 		this.level = options.level
@@ -121,7 +132,7 @@ export class PermissionGate {
 	 */
 	async check(
 		action: Omit<ApprovalRequest, 'id'>,
-		context: { signal?: AbortSignal; onEvent?: AgentEventListener } = {}
+		context: ApprovalContext & { onEvent?: AgentEventListener } = {}
 	): Promise<boolean> {
 		if (this.level === 'full_access') return true
 		const scope = this.level === 'ask_once' ? approvalScope(action) : undefined
@@ -131,7 +142,8 @@ export class PermissionGate {
 		emitSafely(context.onEvent, { type: 'permission', ...request })
 		let allowed = false
 		try {
-			allowed = (await this.approver(request, { signal: context.signal })) === true
+			allowed =
+				(await this.approver(request, { signal: context.signal, askSignal: context.askSignal })) === true
 		} catch {
 			allowed = false
 		}
@@ -141,7 +153,7 @@ export class PermissionGate {
 	}
 
 	/** Writes (account writes and files) use remembered approvals only where the caller allows it. */
-	private mayRemember(action: Pick<ApprovalRequest, 'kind'>, context: { signal?: AbortSignal }): boolean {
+	private mayRemember(action: Pick<ApprovalRequest, 'kind'>, context: ApprovalContext): boolean {
 		return action.kind === 'code_run' || this.remembersFor(context)
 	}
 

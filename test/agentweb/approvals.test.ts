@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { lastToolOutput } from '../agent/harness'
 import { reply } from '../support/fake-llm'
 import { type ChatHarness, EventReader, followLuna, jsonRequest, lunaPk, startChatHarness } from './support'
@@ -141,6 +143,47 @@ describe('ask_once', () => {
 		expect(asked.kind).toBe('code_run')
 		await app.handle(jsonRequest('POST', '/api/approve', { id: asked.id, allow: false }))
 		await third.all()
+	})
+})
+
+describe('saveFile from the browser', () => {
+	test('a file write waits for the browser, is written once approved, and is remembered under ask_once', async () => {
+		const app = harness.agentWeb({ permission: 'ask_once' })
+		const ask = async (message: string, name: string) => {
+			harness.llm.setScript((request, index) =>
+				index === 0
+					? reply.code(`return (await saveFile('${name}', 'name,likes\\nluna,3')).name`)
+					: reply.text(`Saved: ${lastToolOutput(request.body)}`)
+			)
+			return new EventReader(await app.handle(jsonRequest('POST', '/api/ask/stream', { message })))
+		}
+		const first = await ask('save a report', 'first-report.csv')
+		const codeRequest = await first.until((event) => event.type === 'permission')
+		expect(codeRequest.kind).toBe('code_run')
+		await app.handle(jsonRequest('POST', '/api/approve', { id: codeRequest.id, allow: true }))
+		const fileRequest = await first.until((event) => event.type === 'permission')
+		expect(fileRequest).toMatchObject({ kind: 'file_write', title: 'Write file first-report.csv' })
+		// The card waits for the person: its id can be decided.
+		const approved = await app.handle(
+			jsonRequest('POST', '/api/approve', { id: fileRequest.id, allow: true })
+		)
+		expect(approved.status).toBe(200)
+		const events = await first.all()
+		expect(events.filter((event) => event.permission_id).map((event) => event.outcome)).toEqual([
+			'approved',
+			'approved'
+		])
+		expect(events.at(-1)).toMatchObject({
+			type: 'done',
+			success: true,
+			files: [{ name: 'first-report.csv' }]
+		})
+		expect(readFileSync(path.join(harness.filesDir, 'first-report.csv'), 'utf8')).toBe('name,likes\nluna,3')
+
+		// ask_once: writing files was approved for this conversation.
+		const second = await (await ask('another report', 'second-report.csv')).all()
+		expect(second.some((event) => event.type === 'permission')).toBe(false)
+		expect(second.at(-1)).toMatchObject({ success: true, files: [{ name: 'second-report.csv' }] })
 	})
 })
 

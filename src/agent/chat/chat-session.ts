@@ -7,7 +7,7 @@
 import { Agent, type AgentOptions, type HistoryEntry } from '../agent'
 import { type AgentEvent, type AskResponse, failedAsk } from '../events'
 import { type ParallelResult, runParallel } from '../parallel'
-import type { Approver, PermissionLevel } from '../permissions'
+import type { ApprovalContext, Approver, PermissionLevel } from '../permissions'
 import { AGENT_DEFAULTS } from '../settings'
 import { type ApprovalChannel, type ApprovalMode, BrowserApprovals, unaskedDenialMessage } from './approvals'
 import { FifoMutex, LockWaitAbortedError } from './mutex'
@@ -41,13 +41,17 @@ export class ChatSession {
 		this.options = options
 		this.permission = options.permission ?? AGENT_DEFAULTS.permission
 		this.approvals = new BrowserApprovals(options.approvalTimeoutMs)
+		// A request names its ask by the ask's signal (`askSignal` when `signal` is derived from it).
+		const channelOf = (context?: ApprovalContext) => {
+			const ask = context?.askSignal ?? context?.signal
+			return ask ? this.channels.get(ask) : undefined
+		}
 		const route: Approver = (request, context) => {
-			const channel = context?.signal ? this.channels.get(context.signal) : undefined
+			const channel = channelOf(context)
 			return channel ? channel.approver(request, context) : Promise.resolve(false)
 		}
 		// A plain JSON ask (nobody watching) never writes on the strength of an approval given in the browser.
-		const remembersFor = (context: { signal?: AbortSignal }) =>
-			context.signal !== undefined && this.channels.get(context.signal)?.mode === 'browser'
+		const remembersFor = (context: ApprovalContext) => channelOf(context)?.mode === 'browser'
 		this.agent = this.buildAgent(route, remembersFor)
 	}
 
@@ -141,10 +145,7 @@ export class ChatSession {
 		return this.approvals.decide(id, allow)
 	}
 
-	private buildAgent(
-		approver: Approver,
-		remembersFor: (context: { signal?: AbortSignal }) => boolean
-	): Agent {
+	private buildAgent(approver: Approver, remembersFor: (context: ApprovalContext) => boolean): Agent {
 		const {
 			approvalTimeoutMs: _timeout,
 			concurrency: _concurrency,
