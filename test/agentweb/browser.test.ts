@@ -55,6 +55,7 @@ function script(request: RecordedRequest) {
 		'Save a report': "await saveFile('report.csv', 'name,likes\\nluna,3')"
 	}
 	if (question === 'Hostile') return reply.text(hostileAnswer)
+	if (question === 'Failing question') return reply.error(503, 'overloaded')
 	const code = codeFor[question]
 	if (!code) return reply.text(`Answer to ${question}`)
 	if (!ranCode) return reply.code(code, { description: `Code for ${question}` })
@@ -134,15 +135,21 @@ describe('streaming into bubbles', () => {
 	)
 
 	test(
-		'history comes back after a reload; reset clears it',
+		'history comes back after a reload, a failed question saying it has no answer; reset clears it',
 		async () => {
+			await ask('Failing question')
+			await assistants().nth(2).locator('.chat-error').waitFor()
 			await page.reload()
-			await page.locator('.chat-log > .chat-user').nth(1).waitFor()
+			await page.locator('.chat-log > .chat-user').nth(2).waitFor()
 			expect(await page.locator('.chat-log > .chat-user').allTextContents()).toEqual([
 				'first question',
-				'second question'
+				'second question',
+				'Failing question'
 			])
 			expect(await assistants().nth(1).locator('.chat-answer').textContent()).toContain('Second answer')
+			expect(await assistants().nth(2).locator('.chat-answer').textContent()).toBe(
+				'No answer: this question failed or was stopped.'
+			)
 			await page.locator('.chat-reset').click()
 			await page.locator('.chat-empty').waitFor()
 			await page.reload()

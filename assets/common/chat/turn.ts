@@ -126,6 +126,11 @@ export class AssistantTurn {
 		if (answerText) {
 			this.answer.replaceChildren(renderMarkdown(answerText))
 			this.steps.open = false
+		} else if (!toolOutputs.length) {
+			// The history keeps a question whose ask failed or was stopped, but not why.
+			this.answer.replaceChildren(
+				h('p', { className: 'chat-meta', text: 'No answer: this question failed or was stopped.' })
+			)
 		}
 	}
 
