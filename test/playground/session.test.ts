@@ -112,6 +112,15 @@ describe('session health and Connect account', () => {
 			400,
 			'bad_request'
 		)
+		// A whole browser's cookies.txt past the limit: the answer says what to send instead.
+		const everySite = `${demoCookiesTxt()}${'.example.com\tTRUE\t/\tFALSE\t0\tname\tvalue\n'.repeat(8000)}`
+		const tooLarge = await expectFailure(
+			await harness.request('POST', '/api/session', { body: { cookies: everySite } }),
+			400,
+			'bad_request'
+		)
+		expect(tooLarge.error).toContain('at most 256 KB')
+		expect(tooLarge.error).toContain("export only instagram.com's or paste the Cookie header")
 		expect(readFileSync(envPath, 'utf8')).toBe(before)
 	})
 

@@ -31,6 +31,9 @@ const ConnectData = t.Composite([
 const DEMO_REFUSAL =
 	'Demo mode uses the built-in demo account: start the playground without --demo to connect an Instagram account'
 
+/** The longest cookie export `POST /api/session` takes, in characters (256 KB). */
+const MAX_COOKIES_LENGTH = 262_144
+
 /** How long `POST /api/session/check` waits for Instagram, retries included. */
 export const SESSION_CHECK_TIMEOUT_MS = 20_000
 
@@ -94,8 +97,9 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 				body: t.Object({
 					cookies: t.String({
 						minLength: 1,
-						maxLength: 262_144,
+						maxLength: MAX_COOKIES_LENGTH,
 						description: 'A Cookie header, a Netscape cookies.txt or a JSON cookie export',
+						error: `Invalid body field 'cookies': expected a Cookie header, cookies.txt or JSON cookie export as text of at most ${MAX_COOKIES_LENGTH / 1024} KB; for a larger export of every site's cookies, export only instagram.com's or paste the Cookie header`,
 						examples: ['sessionid=1234567890%3Aabc%3A1%3Axyz; csrftoken=abcdef123456; ds_user_id=1234567890']
 					})
 				}),
