@@ -17,6 +17,10 @@ import type { IgErrorKind } from './errors'
 export const RECONNECT_HINT =
 	'log in to instagram.com in the browser, export its cookies (cookies.txt or JSON), then run smkit login --cookies FILE or use Connect account in the playground'
 
+/** What to do about a challenge, for messages after one (servers and the UI say the same). */
+export const CHALLENGE_HINT =
+	'Instagram asks this session to pass a challenge: open instagram.com in the browser and complete it, then check the session again (or reconnect with fresh cookies)'
+
 /** One of the five states above. */
 export type SessionState = 'none' | 'unchecked' | 'valid' | 'expired' | 'challenge'
 

@@ -6,7 +6,7 @@
  * go to the server log.
  */
 import { IgApiError, IgError } from '../client/errors'
-import { RECONNECT_HINT } from '../client/session-health'
+import { CHALLENGE_HINT, RECONNECT_HINT } from '../client/session-health'
 import { unwrapParseError } from './body'
 import { type ErrorCode, type FailureBody, fail, HttpError, httpStatusOf } from './envelope'
 import { redactSecrets } from './redact'
@@ -96,6 +96,8 @@ function clientFailure(error: IgError, context: FailureContext): Failure {
 			'login_required',
 			`${redactSecrets(error.message)}. The session has expired: to reconnect, ${RECONNECT_HINT}`
 		)
+	if (error.kind === 'challenge_required')
+		return failure('challenge_required', `${redactSecrets(error.message)}. ${CHALLENGE_HINT}`)
 	if (error.kind === 'rate_limited') {
 		const seconds = error instanceof IgApiError && error.retryAfter ? Math.ceil(error.retryAfter) : 60
 		return failure('rate_limited', error.message, { 'retry-after': String(Math.max(1, seconds)) })

@@ -70,6 +70,15 @@ describe('session health and Connect account', () => {
 		})
 	})
 
+	it('a challenge during use says how to pass it', async () => {
+		harness.simulator.session.set('challenge')
+		const failure = await expectFailure(await harness.get('/api/account/blocked'), 403, 'challenge_required')
+		expect(failure.error).toContain(
+			'Instagram asks this session to pass a challenge: open instagram.com in the browser and complete it'
+		)
+		expect(await status()).toMatchObject({ session: 'challenge', client_ready: false })
+	})
+
 	it('an answer that ends the session flips the status and says so in a header on that answer', async () => {
 		const before = await harness.get('/api/users/username/luna.explorer')
 		expect(before.headers.get('x-smkit-session')).toBeNull()
