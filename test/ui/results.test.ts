@@ -70,6 +70,43 @@ describe('result view', () => {
 	)
 
 	test(
+		'the view tabs follow the tabs pattern: one in the Tab order, arrows, Home and End move and select',
+		async () => {
+			const tabs = ui.page.locator('main .result [role=tab]')
+			const selectedTab = ui.page.locator('main .result [role=tab][aria-selected=true]')
+			const focusedLabel = () => ui.page.evaluate(() => document.activeElement?.textContent ?? '')
+			expect(await tabs.allTextContents()).toEqual(['Table', 'Tree', 'Images', 'Raw'])
+			expect(await selectedTab.textContent()).toBe('Raw')
+			expect(await tabs.evaluateAll((all) => all.map((tab) => tab.getAttribute('tabindex')))).toEqual([
+				'-1',
+				'-1',
+				'-1',
+				'0'
+			])
+			await selectedTab.focus()
+			await ui.page.keyboard.press('ArrowRight')
+			expect(await selectedTab.textContent()).toBe('Table')
+			expect(await focusedLabel()).toBe('Table')
+			expect(await rows().count()).toBe(100)
+			await ui.page.keyboard.press('ArrowLeft')
+			expect(await selectedTab.textContent()).toBe('Raw')
+			expect(await focusedLabel()).toBe('Raw')
+			await ui.page.keyboard.press('Home')
+			expect(await selectedTab.textContent()).toBe('Table')
+			await ui.page.keyboard.press('ArrowRight')
+			expect(await selectedTab.textContent()).toBe('Tree')
+			await ui.page.locator('main .json-tree').waitFor()
+			await ui.page.keyboard.press('End')
+			expect(await selectedTab.textContent()).toBe('Raw')
+			expect(await focusedLabel()).toBe('Raw')
+			const panel = ui.page.locator('main .result [role=tabpanel]')
+			expect(await panel.getAttribute('aria-labelledby')).toBe(await selectedTab.getAttribute('id'))
+			expect(await selectedTab.getAttribute('aria-controls')).toBe(await panel.getAttribute('id'))
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'a user result shows a profile card; Copy puts the JSON on the clipboard',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'users/username')

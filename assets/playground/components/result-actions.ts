@@ -1,11 +1,13 @@
 /**
  * What a result's toolbar buttons do: save on the server (with an in-page name dialog), export to
- * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON.
+ * CSV (the server builds the file; its name comes from Content-Disposition), copy as JSON, and
+ * "Collect all" (a job for the whole list).
  */
 
 import { h } from '../../common/dom'
 import { formatBytes } from '../../common/format'
 import { type ApiResult, apiDownload, apiGet, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
+import { type Collectable, collectAll } from '../lib/jobs'
 import { promptForName } from './dialogs'
 import { showToast } from './toast'
 
@@ -111,4 +113,30 @@ export async function copyJson(value: unknown): Promise<void> {
 		}
 	}
 	showToast('Copied JSON to the clipboard.', 'success')
+}
+
+/** "Collect all": starts a job for the whole list, then opens the Jobs panel on it. */
+export function collectAllButton(list: Collectable): HTMLButtonElement {
+	const button = h('button', {
+		className: 'button',
+		text: 'Collect all',
+		attrs: { type: 'button', title: `Start a job that collects every record of this list (${list.kind})` },
+		on: {
+			click: async () => {
+				button.disabled = true
+				const started = await collectAll(list)
+				button.disabled = false
+				if (!started.ok || !started.envelope) {
+					showToast(`Could not start the job: ${started.error} (${started.code})`, 'error')
+					return
+				}
+				showToast(
+					`Job ${started.envelope.data.id} started: ${list.kind} of ${started.envelope.data.target}.`,
+					'success'
+				)
+				window.location.hash = '#jobs'
+			}
+		}
+	})
+	return button
 }

@@ -10,15 +10,19 @@ import { h, replaceChildren } from '../../common/dom'
 import { formatBytes } from '../../common/format'
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { formatDuration, formatQuantity } from '../lib/format'
-import { type Collectable, collectAll, collectableList } from '../lib/jobs'
-import { dataTable, fieldTable } from './data-table'
-import { collectImages, gallery } from './gallery'
-import { jsonTree, setTreeExpanded } from './json-tree'
-import { copyJson, csvRows, exportCsv, saveResult } from './result-actions'
+import { collectableList } from '../lib/jobs'
+import { collectAllButton, copyJson, csvRows, exportCsv, saveResult } from './result-actions'
+import {
+	availableViews,
+	defaultView,
+	emptyList,
+	VIEW_LABELS,
+	type ViewName,
+	viewContent
+} from './result-body'
 import { summaryCard } from './summary-card'
 import { showToast } from './toast'
-
-type ViewName = 'table' | 'tree' | 'images' | 'raw'
+import { viewTabs } from './view-tabs'
 
 /** Options for `createResultView`. */
 export interface ResultViewOptions {
@@ -47,28 +51,6 @@ interface Shown {
 	nextCursor: string | null
 	caption: string
 	csvName: string | null
-}
-
-/** What a search finds, by the last segment of its path. */
-const SEARCHED: Record<string, string> = { users: 'accounts', hashtags: 'hashtags', places: 'places' }
-
-/** The sentence an empty list shows: "No accounts match 'zzz'" for a search, else a plain one. */
-export function emptyListText(path: string | null): string {
-	const url = new URL(path ?? '/', 'http://local')
-	const query = url.searchParams.get('q')
-	if (query !== null) {
-		const searched = SEARCHED[url.pathname.split('/').pop() ?? ''] ?? 'results'
-		return `No ${searched} match '${query}'.`
-	}
-	return 'Nothing here: the list is empty.'
-}
-
-function emptyList(path: string | null): HTMLElement {
-	return h(
-		'div',
-		{ className: 'result-body' },
-		h('p', { className: 'result-empty result-none', text: emptyListText(path) })
-	)
 }
 
 /** Builds a result area. */
@@ -108,41 +90,6 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		return line
 	}
 
-	function availableViews(data: unknown): ViewName[] {
-		const views: ViewName[] = []
-		if (Array.isArray(data) ? data.length > 0 : data !== null && typeof data === 'object') views.push('table')
-		views.push('tree')
-		if (collectImages(data, 1).length > 0) views.push('images')
-		views.push('raw')
-		return views
-	}
-
-	function viewBody(name: ViewName, data: unknown): HTMLElement {
-		if (name === 'table')
-			return Array.isArray(data) ? dataTable(data) : fieldTable(data as Record<string, unknown>)
-		if (name === 'images') return gallery(collectImages(data))
-		if (name === 'raw')
-			return h('pre', { className: 'raw-json', text: JSON.stringify(data, null, 2), attrs: { tabindex: 0 } })
-		const tree = jsonTree(data)
-		const tools = h(
-			'div',
-			{ className: 'tree-tools' },
-			h('button', {
-				className: 'button button-small',
-				text: 'Expand all',
-				attrs: { type: 'button' },
-				on: { click: () => setTreeExpanded(tree, true) }
-			}),
-			h('button', {
-				className: 'button button-small',
-				text: 'Collapse all',
-				attrs: { type: 'button' },
-				on: { click: () => setTreeExpanded(tree, false) }
-			})
-		)
-		return h('div', null, tools, tree)
-	}
-
 	function render(result: ApiResult | null): void {
 		if (!shown) return
 		const current = shown
@@ -151,36 +98,17 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			return
 		}
 		const views = availableViews(current.data)
-		if (!view || !views.includes(view)) {
-			view =
-				Array.isArray(current.data) &&
-				views.includes('table') &&
-				current.data.every((item) => item !== null && typeof item === 'object')
-					? 'table'
-					: 'tree'
-		}
-		const body = h(
-			'div',
-			{ className: 'result-body', attrs: { role: 'tabpanel' } },
-			viewBody(view, current.data)
+		if (!view || !views.includes(view)) view = defaultView(current.data, views)
+		const { tablist: tabs, panel: body } = viewTabs(
+			views.map((name) => ({ name, label: VIEW_LABELS[name] })),
+			view,
+			viewContent(view, current.data),
+			(name) => {
+				view = name
+				render(result)
+				element.querySelector<HTMLElement>('[role=tab][aria-selected=true]')?.focus()
+			}
 		)
-		const tabs = h('div', { className: 'segmented', attrs: { role: 'tablist', 'aria-label': 'Result view' } })
-		for (const name of views) {
-			tabs.append(
-				h('button', {
-					className: 'segment',
-					text: { table: 'Table', tree: 'Tree', images: 'Images', raw: 'Raw' }[name],
-					attrs: { type: 'button', role: 'tab', 'aria-selected': String(name === view) },
-					on: {
-						click: () => {
-							view = name
-							render(result)
-							element.querySelector<HTMLElement>('[role=tab][aria-selected=true]')?.focus()
-						}
-					}
-				})
-			)
-		}
 		const actions = h('div', { className: 'result-actions' })
 		if (options.save && current.path) {
 			// After "Load more" the last page, asked for as "Load more" again if needed: the server
@@ -217,7 +145,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			})
 		)
 		const collectable = current.path && Array.isArray(current.data) ? collectableList(current.path) : null
-		if (collectable) actions.append(collectButton(collectable))
+		if (collectable) actions.append(collectAllButton(collectable))
 		const more =
 			current.nextCursor && Array.isArray(current.data)
 				? h(
@@ -239,32 +167,6 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			body,
 			more
 		)
-	}
-
-	/** "Collect all": starts a job for the whole list, then opens the Jobs panel on it. */
-	function collectButton(list: Collectable): HTMLButtonElement {
-		const button = h('button', {
-			className: 'button',
-			text: 'Collect all',
-			attrs: { type: 'button', title: `Start a job that collects every record of this list (${list.kind})` },
-			on: {
-				click: async () => {
-					button.disabled = true
-					const started = await collectAll(list)
-					button.disabled = false
-					if (!started.ok || !started.envelope) {
-						showToast(`Could not start the job: ${started.error} (${started.code})`, 'error')
-						return
-					}
-					showToast(
-						`Job ${started.envelope.data.id} started: ${list.kind} of ${started.envelope.data.target}.`,
-						'success'
-					)
-					window.location.hash = '#jobs'
-				}
-			}
-		})
-		return button
 	}
 
 	/** Save, CSV and Copy for an empty list: nothing to save or export. */
