@@ -57,8 +57,16 @@ export function openStore(
 	path: string = DEFAULT_DB_PATH,
 	migrations: readonly Migration[] = MIGRATIONS
 ): Store {
-	if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-	const db = new Database(path, { create: true, strict: true })
+	const fail = (error: unknown): never => {
+		throw new Error(`cannot open the store ${path}: ${error instanceof Error ? error.message : error}`)
+	}
+	let db: Database
+	try {
+		if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+		db = new Database(path, { create: true, strict: true })
+	} catch (error) {
+		return fail(error)
+	}
 	try {
 		db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
 		db.exec('PRAGMA journal_mode = WAL')
@@ -67,7 +75,7 @@ export function openStore(
 		migrate(db, migrations)
 	} catch (error) {
 		db.close()
-		throw new Error(`cannot open the store ${path}: ${error instanceof Error ? error.message : error}`)
+		return fail(error)
 	}
 	return {
 		db,

@@ -4,7 +4,7 @@
  * faults make it wait rather than fail, and login or challenge errors pause it with a message.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runJob } from '../../src/jobs/run'
@@ -113,6 +113,12 @@ describe('store', () => {
 		expect(jobs.get(job.id)).toMatchObject({ collected: 3, pages: 2 })
 		expect(jobs.position(job.id).cursor).toBe('c2')
 		expect(storedPks(job.id)).toEqual(['1', '2', '3'])
+	})
+	test('a path that cannot hold the store is an error naming it: a folder, not a database, under a file', () => {
+		const notDatabase = join(folder, 'notes.txt')
+		writeFileSync(notDatabase, 'hello\n')
+		for (const path of [folder, notDatabase, join(notDatabase, 'smkit.db')])
+			expect(() => openStore(path)).toThrow(`cannot open the store ${path}: `)
 	})
 })
 
