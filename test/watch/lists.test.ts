@@ -74,4 +74,20 @@ describe('lists', () => {
 		await expectFailure(await post('/api/lists/trio/jobs', { kind: 'comments' }), 400, 'bad_request')
 		expectNoLeaks(harness)
 	})
+
+	it('messages count in words: 1 account, 1 new watch, 1 followers job', async () => {
+		const solo = await expectOk(await post('/api/lists', { name: 'solo', usernames: ['smkit_demo'] }))
+		expect(solo.message).toBe('List solo: 1 account')
+		expect((await expectOk(await harness.get('/api/lists/solo'))).message).toBe('List solo: 1 account')
+		const watched = await expectOk(await post('/api/lists/solo/watches', {}))
+		expect(watched.message).toBe('List solo: 1 new watch, 0 watched already')
+		const jobs = await expectOk(await post('/api/lists/solo/jobs', { kind: 'followers', limit: 5 }))
+		expect(jobs.message).toBe('List solo: 1 followers job started')
+		const empty = await expectOk(await post('/api/lists', { name: 'none', usernames: [] }))
+		expect(empty.message).toBe('List none: 0 accounts')
+		const duo = await expectOk(
+			await post('/api/lists', { name: 'duo', usernames: ['luna.explorer', 'mega.travel'] })
+		)
+		expect(duo.message).toBe('List duo: 2 accounts')
+	})
 })

@@ -19,6 +19,7 @@ import { INSTAGRAM_ERRORS } from '../openapi/failures'
 import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
+import { plural } from './list'
 import { WatchSchema } from './watches'
 
 /** The most members a list takes. */
@@ -103,7 +104,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				if (!context.lists.create(name, cleanUsernames(body.usernames ?? [])))
 					throw new HttpError('bad_request', `A list named '${name}' exists already`)
 				const list = requireList(context, name)
-				return ok(list, `List ${name}: ${list.usernames.length} accounts`)
+				return ok(list, `List ${name}: ${plural(list.usernames.length, 'account')}`)
 			},
 			{
 				parse: 'json',
@@ -123,7 +124,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			'/lists/:name',
 			({ params: { name } }) => {
 				const list = requireList(context, name)
-				return ok(list, `List ${name}: ${list.usernames.length} accounts`)
+				return ok(list, `List ${name}: ${plural(list.usernames.length, 'account')}`)
 			},
 			{ params: NameParams, ...documented('Lists', 'One list', ListSchema, unknownList) }
 		)
@@ -195,7 +196,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				const shown = (watch: Watch) => ({ ...watch, running: context.watches.isRunning(watch.id) })
 				return ok(
 					{ created: created.map(shown), existing: existing.map(shown) },
-					`List ${name}: ${created.length} new watches, ${existing.length} watched already`
+					`List ${name}: ${plural(created.length, 'new watch', 'new watches')}, ${existing.length} watched already`
 				)
 			},
 			{
@@ -230,7 +231,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				const jobs = list.usernames.map((username) =>
 					publicJob(context.jobs.start({ kind, target: username, limit: body.limit ?? null }))
 				)
-				return ok(jobs, `List ${name}: ${jobs.length} ${kind} jobs started`)
+				return ok(jobs, `List ${name}: ${plural(jobs.length, `${kind} job`)} started`)
 			},
 			{
 				params: NameParams,
@@ -256,7 +257,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				if (list.usernames.length < COMPARE_MIN || list.usernames.length > COMPARE_MAX)
 					throw new HttpError(
 						'bad_request',
-						`List ${name} has ${list.usernames.length} accounts; compare takes ${COMPARE_MIN} to ${COMPARE_MAX}`
+						`List ${name} has ${plural(list.usernames.length, 'account')}; compare takes ${COMPARE_MIN} to ${COMPARE_MAX}`
 					)
 				const comparison = await analytics.compare(list.usernames, { posts: query.posts })
 				return ok(
