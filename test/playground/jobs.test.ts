@@ -125,6 +125,28 @@ describe('states and errors', () => {
 		expect((await playground.json(`/api/jobs/${job.id}`)).status).toBe(404)
 	})
 
+	it('the stream of a job deleted while it runs ends', async () => {
+		playground.simulator.faults.set({ kind: 'latency', latencyMs: 100, pathPattern: 'followers' })
+		try {
+			const { data: job } = await (
+				await playground.request('POST', '/api/jobs', { body: { kind: 'followers', target: 'mega.travel' } })
+			).json()
+			// Straight to the app: the harness reads every answer to its end before handing it over.
+			const stream = await playground.app.handle(new Request(`http://127.0.0.1/api/jobs/${job.id}/events`))
+			const text = stream.text()
+			await playground.request('DELETE', `/api/jobs/${job.id}`)
+			// It used to stay open, sending keep-alive comments, for ever.
+			const ended = await Promise.race([
+				text.then(() => 'ended'),
+				new Promise((resolve) => setTimeout(resolve, 15_000, 'still open'))
+			])
+			expect(ended).toBe('ended')
+			expect((await playground.json(`/api/jobs/${job.id}`)).status).toBe(404)
+		} finally {
+			playground.simulator.faults.clear()
+		}
+	})
+
 	it('rejects a bad kind, target or limit with the field named, and an unknown job with 404', async () => {
 		for (const [body, field] of [
 			[{ kind: 'friends', target: 'x' }, 'kind'],

@@ -94,7 +94,7 @@ const eventsDetail = documentedContent(
 	{
 		errors: ['not_found'],
 		description:
-			'One event per status change, stored page and wait: the job now, plus `added` (page), `wait_ms` (wait) and `rate`. The stream ends when the job is done, failed, paused or cancelled.'
+			'One event per status change, stored page and wait: the job now, plus `added` (page), `wait_ms` (wait) and `rate`. The stream ends when the job is done, failed, paused, cancelled or deleted.'
 	}
 )
 
@@ -207,6 +207,10 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 								resolve()
 							}
 							signal.addEventListener('abort', finish, { once: true })
+							// A deleted job sends no last status: its stream ends too.
+							void manager.settled(id).then((job) => {
+								if (!job) finish()
+							})
 							// The job may have settled between the first read and the subscription.
 							const now = manager.get(id)
 							if (!now || !active(now)) {
