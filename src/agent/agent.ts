@@ -73,7 +73,6 @@ export class Agent {
 	private readonly files: OutputFiles
 	private readonly fileQuota = new ConversationFileQuota()
 	private history: ConversationMessage[] = []
-	private system: string
 	private queue: Promise<unknown> = Promise.resolve()
 
 	constructor(options: AgentOptions) {
@@ -89,7 +88,6 @@ export class Agent {
 		})
 		this.methods = options.methods ?? methodRegistry
 		this.files = new OutputFiles(options.filesDir ?? AGENT_DEFAULTS.filesDir)
-		this.system = this.buildPrompt()
 	}
 
 	/** Provider and model in use (the model is `auto` until the server has been asked). */
@@ -104,12 +102,11 @@ export class Agent {
 		return run
 	}
 
-	/** Clears the conversation and remembered approvals (and rebuilds the system prompt). */
+	/** Clears the conversation and remembered approvals. */
 	reset(): void {
 		this.history = []
 		this.gate.reset()
 		this.fileQuota.reset()
-		this.system = this.buildPrompt()
 	}
 
 	/** The conversation without system messages, for display. */
@@ -130,6 +127,7 @@ export class Agent {
 		})
 	}
 
+	/** Built for each ask: the login state (an account connected meanwhile) and today's date are current. */
 	private buildPrompt(): string {
 		return buildSystemPrompt(this.methods, {
 			compact: this.provider.local,
@@ -185,10 +183,11 @@ export class Agent {
 			return respond({ success: false, error: reason })
 		}
 		this.history.push({ role: 'user', content: question, timestamp: Date.now() / 1000 })
+		const system = this.buildPrompt()
 		const budget = Math.max(
 			1000,
 			(this.options.historyTokenBudget ?? AGENT_DEFAULTS.historyTokenBudget) -
-				estimateTokens([{ role: 'system', content: this.system }])
+				estimateTokens([{ role: 'system', content: system }])
 		)
 		const runner = createCodeRunner({
 			client: this.options.client,
@@ -201,7 +200,7 @@ export class Agent {
 		const result = await runAgent({
 			model,
 			tools: [createRunCodeTool(runner)],
-			system: this.system,
+			system,
 			messages: this.history,
 			maxSteps: this.maxSteps,
 			signal: options.signal,

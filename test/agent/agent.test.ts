@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { AgentEvent } from '../../src/agent/events'
 import { resolveProvider } from '../../src/agent/providers'
+import { createDemoClient } from '../../src/demo'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
 import { reply } from '../support/fake-llm'
 import { type Harness, lastToolOutput, startHarness, testApiKey } from './harness'
@@ -254,6 +255,21 @@ console.log(saved.file)`
 		expect(called).toHaveLength(2)
 		expect(answered).toEqual(called)
 		expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'second' })
+	})
+
+	test('each ask tells the model whether the client is logged in now (an account connected while it runs)', async () => {
+		const client = createDemoClient(harness.simulatorUrl)
+		client.setCredentials(undefined)
+		const agent = harness.agent({ client })
+		harness.llm.setScript(() => reply.text('ok'))
+		const systemPrompt = () => harness.llm.chatRequests().at(-1)!.body.messages[0].content as string
+		await agent.ask('before')
+		expect(systemPrompt()).toContain('NOT logged in')
+		// The playground's "Connect account" sets credentials on the same client.
+		client.setCredentials({ ...DEMO_CREDENTIALS })
+		await agent.ask('after')
+		expect(systemPrompt()).toContain('The client is logged in')
+		expect(systemPrompt()).not.toContain('NOT logged in')
 	})
 
 	test('asks on one agent run one at a time', async () => {
