@@ -149,8 +149,19 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 						method: path,
 						args
 					},
-					{ signal: context.signal, onEvent: context.onEvent }
+					// Like a file write, a write still waiting when the run ends is cancelled: a late
+					// approval must not change the account after the model was told the run failed.
+					{
+						signal: anySignal(context.signal, runEnded.signal),
+						askSignal: context.signal,
+						onEvent: context.onEvent
+					}
 				)
+				if (runEnded.signal.aborted) {
+					const message = `ig.${path} cancelled: the run has ended`
+					emitSafely(context.onEvent, { type: 'tool_result', ...event, success: false, output: message })
+					throw new Error(message)
+				}
 				if (!writeAllowed) {
 					const message = permissionDeniedMessage({ kind: 'write_call', method: path })
 					const label = denial(deniedLabel({ kind: 'write_call', method: path }))

@@ -109,6 +109,28 @@ describe('streaming asks under ask_every', () => {
 		expect(late.status).toBe(404)
 	})
 
+	test('a write still waiting when its run times out is cancelled, and a late approval does not run it', async () => {
+		await unfollowLuna()
+		const app = harness.agentWeb({ permission: 'ask_every', timeoutSeconds: 1 })
+		followScript()
+		const reader = new EventReader(
+			await app.handle(jsonRequest('POST', '/api/ask/stream', { message: 'Follow luna' }))
+		)
+		const codeRequest = await reader.until((event) => event.type === 'permission')
+		await app.handle(jsonRequest('POST', '/api/approve', { id: codeRequest.id, allow: true }))
+		const writeRequest = await reader.until((event) => event.type === 'permission')
+		expect(writeRequest.kind).toBe('write_call')
+		// The person decides after the run's 1 s: the run has already told the model it timed out.
+		const ran = await reader.until((event) => event.type === 'tool_result' && event.source === 'model')
+		expect(ran.output).toContain('Timed out')
+		expect(reader.events.find((event) => event.permission_id === writeRequest.id)?.outcome).toBe('cancelled')
+		const late = await app.handle(jsonRequest('POST', '/api/approve', { id: writeRequest.id, allow: true }))
+		expect(late.status).toBe(404)
+		await reader.all()
+		await Bun.sleep(50)
+		expect(harness.simulator.state.isFollowing(lunaPk)).toBe(false)
+	})
+
 	test('approve validates its body', async () => {
 		const app = harness.agentWeb({ permission: 'ask_every' })
 		const missing = await app.handle(jsonRequest('POST', '/api/approve', { id: 'x' }))
