@@ -77,7 +77,8 @@ export function createMcpServer(options: McpServerOptions): Server {
 	const approver: Approver = async (request, context) => {
 		if (request.kind === 'code_run') return true // the client chose to call run_code
 		if (options.readOnly || !canAsk()) return false
-		return elicit(request, context?.signal)
+		// A write inside run_code waits on a signal derived from the call's: the call is named by askSignal.
+		return elicit(request, context?.askSignal ?? context?.signal)
 	}
 	const level = options.readOnly && options.permission === 'full_access' ? 'ask_every' : options.permission
 	const gate = new PermissionGate({ level, approver })
