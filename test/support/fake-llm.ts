@@ -111,6 +111,30 @@ function completionBody(answer: Extract<FakeReply, { text?: string }>, model: st
 	}
 }
 
+/**
+ * What OpenAI answers 400 about in a conversation: a tool call without a tool message answering it
+ * (before the next message of another role), or a tool message answering no call.
+ */
+export function toolPairingProblem(messages: unknown): string | undefined {
+	if (!Array.isArray(messages)) return undefined
+	let open = new Set<string>()
+	for (const message of messages as {
+		role?: string
+		tool_calls?: { id?: string }[]
+		tool_call_id?: string
+	}[]) {
+		if (message?.role === 'tool') {
+			if (!open.delete(String(message.tool_call_id)))
+				return `a tool message answers no open tool call (${message.tool_call_id})`
+			continue
+		}
+		if (open.size)
+			return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. Missing: ${[...open].join(', ')}`
+		open = new Set((message?.tool_calls ?? []).map((call) => String(call.id)))
+	}
+	return undefined
+}
+
 /** Starts the fake server. `models` is what `GET /v1/models` lists (default one model). */
 export async function startFakeLlm(
 	options: { script?: FakeScript; models?: string[] } = {}
@@ -153,6 +177,10 @@ export async function startFakeLlm(
 			if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
 				return Response.json({ error: { message: `no route ${url.pathname}` } }, { status: 404 })
 			}
+			// Like OpenAI, refuse a conversation whose tool calls and results do not pair up.
+			const pairing = toolPairingProblem(body?.messages)
+			if (pairing)
+				return Response.json({ error: { message: pairing, type: 'invalid_request_error' } }, { status: 400 })
 			const index = chatIndex++
 			inFlight++
 			maxInFlight = Math.max(maxInFlight, inFlight)
