@@ -5,7 +5,7 @@
  * denied, with a message naming --full-access.
  */
 import { createInterface } from 'node:readline/promises'
-import { paint } from './ask-terminal'
+import { paint, terminalText } from './ask-terminal'
 import type { ActionKind, ApprovalRequest, Approver } from './permissions'
 
 /** Reads one line from the person; resolves null at end of input or when cancelled. */
@@ -36,7 +36,7 @@ const kindLabels: Record<ActionKind, string> = {
 }
 
 function showDetail(detail: string): string {
-	const lines = detail.split('\n')
+	const lines = terminalText(detail).split('\n')
 	const shown = lines
 		.slice(0, 40)
 		.map((line) => `  │ ${line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line}`)
@@ -71,14 +71,14 @@ export function createTerminalApprover(options: {
 			notify(
 				paint(
 					'yellow',
-					`smkit: permission denied (no terminal to ask): ${request.title}. ` +
+					`smkit: permission denied (no terminal to ask): ${terminalText(request.title)}. ` +
 						'Re-run with --full-access (or --permission full_access) to allow it.'
 				)
 			)
 			return false
 		}
 		process.stderr.write(
-			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${request.title}`)}\n`
+			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${terminalText(request.title)}`)}\n`
 		)
 		process.stderr.write(`${showDetail(request.detail)}\n`)
 		for (;;) {

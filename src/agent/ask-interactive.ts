@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline'
 import type { Agent } from './agent'
 import type { LinePrompt } from './ask-approver'
-import { LiveView, paint, printResponse } from './ask-terminal'
+import { LiveView, paint, printResponse, terminalText } from './ask-terminal'
 
 /** Reads lines one at a time; a cancelled read gives its line to the next reader, none is lost. */
 export class LineReader {
@@ -138,7 +138,7 @@ export async function runInteractive(options: {
 				const history = agent.getHistory()
 				if (!history.length) process.stdout.write('(no messages yet)\n')
 				for (const entry of history) {
-					const text = entry.content.replace(/\s+/g, ' ')
+					const text = terminalText(entry.content.replace(/\s+/g, ' '))
 					process.stdout.write(
 						`${paint('bold', entry.role.padEnd(9), process.stdout)} ${text.slice(0, 120)}\n`
 					)

@@ -15,6 +15,21 @@ export function paint(style: Style, text: string, stream: NodeJS.WriteStream = p
 	return styleText(style, text, { validateStream: false })
 }
 
+/** Control characters but newline and tab: C0, DEL and C1 (escape sequences, carriage return, bell). */
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/**
+ * Text from the model or from Instagram made safe to print on a terminal: control characters are
+ * shown as `\x1b`-style text, so an escape sequence cannot move the cursor, erase the code shown in
+ * an approval prompt or retitle the window.
+ */
+export function terminalText(text: string): string {
+	return text.replace(
+		controlCharacters,
+		(character) => `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`
+	)
+}
+
 /** "3 steps · 1,234 tokens · 4.2s" */
 export function formatFooter(response: Pick<AskResponse, 'steps' | 'tokens' | 'duration'>): string {
 	const steps = `${response.steps} step${response.steps === 1 ? '' : 's'}`
@@ -118,7 +133,7 @@ export class LiveView {
 		if (!this.enabled) return
 		switch (event.type) {
 			case 'status':
-				if (event.model) this.line(paint('dim', event.message))
+				if (event.model) this.line(paint('dim', terminalText(event.message)))
 				this.spin('Thinking...')
 				break
 			case 'step':
@@ -127,15 +142,16 @@ export class LiveView {
 				)
 				break
 			case 'code':
-				this.line(paint(['bold', 'cyan'], `▸ ${event.description || 'Running code'}`))
-				if (event.code !== this.shownCode) this.line(paint('dim', indent(firstLines(event.code, 25))))
+				this.line(paint(['bold', 'cyan'], `▸ ${terminalText(event.description || 'Running code')}`))
+				if (event.code !== this.shownCode)
+					this.line(paint('dim', indent(firstLines(terminalText(event.code), 25))))
 				this.shownCode = undefined
 				this.spin('Running code...')
 				break
 			case 'tool_call':
 				if (event.source === 'code') {
 					const args = JSON.stringify(event.arguments ?? []).slice(1, -1)
-					this.spin(`⬡ ig.${event.name}(${args.length > 60 ? `${args.slice(0, 60)}…` : args})`)
+					this.spin(terminalText(`⬡ ig.${event.name}(${args.length > 60 ? `${args.slice(0, 60)}…` : args})`))
 				}
 				break
 			case 'tool_result':
@@ -146,7 +162,7 @@ export class LiveView {
 					this.spin('Thinking...')
 				} else if (event.source === 'model') {
 					const mark = event.success ? paint('green', '✓ Result') : paint('red', '✗ Error')
-					this.line(`${mark}\n${paint('dim', indent(firstLines(event.output, 6)))}`)
+					this.line(`${mark}\n${paint('dim', indent(firstLines(terminalText(event.output), 6)))}`)
 					this.spin('Thinking...')
 				}
 				break
@@ -175,11 +191,11 @@ export async function printResponse(
 	if (response.answer) {
 		// Loaded here, not at start-up: see ask-markdown.ts.
 		const answer = process.stdout.isTTY
-			? `\n${(await import('./ask-markdown')).renderMarkdown(response.answer)}`
+			? `\n${(await import('./ask-markdown')).renderMarkdown(terminalText(response.answer))}`
 			: response.answer
 		process.stdout.write(`${answer}\n`)
 	}
-	if (response.error) process.stderr.write(`${paint('red', `smkit: ${response.error}`)}\n`)
+	if (response.error) process.stderr.write(`${paint('red', `smkit: ${terminalText(response.error)}`)}\n`)
 	if (mode.quiet) return
 	const footer = paint('dim', `─── ${formatFooter(response)} ───`, process.stdout)
 	if (process.stdout.isTTY) process.stdout.write(`\n${footer}\n`)

@@ -150,6 +150,28 @@ describe('smkit ask on a terminal', () => {
 		expect(toModel?.content).toContain('Do not retry it')
 	})
 
+	test('escape sequences from the model or the data are shown as text, never sent to the terminal', async () => {
+		// Cursor up 5 lines and erase: it would hide the unfollow above it in the approval prompt.
+		const hide = '\u001b[5A\u001b[2K'
+		const retitle = '\u001b]0;pwned\u0007'
+		const code = `await ig.users.getByUsername('luna.explorer')\n${hide}console.log('${retitle}')`
+		llm.setScript([
+			reply.code(code, { description: `Read a profile ${retitle}` }),
+			reply.text(`Done ${hide}${retitle}`)
+		])
+		const run = runOnTerminal(['followers of luna?'])
+		await run.waitFor('Allow?')
+		run.type('y\r')
+		expect(await run.exited).toBe(0)
+		expect(run.screen).not.toContain('\u001b[5A')
+		expect(run.screen).not.toContain('\u001b]0;')
+		expect(run.screen).not.toContain('\u0007')
+		const shown = visible(run.screen)
+		expect(shown).toContain('\\x1b[5A\\x1b[2Kconsole.log(')
+		expect(shown).toContain('Read a profile \\x1b]0;pwned\\x07')
+		expect(shown).toContain('Done \\x1b[5A')
+	})
+
 	test('Ctrl-C at the approval prompt prints only "Cancelled" and exits 130', async () => {
 		llm.setScript([reply.code(readLuna), reply.text('never asked')])
 		const before = llm.chatRequests().length
