@@ -6,10 +6,17 @@
  * (comments, AI keys, settings) are kept as they were.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { SESSION_VARIABLES } from './cookies'
+
+/** Why no environment file can be written at `path`: it is a folder, or its folder does not exist. */
+export function envFileProblem(path: string): 'folder' | 'missing-folder' | undefined {
+	if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return 'folder'
+	if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) return 'missing-folder'
+	return undefined
+}
 
 /** The variable a line defines (`KEY=`, `export KEY=`), or undefined for comments and blank lines. */
 function definedName(line: string): string | undefined {

@@ -5,13 +5,13 @@
  * present) to the environment file, created with mode 0600. Values are never printed. Logout
  * removes the session's variables from the file.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
 import { CookieImportError } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
-import { removeSessionVariables } from '../client/env-file'
+import { envFileProblem, removeSessionVariables } from '../client/env-file'
 import { type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { checkImportedSession, refusalMessage, storeSession } from './connect'
@@ -50,11 +50,11 @@ export const logoutOptions = { envPath: envPathOption }
  * mistake answers with the path given instead of EISDIR, or ENOENT naming a temporary file.
  */
 function checkEnvPath(path: string): void {
-	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+	const problem = envFileProblem(path)
+	if (problem === 'folder')
 		throw new UsageError(`--env: '${path}' is a folder; name the environment file in it (e.g. ${path}/.env)`)
-	const folder = dirname(path)
-	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
-		throw new UsageError(`--env: there is no folder '${folder}' for '${path}'`)
+	if (problem === 'missing-folder')
+		throw new UsageError(`--env: there is no folder '${dirname(path)}' for '${path}'`)
 }
 
 /** Reads the cookies from the file, or from standard input (with a prompt on a terminal). */

@@ -173,6 +173,34 @@ describe('demo mode', () => {
 		}
 	})
 
+	it('a playground whose --env is a folder, or in a missing folder, says so instead of failing inside', async () => {
+		for (const [path, expected] of [
+			[directory, '--env names a folder, not a file: restart it with --env naming the environment file'],
+			[join(directory, 'missing', '.env'), "The folder of this playground's --env file does not exist"]
+		] as const) {
+			const misplaced = await startPlayground({ loggedIn: false, deps: { demo: false, envPath: path } })
+			try {
+				const body = await expectFailure(
+					await misplaced.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } }),
+					400,
+					'bad_request'
+				)
+				expect(body.error).toContain(expected)
+				expect(body.error).not.toContain(directory)
+				expect(misplaced.simulator.requests.records()).toEqual([])
+			} finally {
+				await misplaced.stop()
+			}
+		}
+		const folder = await startPlayground({ loggedIn: true, deps: { demo: false, envPath: directory } })
+		try {
+			await expectFailure(await folder.request('DELETE', '/api/session'), 400, 'bad_request')
+			expect((await folder.json('/api/status')).body.data.session).not.toBe('none')
+		} finally {
+			await folder.stop()
+		}
+	})
+
 	it('a playground without an environment file cannot store a session', async () => {
 		const bare = await startPlayground({ loggedIn: false, deps: { demo: false } })
 		try {

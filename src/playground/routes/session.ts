@@ -7,7 +7,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { CookieImportError } from '../../client/cookies'
-import { removeSessionVariables } from '../../client/env-file'
+import { envFileProblem, removeSessionVariables } from '../../client/env-file'
 import { checkImportedSession, refusalMessage, storeSession } from '../../session/connect'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
@@ -33,6 +33,21 @@ const DEMO_REFUSAL =
 
 /** The longest cookie export `POST /api/session` takes, in characters (256 KB). */
 const MAX_COOKIES_LENGTH = 262_144
+
+/** Refuses, before anything is asked or changed, an environment file that cannot be written (no path in the message: it stays on the server). */
+function checkEnvFile(envPath: string, problems: readonly string[]): void {
+	const problem = envFileProblem(envPath)
+	if (problem === 'folder' && problems.includes(problem))
+		throw new HttpError(
+			'bad_request',
+			"This playground's --env names a folder, not a file: restart it with --env naming the environment file (e.g. .env in that folder)"
+		)
+	if (problem === 'missing-folder' && problems.includes(problem))
+		throw new HttpError(
+			'bad_request',
+			"The folder of this playground's --env file does not exist: create it, or restart the playground with another --env"
+		)
+}
 
 /** How long `POST /api/session/check` waits for Instagram, retries included. */
 export const SESSION_CHECK_TIMEOUT_MS = 20_000
@@ -71,6 +86,7 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 				if (deps.demo) throw new HttpError('bad_request', DEMO_REFUSAL)
 				if (!deps.envPath)
 					throw new HttpError('bad_request', 'This playground has no environment file to store a session in')
+				checkEnvFile(deps.envPath, ['folder', 'missing-folder'])
 				const checked = await checkImportedSession(body.cookies, {
 					baseURL: ig.baseURL,
 					proxies: ig.proxies
@@ -120,6 +136,8 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 			'/session',
 			async () => {
 				if (deps.demo) throw new HttpError('bad_request', DEMO_REFUSAL)
+				// A missing folder holds no session to remove; a folder cannot be read as the file.
+				if (deps.envPath) checkEnvFile(deps.envPath, ['folder'])
 				const removed = deps.envPath ? await removeSessionVariables(deps.envPath) : []
 				ig.setCredentials(undefined)
 				return ok(
