@@ -18,7 +18,7 @@ import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore } from '../store/db'
 import { EXPORT_FORMATS, type ExportFormat, exportParts, jsonLines, writeExport } from './export'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
-import { clock, number, ProgressReporter } from './progress'
+import { clock, counted, number, ProgressReporter } from './progress'
 import { runJob } from './run'
 import { JobStore } from './store'
 import { JOB_KINDS, type Job, type JobKind } from './types'
@@ -170,7 +170,9 @@ export async function runCollect(
 			jobs.reset(job.id)
 			log(`Starting over: job ${job.id}`)
 		} else if (job) {
-			log(`Continuing job ${job.id}: ${number(job.collected)} records in ${number(job.pages)} pages so far`)
+			log(
+				`Continuing job ${job.id}: ${counted(job.collected, 'record')} in ${counted(job.pages, 'page')} so far`
+			)
 		} else job = jobs.create(spec, 'cli')
 		const sink = new RecordSink(jobs, job.id, options.format, options.out)
 		// A reader that stops early (`| head`) makes writes fail with EPIPE: stop the job where it
@@ -205,7 +207,7 @@ export async function runCollect(
 		const seconds = (performance.now() - started) / 1000
 		const added = finished.collected - collectedBefore
 		log(
-			`${finished.status}: ${number(finished.collected)} records, ${number(finished.pages)} pages, ${seconds < 60 ? `${seconds.toFixed(1)} s` : clock(seconds)}` +
+			`${finished.status}: ${counted(finished.collected, 'record')}, ${counted(finished.pages, 'page')}, ${seconds < 60 ? `${seconds.toFixed(1)} s` : clock(seconds)}` +
 				` (job ${finished.id}${collectedBefore > 0 ? `, +${number(added)} this run` : ''})${options.out ? ` -> ${options.out}` : ''}`
 		)
 		if (finished.status === 'done') return

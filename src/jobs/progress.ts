@@ -16,6 +16,9 @@ export interface ProgressOutput {
 export const number = (value: number) =>
 	(value >= 100 ? Math.round(value) : value).toLocaleString('en-US', { maximumFractionDigits: 1 })
 
+/** `1 page`, `5,400 records`. */
+export const counted = (value: number, noun: string) => `${number(value)} ${value === 1 ? noun : `${noun}s`}`
+
 /** `75` → `1:15`, `3725` → `1:02:05`. */
 export function clock(seconds: number): string {
 	const whole = Math.max(0, Math.round(seconds))

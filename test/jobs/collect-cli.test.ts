@@ -151,6 +151,10 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 	const json = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '5', '--db', 'formats.db'])
 	const records = JSON.parse(await new Response(json.stdout).text()) as { pk: string }[]
 	expect(records.length).toBe(5)
+	// The summary counts in words: "1 record, 1 page".
+	const one = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '1', '--db', 'formats.db'])
+	const summary = (await new Response(one.stderr).text()).trim().split('\n').at(-1)
+	expect(summary).toStartWith('done: 1 record, 1 page, ')
 	for (const [args, message] of [
 		[['friends', 'luna.explorer'], 'KIND must be one of'],
 		[['followers', 'not a user!'], 'TARGET of followers must be a username'],
