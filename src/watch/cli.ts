@@ -228,7 +228,7 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 			`Watch ${id} has ${snapshots.length} snapshot(s); a diff needs two (smkit watch run)`
 		)
 	const result = watches.diff(id, from, to)
-	if (!result) throw new UsageError(`Watch ${id} has no snapshot ${from} or ${to}`)
+	if (!result) throw new UsageError(watches.missingSnapshots(id, from, to))
 	print(options.json ? JSON.stringify(result, null, 2) : diffText(result))
 }
 

@@ -207,6 +207,14 @@ export class WatchStore {
 		return row ? toSnapshot(row) : undefined
 	}
 
+	/** Why there is no diff of this pair: the snapshots the watch does not have (`Watch 1 has no snapshot 9`). */
+	missingSnapshots(watchId: number, fromId: number, toId: number): string {
+		const missing = [...new Set([fromId, toId])].filter((id) => !this.#snapshotRow(watchId, id))
+		return missing.length === 1
+			? `Watch ${watchId} has no snapshot ${missing[0]}`
+			: `Watch ${watchId} has no snapshots ${missing.join(' and ')}`
+	}
+
 	/**
 	 * The difference from snapshot `fromId` to `toId` of the watch: followers gained and lost (when
 	 * both hold a list), every count's change, and for hashtags the top posts that entered and left.

@@ -79,11 +79,19 @@ describe('account watch without followers', () => {
 			change: second.followers - first.followers
 		})
 		expect(diff.counts.posts.change).toBe(second.posts - first.posts)
-		await expectFailure(
+		const missing = await expectFailure(
 			await harness.get(`/api/watches/${watch.id}/diff?from=${first.id}&to=999999`),
 			404,
 			'not_found'
 		)
+		// Only the snapshot the watch lacks is named.
+		expect(missing.error).toBe(`Watch ${watch.id} has no snapshot 999999`)
+		const neither = await expectFailure(
+			await harness.get(`/api/watches/${watch.id}/diff?from=999998&to=999999`),
+			404,
+			'not_found'
+		)
+		expect(neither.error).toBe(`Watch ${watch.id} has no snapshots 999998 and 999999`)
 		const listed = (await expectOk(await harness.get('/api/watches'))).data
 		expect(listed.find((entry: { id: number }) => entry.id === watch.id)).toMatchObject({
 			snapshots: 2,

@@ -277,7 +277,7 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 					from ??= (snapshots[snapshots.length - 2] as { id: number }).id
 				}
 				const diff = scheduler.watches.diff(id, from, to)
-				if (!diff) throw new HttpError('not_found', `Watch ${id} has no snapshot ${from} or ${to}`)
+				if (!diff) throw new HttpError('not_found', scheduler.watches.missingSnapshots(id, from, to))
 				const lists =
 					diff.gained && diff.lost ? `: +${diff.gained.length} -${diff.lost.length} followers` : ''
 				const posts = diff.top_posts
