@@ -1,9 +1,8 @@
 /**
- * Posts, comments, places and stories in Instagram's JSON shapes (docs/instagram.md, "Endpoints"). Media and
+ * Posts, comments and places in Instagram's JSON shapes (docs/instagram.md, "Endpoints"). Media and
  * story pks are bigint here so the JSON writer emits them as exact bare numbers, as Instagram does.
  */
-import type { DemoComment, DemoMedia, DemoPlace, DemoStory } from './dataset-types'
-import { mediaPkTime } from './shortcode'
+import type { DemoComment, DemoMedia, DemoPlace } from './dataset-types'
 import { profilePicUrl, userShort, type ViewContext } from './views-user'
 
 /** The URL of an image served by the simulator (a generated SVG placeholder). */
@@ -27,7 +26,8 @@ export function imageVersions(origin: string, key: string, width: number, height
 	}
 }
 
-function videoVersions(origin: string, key: string, width: number, height: number) {
+/** `video_versions`: the video in the sizes Instagram lists. */
+export function videoVersions(origin: string, key: string, width: number, height: number) {
 	return [101, 102, 103].map((type, index) => ({
 		type,
 		width: Math.round(width / (index + 1)),
@@ -250,64 +250,5 @@ export function commentView(
 		parent_comment_id: comment.parentPk ?? undefined,
 		preview_child_comments: comment.replies.slice(0, 2).map((reply) => commentView(context, reply)),
 		private_reply_status: 0
-	}
-}
-
-/** A `<story>` item; its times are relative to the request time, so it is always active. */
-export function storyItem(context: ViewContext, story: DemoStory) {
-	const { state, origin } = context
-	const owner = state.user(story.ownerPk)
-	const takenAt = context.now - story.ageSeconds
-	const key = `story-${story.pk}`
-	const place = story.locationPk ? state.data.placeByPk.get(story.locationPk) : undefined
-	const sticker = { x: 0.5, y: 0.5, width: 0.4, height: 0.1, rotation: 0 }
-	return {
-		pk: story.pk,
-		id: `${story.pk}_${story.ownerPk}`,
-		media_type: story.mediaType,
-		product_type: 'story',
-		taken_at: takenAt,
-		expiring_at: takenAt + 86400,
-		device_timestamp: mediaPkTime(story.pk) * 1000,
-		user: owner ? userShort(context, owner) : null,
-		image_versions2: imageVersions(origin, key, 1080, 1920),
-		original_width: 1080,
-		original_height: 1920,
-		video_versions: story.mediaType === 2 ? videoVersions(origin, key, 1080, 1920) : undefined,
-		video_duration: story.videoDuration ?? undefined,
-		reel_mentions: story.mentionPks.flatMap((pk) => {
-			const mentioned = state.user(pk)
-			return mentioned ? [{ ...sticker, user: userShort(context, mentioned) }] : []
-		}),
-		story_hashtags: story.hashtag
-			? [
-					{
-						...sticker,
-						hashtag: { name: story.hashtag, id: state.data.hashtags.get(story.hashtag)?.id ?? 0 }
-					}
-				]
-			: [],
-		story_locations: place ? [{ ...sticker, location: locationView(place) }] : [],
-		story_polls: story.pollQuestion
-			? [
-					{
-						...sticker,
-						poll_sticker: {
-							question: story.pollQuestion,
-							tallies: [
-								{ text: 'Yes', count: 12 },
-								{ text: 'No', count: 7 }
-							]
-						}
-					}
-				]
-			: [],
-		story_cta: story.linkUrl ? [{ links: [{ linkType: 1, webUri: story.linkUrl }] }] : undefined,
-		story_link_stickers: story.linkUrl
-			? [{ ...sticker, story_link: { url: story.linkUrl, link_title: 'See more' } }]
-			: [],
-		viewer_count: context.viewerPk === story.ownerPk ? story.viewerCount : undefined,
-		can_reply: true,
-		can_reshare: true
 	}
 }

@@ -4,7 +4,8 @@
  */
 import type { DemoUser } from '../dataset-types'
 import { ok, type Route, type RouteContext } from '../http'
-import { imageUrl, storyItem } from '../views-media'
+import { imageUrl } from '../views-media'
+import { storyItem } from '../views-story'
 import { userShort } from '../views-user'
 import { isReply, userParam } from './common'
 
