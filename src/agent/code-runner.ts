@@ -129,6 +129,8 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 		const runQuota = options.quota.startRun()
 		// Ends with the run: an approval still waiting, or a write not yet started, is cancelled.
 		const runEnded = new AbortController()
+		// When the run's wall-clock limit ends it (the sandbox starts its clock right after this).
+		const expiresAt = Date.now() + (options.timeoutMs ?? 30_000)
 		const cancelled = () => new Error('saveFile cancelled: the run has ended')
 		// Upstream answers and errors may echo the session (a hostile upstream, a proxy's error page);
 		// nothing of it may reach the code, and through it the model or the answer.
@@ -147,7 +149,8 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 						title: `Write call: ${path}`,
 						detail: describeCall(path, args),
 						method: path,
-						args
+						args,
+						expiresAt
 					},
 					// Like a file write, a write still waiting when the run ends is cancelled: a late
 					// approval must not change the account after the model was told the run failed.
@@ -207,7 +210,8 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 					kind: 'file_write',
 					title: `Write file ${planned.name}`,
 					// The person sees what the file will hold, not only its name.
-					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/\n\n${content}`
+					detail: `${planned.name} (${planned.size} bytes) in ${options.files.displayPath(options.files.directory)}/\n\n${content}`,
+					expiresAt
 				},
 				{
 					signal: anySignal(context.signal, runEnded.signal),

@@ -35,6 +35,11 @@ export interface ApprovalRequest {
 	method?: string
 	/** For write calls: the arguments. */
 	args?: unknown[]
+	/**
+	 * For a write or file inside a code run: when the run ends (epoch ms), which cancels the request
+	 * if it still waits. The servers count the card down to it.
+	 */
+	expiresAt?: number
 }
 
 /** What an approver is told besides the request. */

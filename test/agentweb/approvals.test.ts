@@ -118,8 +118,12 @@ describe('streaming asks under ask_every', () => {
 		)
 		const codeRequest = await reader.until((event) => event.type === 'permission')
 		await app.handle(jsonRequest('POST', '/api/approve', { id: codeRequest.id, allow: true }))
+		expect(codeRequest.timeout_seconds).toBe(120)
 		const writeRequest = await reader.until((event) => event.type === 'permission')
 		expect(writeRequest.kind).toBe('write_call')
+		// The card counts down to the end of the run (1 s), not to the 120 s of an approval.
+		expect(writeRequest.timeout_seconds).toBeLessThanOrEqual(1)
+		expect(writeRequest.expiresAt).toBeUndefined()
 		// The person decides after the run's 1 s: the run has already told the model it timed out.
 		const ran = await reader.until((event) => event.type === 'tool_result' && event.source === 'model')
 		expect(ran.output).toContain('Timed out')

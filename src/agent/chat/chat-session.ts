@@ -171,10 +171,13 @@ export class ChatSession {
 	private withTimeout(listener?: (event: AgentEvent) => void): (event: AgentEvent) => void {
 		return (event) => {
 			if (!listener) return
-			// The card counts down to the server's own time-out.
-			listener(
-				event.type === 'permission' ? { ...event, timeout_seconds: this.approvals.timeoutSeconds } : event
-			)
+			if (event.type !== 'permission') return listener(event)
+			// The card counts down to the server's own time-out, or to the end of the run that asks
+			// (a write or file inside code), whichever comes first.
+			const { expiresAt, ...request } = event
+			const runLeft = expiresAt === undefined ? Number.POSITIVE_INFINITY : (expiresAt - Date.now()) / 1000
+			const seconds = Math.min(this.approvals.timeoutSeconds, Math.max(0, Math.floor(runLeft)))
+			listener({ ...request, timeout_seconds: seconds })
 		}
 	}
 
