@@ -133,6 +133,29 @@ describe('session health and Connect account', () => {
 		expect(readFileSync(envPath, 'utf8')).toBe(before)
 	})
 
+	it('says when the server process environment also sets the session, which wins at the next start', async () => {
+		const before = process.env.SESSION_ID
+		process.env.SESSION_ID = 'from-the-process-environment'
+		try {
+			const connected = await expectOk(
+				await harness.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } })
+			)
+			expect(connected.message).toBe(
+				"Connected as @smkit_demo; 3 variables stored; note: SESSION_ID is also set in the server's process environment, which wins over the environment file: at the next start it will replace the stored ones"
+			)
+			const disconnected = await expectOk(await harness.request('DELETE', '/api/session'))
+			expect(disconnected.message).toBe(
+				"Disconnected: the session is no longer used; note: SESSION_ID is also set in the server's process environment, which wins over the environment file: at the next start it will bring it back"
+			)
+			expect(JSON.stringify([connected, disconnected])).not.toContain('from-the-process-environment')
+		} finally {
+			if (before === undefined) delete process.env.SESSION_ID
+			else process.env.SESSION_ID = before
+		}
+		// Connected again, as the tests below expect.
+		await expectOk(await harness.request('POST', '/api/session', { body: { cookies: demoCookiesTxt() } }))
+	})
+
 	it('disconnect stops using the session and removes it from the file', async () => {
 		writeFileSync(envPath, `KEEP=1\n${readFileSync(envPath, 'utf8')}`, { mode: 0o600 })
 		const removed = await expectOk(await harness.request('DELETE', '/api/session'))

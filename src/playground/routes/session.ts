@@ -6,7 +6,7 @@
  * at once. No response, history entry or log line carries a cookie value.
  */
 import { Elysia, t } from 'elysia'
-import { CookieImportError } from '../../client/cookies'
+import { CookieImportError, SESSION_VARIABLES } from '../../client/cookies'
 import { envFileProblem, removeSessionVariables } from '../../client/env-file'
 import { checkImportedSession, refusalMessage, storeSession } from '../../session/connect'
 import type { PlaygroundContext } from '../app'
@@ -47,6 +47,16 @@ function checkEnvFile(envPath: string, problems: readonly string[]): void {
 			'bad_request',
 			"The folder of this playground's --env file does not exist: create it, or restart the playground with another --env"
 		)
+}
+
+/**
+ * A note for variables also set in the server's process environment, which wins over the file
+ * when the playground starts again (names only, never values); empty when there are none.
+ */
+function shadowNote(names: readonly string[], effect: string): string {
+	const shadowed = names.filter((name) => process.env[name])
+	if (shadowed.length === 0) return ''
+	return `; note: ${shadowed.join(', ')} ${shadowed.length > 1 ? 'are' : 'is'} also set in the server's process environment, which wins over the environment file: at the next start ${shadowed.length > 1 ? 'they' : 'it'} will ${effect}`
 }
 
 /** How long `POST /api/session/check` waits for Instagram, retries included. */
@@ -105,7 +115,7 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 				ig.session.recordSuccess(checked.report.username ?? undefined)
 				return ok(
 					{ ...ig.session.report(), stored },
-					`Connected as @${checked.report.username ?? 'unknown'}; ${stored.length} variables stored`
+					`Connected as @${checked.report.username ?? 'unknown'}; ${stored.length} variables stored${shadowNote(stored, 'replace the stored ones')}`
 				)
 			},
 			{
@@ -140,9 +150,12 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 				if (deps.envPath) checkEnvFile(deps.envPath, ['folder'])
 				const removed = deps.envPath ? await removeSessionVariables(deps.envPath) : []
 				ig.setCredentials(undefined)
+				const note = shadowNote(SESSION_VARIABLES, 'bring it back')
 				return ok(
 					{ ...ig.session.report(), removed },
-					'Disconnected: the session is no longer used or stored'
+					note
+						? `Disconnected: the session is no longer used${note}`
+						: 'Disconnected: the session is no longer used or stored'
 				)
 			},
 			documented(
