@@ -146,6 +146,10 @@ export function importSession(rawText: string, now = Date.now() / 1000): Session
 	// A file saved by a Windows editor starts with a byte order mark, which JSON.parse refuses.
 	const text = rawText.replace(/^\uFEFF/, '')
 	if (!text.trim()) throw new CookieImportError('No cookies given')
+	if (/^\s*curl\s/i.test(text))
+		throw new CookieImportError(
+			"This is a curl command (Copy as cURL): paste only its cookies, the text inside -b '…' or after cookie: in -H 'cookie: …'"
+		)
 	const format = detectCookieFormat(text)
 	const all =
 		format === 'json'

@@ -104,6 +104,9 @@ describe('session import', () => {
 		expect(() => importSession(NETSCAPE.replaceAll('\t', ' '))).toThrow(
 			'The cookies.txt file has no cookie lines: each needs 7 fields separated by tabs'
 		)
+		// A request copied as a curl command is no Cookie header: its quotes made the sessionid look unusable.
+		const curl = `curl 'https://www.instagram.com/' -H 'accept: */*' -b 'csrftoken=${CSRF}; ds_user_id=1; sessionid=${SESSION}' -H 'x-ig-app-id: 1'`
+		expect(() => importSession(curl)).toThrow('This is a curl command (Copy as cURL): paste only its cookies')
 		expect(() => importSession('   ')).toThrow('No cookies given')
 		expect(() => importSession('[{"name": 1}')).toThrow('not valid JSON')
 		expect(() => importSession('{"nope": true}')).toThrow('must be an array')
