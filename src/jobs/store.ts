@@ -2,6 +2,7 @@
  * The jobs tables (see `schema.ts`) behind plain methods. The one rule that makes jobs exact lives
  * in `storePage`: a page's records and the cursor after it are written in one transaction.
  */
+import { readFileSync } from 'node:fs'
 import type { Store } from '../store/db'
 import { FINISHED_STATUSES, type Job, type JobKind, type JobSpec, type JobStatus } from './types'
 
@@ -54,13 +55,26 @@ const toJob = (row: JobRow): Job => ({
 
 const now = () => new Date().toISOString()
 
-/** True when a process with this pid exists (it may belong to another user: EPERM). */
+/**
+ * True when a process with this pid runs (it may belong to another user: EPERM). A runner killed a
+ * moment ago that its parent has not reaped yet (a zombie) still has its pid but runs no job.
+ */
 function processAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0)
-		return true
 	} catch (error) {
 		return (error as { code?: string }).code === 'EPERM'
+	}
+	return !isZombie(pid)
+}
+
+/** Linux: the process has exited and waits to be reaped (state Z in /proc/PID/stat). */
+function isZombie(pid: number): boolean {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+		return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
+	} catch {
+		return false
 	}
 }
 

@@ -4,7 +4,7 @@
  * faults make it wait rather than fail, and login or challenge errors pause it with a message.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runJob } from '../../src/jobs/run'
@@ -114,6 +114,27 @@ describe('store', () => {
 		expect(jobs.position(job.id).cursor).toBe('c2')
 		expect(storedPks(job.id)).toEqual(['1', '2', '3'])
 	})
+	test('a job whose runner was killed but not yet reaped (a zombie) is interrupted, and can be claimed', async () => {
+		// `sh` starts a child that exits at once, then becomes `sleep`, which never reaps it.
+		const shell = Bun.spawn(['sh', '-c', 'sleep 0 & echo $!; exec sleep 30'], { stdout: 'pipe' })
+		try {
+			const reader = shell.stdout.getReader()
+			const zombie = Number(new TextDecoder().decode((await reader.read()).value).trim())
+			const state = () => {
+				const stat = readFileSync(`/proc/${zombie}/stat`, 'utf8')
+				return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)
+			}
+			while (state() !== 'Z') await Bun.sleep(10)
+			const job = jobs.create({ kind: 'followers', target: 'x' })
+			store.db.query("UPDATE jobs SET status = 'running', runner_pid = ? WHERE id = ?").run(zombie, job.id)
+			expect(jobs.interrupted('playground').map((entry) => entry.id)).toEqual([job.id])
+			expect(jobs.claim(job.id)).toBe(true)
+		} finally {
+			shell.kill()
+			await shell.exited
+		}
+	})
+
 	test('a path that cannot hold the store is an error naming it: a folder, not a database, under a file', () => {
 		const notDatabase = join(folder, 'notes.txt')
 		writeFileSync(notDatabase, 'hello\n')
