@@ -63,6 +63,7 @@ describe('session health and Connect account', () => {
 		// Checking again asks Instagram, which still refuses.
 		const check = await expectOk(await harness.request('POST', '/api/session/check'))
 		expect(check.data.session).toBe('expired')
+		expect(check.message).toContain('Session expired: to reconnect, log in to instagram.com in the browser')
 		harness.simulator.session.set('valid')
 		expect((await expectOk(await harness.request('POST', '/api/session/check'))).data).toMatchObject({
 			session: 'valid',
@@ -233,6 +234,10 @@ describe('demo mode', () => {
 				'bad_request'
 			)
 			expect(body.error).toContain('no environment file')
+			// Checking without a session says what to do first.
+			const check = await expectOk(await bare.request('POST', '/api/session/check'))
+			expect(check.data.session).toBe('none')
+			expect(check.message).toContain('no Instagram session to check; connect an account first')
 		} finally {
 			await bare.stop()
 		}

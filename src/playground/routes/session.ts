@@ -8,6 +8,7 @@
 import { Elysia, t } from 'elysia'
 import { CookieImportError, SESSION_VARIABLES } from '../../client/cookies'
 import { envFileProblem, removeSessionVariables } from '../../client/env-file'
+import { CHALLENGE_HINT, RECONNECT_HINT } from '../../client/session-health'
 import { checkImportedSession, refusalMessage, storeSession } from '../../session/connect'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
@@ -78,10 +79,13 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 						`Instagram did not confirm the session within ${timeoutMs / 1000} s (rate limited or slow); the session state is unchanged, try again later`
 					)
 				})
-				const message =
-					report.session === 'valid'
-						? `Session valid${report.username ? `: @${report.username}` : ''}`
-						: `Session ${report.session}`
+				const message = {
+					valid: `Session valid${report.username ? `: @${report.username}` : ''}`,
+					none: 'Session none: no Instagram session to check; connect an account first (Connect account, or smkit login --cookies FILE)',
+					expired: `Session expired: to reconnect, ${RECONNECT_HINT}`,
+					challenge: `Session challenge: ${CHALLENGE_HINT}`,
+					unchecked: 'Session unchecked'
+				}[report.session]
 				return ok(report, message)
 			},
 			documented('System', 'Ask Instagram now whether the session works (one light call)', SessionData, {
