@@ -223,10 +223,12 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 	const snapshots = watches.snapshots(id)
 	const to = options.to ?? snapshots[snapshots.length - 1]?.id
 	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id
-	if (from === undefined || to === undefined)
+	if (to === undefined || snapshots.length < 2)
 		throw new UsageError(
-			`Watch ${id} has ${snapshots.length} snapshot(s); a diff needs two (smkit watch run)`
+			`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (smkit watch run)`
 		)
+	if (from === undefined)
+		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)
 	const result = watches.diff(id, from, to)
 	if (!result) throw new UsageError(watches.missingSnapshots(id, from, to))
 	print(options.json ? JSON.stringify(result, null, 2) : diffText(result))

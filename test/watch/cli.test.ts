@@ -85,6 +85,12 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	expect(tagTable).toContain(`Top posts: ${entered.length} entered, ${left.length} left, ${stayed} stayed`)
 	for (const post of [...entered, ...left]) expect(tagTable).toContain(post.url)
 	expect(tagTable).not.toContain('No follower lists')
+	// --to the first snapshot leaves nothing to compare it with.
+	const first = await watch('diff', '1', '--to', String(parsed.from.id))
+	expect(first.code).toBe(2)
+	expect(first.stderr).toContain(
+		`Watch 1 has no snapshot before ${parsed.from.id} to compare it with: give --from`
+	)
 
 	const list = await watch('list')
 	expect(list.code).toBe(0)
