@@ -63,6 +63,8 @@ export interface PlaygroundAi {
 	provider: string | null
 	/** Model in use (`auto` resolved when known), or null. */
 	model: string | null
+	/** Why AI chat is off (what to set or fix), when it is. */
+	reason?: string
 	/**
 	 * Builds the `/api/ai/*` routes (full paths). Mounted after the playground's hooks, so errors
 	 * become envelopes and requests enter the history. Without it, `/api/ai/*` answers 503.

@@ -150,7 +150,7 @@ export async function startPlaygroundServer(
 	print(
 		ai?.available
 			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`
-			: `AI chat: off (${AI_UNAVAILABLE_MESSAGE})`
+			: `AI chat: off (${ai?.reason ?? AI_UNAVAILABLE_MESSAGE})`
 	)
 	return running
 }

@@ -86,6 +86,31 @@ describe('startPlaygroundServer', () => {
 		}
 	})
 
+	it('AI chat off because of a malformed OPENAI_BASE_URL: the start-up line names the variable, not the key to set', async () => {
+		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
+		const envPath = path.join(directory, 'test.env')
+		await writeFile(envPath, 'OPENAI_API_KEY=sk-serve-test-secret\nOPENAI_BASE_URL=localhost:8000/v1\n')
+		const lines: string[] = []
+		const options = parsePlaygroundOptions({
+			port: 0,
+			demo: true,
+			env: envPath,
+			savedDir: directory,
+			db: path.join(directory, 'smkit.db')
+		})
+		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
+		try {
+			const line = lines.find((text) => text.startsWith('AI chat:')) ?? ''
+			expect(line).toStartWith('AI chat: off')
+			expect(line).toContain('OPENAI_BASE_URL')
+			expect(line).not.toContain('set an AI provider key')
+			expect(lines.join('\n')).not.toContain('sk-serve-test-secret')
+		} finally {
+			await running.stop()
+			await rm(directory, { recursive: true, force: true })
+		}
+	})
+
 	it('without credentials: says how to log in; with --token: requests need it and it is not printed', async () => {
 		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
 		const envPath = path.join(directory, 'test.env')
