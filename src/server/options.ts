@@ -6,6 +6,7 @@
  *
  * A command's options: `{ ...serverOptions(8877), savedDir: Type.String({ flag: '--saved-dir <dir>', ... }) }`.
  */
+import { statSync } from 'node:fs'
 import { type StaticDecode, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { UsageError } from '../cli-error'
@@ -18,14 +19,24 @@ interface FlagAnnotations {
 	default?: unknown
 }
 
-/** `--env <path>`: the environment file a command reads its credentials from. */
-export const envPathOption = Type.String({
-	minLength: 1,
-	default: '.env',
-	flag: '--env <path>',
-	description: 'Environment file with credentials',
-	error: '--env must be a file path'
-})
+/**
+ * `--env <path>`: the environment file a command reads its credentials from. A folder is refused:
+ * nothing can be read from it, so the command would run as if no file had been given.
+ */
+export const envPathOption = Type.Transform(
+	Type.String({
+		minLength: 1,
+		default: '.env',
+		flag: '--env <path>',
+		description: 'Environment file with credentials',
+		error: "--env must be the path of a file, not a folder: '{value}'"
+	})
+)
+	.Decode((path) => {
+		if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new Error('a folder')
+		return path
+	})
+	.Encode((path) => path)
 
 /** `--demo`: the built-in simulated Instagram. */
 export const demoOption = Type.Boolean({

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'bun:test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { cac } from 'cac'
 import { UsageError } from '../../src/cli-error'
@@ -45,6 +48,19 @@ describe('command options from schemas', () => {
 		expect(
 			parseOptions(options, { env: 'x.env', saveDir: 'ignored', savedDir: 'out', verbose: true })
 		).toMatchObject({ envPath: 'x.env', savedDir: 'out', verbose: true })
+	})
+
+	it('--env naming a folder is bad usage naming it; a file that does not exist yet is fine', async () => {
+		const folder = await mkdtemp(path.join(tmpdir(), 'smkit-env-'))
+		try {
+			const error = usageError(() => parseOptions(options, { env: folder }))
+			expect(error.message).toBe(`--env must be the path of a file, not a folder: '${folder}'`)
+			expect(error.exitCode).toBe(2)
+			const file = path.join(folder, 'later.env')
+			expect(parseOptions(options, { env: file }).envPath).toBe(file)
+		} finally {
+			await rm(folder, { recursive: true, force: true })
+		}
 	})
 
 	it('converts numeric words, trims text and applies transforms', () => {
