@@ -209,7 +209,11 @@ export class Transport {
 					})
 					text = await response.text()
 					if (proxy && response.status === 407)
-						throw new Error('the proxy refused its credentials (HTTP 407)')
+						throw new Error(
+							new URL(proxy.url).username === ''
+								? 'the proxy asks for credentials (HTTP 407): give them in its URL, http://user:password@host:port'
+								: 'the proxy refused its credentials (HTTP 407)'
+						)
 					if (proxy) settings.proxies?.recordSuccess(proxy)
 					break
 				} catch (error) {
