@@ -25,7 +25,7 @@ const allowed: Record<string, readonly string[]> = {
 	session: ['client', 'server'],
 	watch: ['client', 'server', 'store', 'demo', 'jobs'],
 	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'watch', 'store', 'assets'],
-	agentweb: ['agent', 'client', 'server', 'demo', 'assets'],
+	agentweb: ['agent', 'client', 'server', 'demo', 'session', 'assets'],
 	mcp: ['agent', 'client', 'server', 'demo', 'jobs', 'store'],
 	main: [
 		'agent',

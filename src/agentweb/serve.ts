@@ -22,6 +22,7 @@ import {
 } from '../server/bootstrap'
 import { demoOption } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
+import { describeSession } from '../session/start-line'
 import { AGENT_WEB_APPROVAL_HINT, createAgentWebApp } from './app'
 
 /** The options of `smkit agent-web`, registered with cac and validated from these schemas. */
@@ -97,9 +98,10 @@ export async function startAgentWebServer(
 	print(
 		instagram.demo
 			? `Demo data: ${demoDescription(instagram.demo)}`
-			: instagram.client.loggedIn
-				? 'Instagram: credentials from the environment file'
-				: 'Instagram: not logged in (public data only): run smkit login --cookies cookies.txt or use --demo'
+			: await describeSession(
+					instagram.client,
+					'not logged in (public data only): run smkit login --cookies cookies.txt or use --demo'
+				)
 	)
 	return running
 }

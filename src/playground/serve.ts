@@ -6,9 +6,7 @@
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { permissionOption } from '../agent/options'
-import type { InstagramClient } from '../client/client'
 import { loadEnvFile, mergeEnv } from '../client/env'
-import { IgError } from '../client/errors'
 import { DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
 import { JobManager } from '../jobs/manager'
 import { JobStore } from '../jobs/store'
@@ -22,7 +20,8 @@ import {
 } from '../server/bootstrap'
 import { demoOption } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
-import { RECONNECT_HINT, refusalMessage } from '../session/connect'
+import { RECONNECT_HINT } from '../session/connect'
+import { describeSession } from '../session/start-line'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { WatchScheduler } from '../watch/scheduler'
 import { WatchStore } from '../watch/store'
@@ -140,7 +139,10 @@ export async function startPlaygroundServer(
 	print(
 		instagram.demo
 			? `Instagram: logged in as @${DEMO_USERNAME} (the demo account)`
-			: await describeAccount(ig)
+			: await describeSession(
+					ig,
+					'not logged in: run smkit login --cookies cookies.txt, use Connect account in the page, or start with --demo'
+				)
 	)
 	// Said once when Instagram ends the session while the server runs.
 	ig.session.onChange((report) => {
@@ -164,22 +166,4 @@ export async function runPlayground(
 		await startPlaygroundServer(parsePlaygroundOptions(rawOptions), hooks),
 		'the playground'
 	)
-}
-
-/**
- * Checks the session at start (one light call) and says what Instagram answered: the username
- * when valid, how to reconnect otherwise. Never cookies or ids.
- */
-async function describeAccount(ig: InstagramClient): Promise<string> {
-	if (!ig.loggedIn)
-		return 'Instagram: not logged in: run smkit login --cookies cookies.txt, use Connect account in the page, or start with --demo'
-	try {
-		const report = await ig.checkSession({ signal: AbortSignal.timeout(5000) })
-		if (report.session === 'valid')
-			return `Instagram: session valid, logged in as @${report.username ?? 'unknown'}`
-		return `Instagram: ${refusalMessage(report) ?? `session ${report.session}`}`
-	} catch (error) {
-		const reason = error instanceof IgError ? error.kind : 'no answer'
-		return `Instagram: credentials set, session not checked (${reason})`
-	}
 }

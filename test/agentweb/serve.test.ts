@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseAgentWebOptions, startAgentWebServer } from '../../src/agentweb/serve'
 import { UsageError } from '../../src/cli-error'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+import { startSimulator } from '../../src/simulator/server'
 import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
 
 // `smkit agent-web`: option parsing, the start-up summary (never the key), demo mode end to end,
@@ -52,6 +54,50 @@ describe('parseAgentWebOptions', () => {
 })
 
 describe('startAgentWebServer', () => {
+	test('with credentials: the session is checked at start, valid or expired, and no cookie is printed', async () => {
+		const simulator = await startSimulator()
+		const envPath = path.join(filesDir, 'session.env')
+		await writeFile(
+			envPath,
+			[
+				`SESSION_ID=${DEMO_CREDENTIALS.sessionId}`,
+				`CSRF_TOKEN=${DEMO_CREDENTIALS.csrfToken}`,
+				`DS_USER_ID=${DEMO_CREDENTIALS.dsUserId}`,
+				`SMKIT_UPSTREAM_URL=${simulator.url}`
+			].join('\n')
+		)
+		const start = async () => {
+			const lines: string[] = []
+			const running = await startAgentWebServer(
+				parseAgentWebOptions({ port: 0, env: envPath, provider: 'openai', baseUrl: llm.url, apiKey: key }),
+				(line) => lines.push(line),
+				{ filesDir }
+			)
+			await running.stop()
+			return lines
+		}
+		try {
+			const valid = await start()
+			expect(valid).toContain('Instagram: session valid, logged in as @smkit_demo')
+			const expire = await fetch(`${simulator.url}/__sim/session`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ state: 'expired' })
+			})
+			expect(expire.status).toBe(200)
+			const expired = await start()
+			expect(expired.find((line) => line.startsWith('Instagram: '))).toContain(
+				'Instagram does not accept this session (login_required)'
+			)
+			for (const line of [...valid, ...expired]) {
+				expect(line).not.toContain(DEMO_CREDENTIALS.sessionId)
+				expect(line).not.toContain(DEMO_CREDENTIALS.csrfToken)
+			}
+		} finally {
+			await simulator.stop()
+		}
+	})
+
 	test('demo mode serves the page and answers an ask against the simulator; the key is never printed', async () => {
 		const lines: string[] = []
 		const running = await startAgentWebServer(
