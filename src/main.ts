@@ -12,6 +12,7 @@ import { exitCodeOf, formatCliError } from './cli-error'
 import { collectOptions, runCollect } from './jobs/collect'
 import { mcpOptions, runMcp } from './mcp/serve'
 import { playgroundOptions, runPlayground } from './playground/serve'
+import { attachOptionValues } from './server/cli-argv'
 import { addOptions } from './server/options'
 import { loginOptions, logoutOptions, runLogin, runLogout } from './session/login'
 import { runSimulator, simulatorOptions } from './simulator/serve'
@@ -92,31 +93,6 @@ cli.version(packageJson.version)
 cli.outputVersion = () =>
 	console.info(`smkit/${packageJson.version} ${process.platform}-${process.arch} bun-${Bun.version}`)
 
-/**
- * cac's parser takes a word after an option for another option when it starts with `-`, so a lone
- * `-` (`--cookies -`: standard input) and a negative number (`--limit -5`) lost their option: the
- * first read as "value is missing", the second as "Unknown option `-5`". Joined as `--option=value`
- * they reach the option, whose own check then answers.
- */
-function attachDashValues(argv: string[]): string[] {
-	const takesValue = new Set(
-		cli.commands
-			.flatMap((command) => command.options)
-			.filter((option) => option.required)
-			.flatMap((option) => option.rawName.split(',').map((name) => name.trim().split(/\s/)[0]))
-	)
-	const words: string[] = []
-	let optionsEnded = false
-	for (const word of argv) {
-		const previous = words.at(-1)
-		if (!optionsEnded && previous && takesValue.has(previous) && (word === '-' || /^-\d/.test(word)))
-			words[words.length - 1] = `${previous}=${word}`
-		else words.push(word)
-		if (word === '--') optionsEnded = true
-	}
-	return words
-}
-
 /** `smkit help` and `smkit help COMMAND`, as people type them: the same as `--help`. */
 function helpWord(argv: string[]): string[] {
 	const [runtime, script, first, ...rest] = argv
@@ -141,7 +117,8 @@ function asTyped(message: string): string {
 }
 
 try {
-	cli.parse(attachDashValues(helpWord(process.argv)), { run: false })
+	const options = [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]
+	cli.parse(attachOptionValues(helpWord(process.argv), options), { run: false })
 	if (cli.options.help || cli.options.version) {
 		// cac has printed what was asked for.
 	} else if (!cli.matchedCommand) {

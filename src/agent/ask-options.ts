@@ -68,6 +68,18 @@ export function parseAskOptions(question: unknown, raw: Record<string, unknown>)
 		permission: fullAccess ? 'full_access' : parsed.permission
 	}
 	if (options.parallel && options.interactive) throw new UsageError('--parallel and -i cannot be combined.')
+	if (options.interactive && words.length > 0) {
+		throw new UsageError(
+			'-i starts a conversation and takes no question: type it at the prompt, or leave out -i to ask once.'
+		)
+	}
+	if (!options.parallel && words.length > 0 && !options.question) {
+		throw new UsageError('The question is empty: smkit ask "QUESTION", or smkit ask -i for a conversation.')
+	}
+	const blankTask = words.findIndex((word) => !word.trim())
+	if (options.parallel && blankTask >= 0) {
+		throw new UsageError(`--parallel: task ${blankTask + 1} is empty; give each task some words.`)
+	}
 	if (options.parallel && options.tasks.length === 0) {
 		throw new UsageError('--parallel needs tasks: smkit ask --parallel "task one" "task two" ...')
 	}

@@ -193,6 +193,22 @@ describe('smkit ask', () => {
 		}
 	})
 
+	test('an empty or blank question, a blank task and a question with -i are bad usage, not a conversation', async () => {
+		for (const [args, named] of [
+			[[''], 'question is empty'],
+			[['   '], 'question is empty'],
+			[['--', '\t'], 'question is empty'],
+			[['--parallel', 'followers of luna.explorer', ' '], 'task 2 is empty'],
+			[['-i', 'hello'], '-i starts a conversation']
+		] as const) {
+			// Piped input would feed a conversation: with the fix, nothing reads it.
+			const result = await smkit(['--demo', ...args], { stdin: 'exit\n' })
+			expect(result.code).toBe(2)
+			expect(result.stderr).toContain(named)
+			expect(result.stdout).toBe('')
+		}
+	})
+
 	test('a missing provider key exits 1 naming the variable', async () => {
 		const result = await smkit(['hi', '--provider', 'gemini'], { provider: false })
 		expect(result.code).toBe(1)

@@ -114,6 +114,13 @@ describe('smkit binary', () => {
 		expect(stderr).toContain("--port must be an integer from 0 to 65535, got '-1'")
 	})
 
+	it('keeps a word after a switch as typed (a username of digits is not turned into a number)', async () => {
+		const { code, stdout } = await run('watch', 'add', '--demo', '0012345', '--db', 'switch.db')
+		rmSync(join(folder, 'switch.db'), { force: true })
+		expect(code).toBe(0)
+		expect(stdout).toContain('@0012345 ')
+	})
+
 	it('takes `help` and `help COMMAND` as --help', async () => {
 		const all = await run('help')
 		expect(all.code).toBe(0)
