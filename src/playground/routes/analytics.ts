@@ -14,11 +14,11 @@ import { Comparison, ProfileAnalytics } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
-import { UsernameParam } from './params'
+import { DecimalInteger, UsernameParam } from './params'
 
 /** Query `posts`: how many recent posts the figures come from. */
 export const PostsQuery = t.Optional(
-	t.Integer({
+	DecimalInteger({
 		minimum: 1,
 		maximum: MAX_ANALYTICS_POSTS,
 		default: DEFAULT_ANALYTICS_POSTS,

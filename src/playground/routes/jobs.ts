@@ -12,6 +12,7 @@ import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../jobs/type
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented, documentedContent } from './docs'
+import { DecimalInteger } from './params'
 
 const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
 	t.Union([schema, t.Null()])
@@ -41,13 +42,16 @@ const JobEventSchema = t.Object({
 })
 
 const JobParams = t.Object({
-	id: t.Integer({
+	id: DecimalInteger({
 		minimum: 1,
 		description: 'The job number (POST /api/jobs answers it)',
 		examples: [1],
 		error: "Invalid path parameter 'id': expected a job number"
 	})
 })
+
+const limitError =
+	"Invalid body field 'limit': expected a whole number of at least 1, or null for the whole list"
 
 const CreateBody = t.Object({
 	kind: t.Union(
@@ -62,9 +66,7 @@ const CreateBody = t.Object({
 	}),
 	// The error on the union: Elysia reports a failed union with the union's own text.
 	limit: t.Optional(
-		t.Union([t.Integer({ minimum: 1 }), t.Null()], {
-			error: "Invalid body field 'limit': expected a whole number of at least 1, or null for the whole list"
-		})
+		t.Union([DecimalInteger({ minimum: 1, error: limitError }), t.Null()], { error: limitError })
 	)
 })
 

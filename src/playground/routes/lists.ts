@@ -20,6 +20,7 @@ import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
 import { plural } from './list'
+import { DecimalInteger } from './params'
 import { WatchSchema } from './watches'
 
 /** The most members a list takes. */
@@ -73,6 +74,8 @@ export function requireList(context: PlaygroundContext, name: string): AccountLi
 
 /** A list named in the path that does not exist is a 404. */
 const unknownList = { errors: ['not_found'] as ErrorCode[] }
+
+const limitError = "Invalid body field 'limit': expected a whole number of at least 1"
 
 /**
  * Comparing a list's members calls Instagram for each, so it meets Instagram's failures as the
@@ -242,9 +245,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 						{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
 					),
 					limit: t.Optional(
-						t.Union([t.Integer({ minimum: 1 }), t.Null()], {
-							error: "Invalid body field 'limit': expected a whole number of at least 1"
-						})
+						t.Union([DecimalInteger({ minimum: 1, error: limitError }), t.Null()], { error: limitError })
 					)
 				}),
 				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema), unknownList)

@@ -3,7 +3,23 @@
  * reaches the client (docs/api-contract.md, "Security"): Instagram's own character sets, bounded lengths. Each schema carries
  * an `error` text naming the field, because Elysia reports a coerced query number without its name.
  */
+import type { IntegerOptions } from '@sinclair/typebox'
 import { t } from 'elysia'
+
+/** Plain decimal digits, at most 15 (every such number is exact in a JavaScript number). */
+const DECIMAL_DIGITS = '^[0-9]{1,15}$'
+
+/**
+ * A whole number in a path, query or body field, written in plain decimal digits. Elysia's own
+ * integer accepts any text JavaScript reads as one (`0x10`, `1e3`, ` 7`, `+7`, `1.0`): a path or
+ * query value with anything but digits is a 400 naming the field (its `error`) rather than read as
+ * another number. A JSON body may send the number itself or its digits as a string.
+ */
+export function DecimalInteger(options: IntegerOptions & { error: string }) {
+	const schema = t.Integer(options)
+	for (const branch of schema.anyOf) if (branch.type === 'string') branch.pattern = DECIMAL_DIGITS
+	return schema
+}
 
 /** An Instagram username: letters, digits, `.` and `_`, 1-30 characters. */
 export const UsernameParam = t.String({
@@ -69,7 +85,7 @@ export const CursorQuery = t.Optional(
  */
 export const CountQuery = (options: { default?: number; maximum?: number } = {}) => {
 	const maximum = options.maximum ?? 200
-	const schema = t.Integer({
+	const schema = DecimalInteger({
 		minimum: 1,
 		maximum,
 		error: `Invalid query parameter 'count': expected an integer from 1 to ${maximum}`,

@@ -10,6 +10,7 @@ import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { FILENAME_PATTERN } from '../saved-store'
 import { documented } from './docs'
+import { DecimalInteger } from './params'
 
 const Receipt = t.Object(
 	{
@@ -84,7 +85,7 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 							examples: ['luna-profile']
 						}),
 						history_id: t.Optional(
-							t.Integer({
+							DecimalInteger({
 								minimum: 1,
 								description:
 									'History id of the data request whose result to save (its X-Smkit-History-Id header); default: the last successful one',

@@ -16,6 +16,7 @@ import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { INSTAGRAM_ERRORS } from '../openapi/failures'
 import { documented } from './docs'
+import { DecimalInteger } from './params'
 
 const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
 	t.Union([schema, t.Null()])
@@ -78,7 +79,7 @@ const DiffSchema = t.Object({
 })
 
 const WatchParams = t.Object({
-	id: t.Integer({
+	id: DecimalInteger({
 		minimum: 1,
 		description: 'The watch number (POST /api/watches answers it)',
 		examples: [1],
@@ -88,7 +89,7 @@ const WatchParams = t.Object({
 
 const snapshotId = (name: string) =>
 	t.Optional(
-		t.Integer({
+		DecimalInteger({
 			minimum: 1,
 			description: `Snapshot id (GET /api/watches/{id}/snapshots); default: the ${name === 'from' ? 'last but one' : 'last'}`,
 			error: `Invalid query parameter '${name}': expected a snapshot id`
