@@ -128,3 +128,54 @@ describe('requests per minute', () => {
 		BROWSER_TIMEOUT
 	)
 })
+
+describe('refreshing', () => {
+	test(
+		'the three-second refresh keeps the keyboard focus and the tree nodes opened in the raw data',
+		async () => {
+			const { page, playground } = session
+			await openPanel(page, playground, 'dashboard')
+			await page.locator('main .stat-grid').waitFor()
+			// By keyboard: open "Raw dashboard data", then its "client" node.
+			await page.locator('main .raw-details > summary').focus()
+			await page.keyboard.press('Enter')
+			const clientNode = page.locator('main .raw-details .json-node .json-node > summary', {
+				hasText: 'client'
+			})
+			await clientNode.focus()
+			await page.keyboard.press('Enter')
+			expect(await clientNode.evaluate((summary) => (summary.parentElement as HTMLDetailsElement).open)).toBe(
+				true
+			)
+			// Wait for a refresh to replace the content (the focused element leaves the page).
+			await page.evaluate(() => {
+				;(window as unknown as { focusedBefore: Element | null }).focusedBefore = document.activeElement
+			})
+			await page.waitForFunction(
+				() => !(window as unknown as { focusedBefore: Element }).focusedBefore.isConnected,
+				undefined,
+				{ timeout: 10_000 }
+			)
+			const after = await page.evaluate(() => {
+				const active = document.activeElement as HTMLElement
+				return {
+					tag: active.tagName,
+					text: active.textContent,
+					open: (active.parentElement as HTMLDetailsElement).open,
+					rawOpen: (document.querySelector('main .raw-details') as HTMLDetailsElement).open
+				}
+			})
+			expect(after).toEqual({
+				tag: 'SUMMARY',
+				text: expect.stringMatching(/^client: \{\d+\}$/),
+				open: true,
+				rawOpen: true
+			})
+			// Tab goes on from there, not from the top of the page.
+			await page.keyboard.press('Tab')
+			expect(await page.evaluate(() => document.activeElement?.closest('.raw-details') !== null)).toBe(true)
+			expectCleanPage(session)
+		},
+		BROWSER_TIMEOUT
+	)
+})

@@ -11,6 +11,7 @@ import { errorBox } from '../components/error-box'
 import { jsonTree } from '../components/json-tree'
 import { apiGet } from '../lib/api'
 import { formatClock, formatCount, formatDuration, formatUptime } from '../lib/format'
+import { rebuildKeepingView } from '../lib/keep-view'
 import { type Panel, panelFrame } from '../lib/panel'
 import { type ServerStatus, setStatus } from '../lib/state'
 import { type DashboardData, endpointRows, rateSeries } from './dashboard-data'
@@ -148,7 +149,8 @@ export function createDashboardPanel(): Panel {
 			jsonTree(data, { expandDepth: 1 })
 		)
 		raw.open = rawOpen
-		replaceChildren(body, ...content(status, data, raw))
+		// Every three seconds: focus, scrolled boxes and opened tree nodes stay as they were.
+		rebuildKeepingView(body, () => replaceChildren(body, ...content(status, data, raw)))
 	}
 
 	function stop(): void {
