@@ -108,6 +108,24 @@ describe('layers', () => {
 		expect(problems).toEqual([])
 	})
 
+	it('docs/architecture.md states the same rules as the table above', () => {
+		const document = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8')
+		const stated: Record<string, string[]> = {}
+		for (const match of document.matchAll(/^\| `([\w.]+?)(?:\/|\.ts)?` +\| [^|]+\| ([^|]+?) +\|$/gm)) {
+			const imports = match[2]
+			stated[match[1]] =
+				imports.startsWith('everything') || imports.startsWith('nothing')
+					? []
+					: [...imports.matchAll(/`(\w+)`/g)].map((name) => name[1]).toSorted()
+		}
+		const expected = Object.fromEntries(
+			Object.entries(allowed)
+				.filter(([layer]) => layer !== 'cli-error')
+				.map(([layer, imports]) => [layer, layer === 'main' ? [] : imports.toSorted()])
+		)
+		expect(stated).toEqual(expected)
+	})
+
 	it('catches the imports the rules forbid', () => {
 		const cases: [string, string][] = [
 			['src/client/client.ts', "import { startSimulator } from '../simulator/server'"],

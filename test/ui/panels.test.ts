@@ -1,11 +1,11 @@
 /**
- * Every panel in a real Chromium against a demo playground: each of the 16 opens by deep link at
+ * Every panel in a real Chromium against a demo playground: each of the 19 opens by deep link at
  * 1280 px and 390 px (screenshots under test-artifacts/screenshots/), every endpoint of every data
  * panel renders a result, navigation works by keyboard and from the mobile menu, and the page
  * never contacts another origin.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DATA_PANELS } from '../../assets/playground/panels/catalog'
 import {
@@ -47,12 +47,15 @@ beforeAll(async () => {
 
 describe('panels', () => {
 	test(
-		'the navigation lists the 16 panels in order',
+		'the navigation lists the 19 panels in order',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'users')
 			expect(await ui.page.locator('#nav-list .nav-link').allTextContents()).toEqual(
 				PANELS.map(([, title]) => title)
 			)
+			// The README counts them too.
+			const readme = await readFile(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+			expect(readme.match(/a browser UI of (\d+) panels/)?.[1]).toBe(String(PANELS.length))
 			await expect(ui.page.locator('.badge-demo').textContent()).resolves.toBe('Demo data')
 		},
 		BROWSER_TIMEOUT
