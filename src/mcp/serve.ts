@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { dirname, join } from 'node:path'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
@@ -23,7 +22,9 @@ import { demoOption, type ParsedOptions, parseOptions } from '../server/options'
 import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { answerInvalidParams } from './request-guard'
 import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
+import { LineTransport } from './stdio-transport'
 
 /** The default port of `smkit mcp --http`. */
 export const MCP_HTTP_PORT = 8866
@@ -141,7 +142,7 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	}
 
 	const server = createMcpServer(sessionOptions)
-	const transport = new StdioServerTransport()
+	const transport = new LineTransport()
 	const closed = new Promise<void>((resolve) => {
 		transport.onclose = () => resolve()
 	})
@@ -158,6 +159,7 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 		}
 	)
 	await server.connect(transport)
+	answerInvalidParams(transport)
 	log(`smkit mcp: serving over stdio (${options.readOnly ? 'read-only' : options.permission}; ${source})`)
 	await Promise.race([closed, inputEnded, waitForStopSignal()])
 	await server.close().catch(() => {})
@@ -248,6 +250,7 @@ export function mcpHttpApp(
 			if (transport.sessionId) sessions.delete(transport.sessionId)
 		}
 		await server.connect(transport)
+		answerInvalidParams(transport)
 		return transport.handleRequest(request)
 	}
 	return (

@@ -31,6 +31,7 @@ import type { JobManager } from '../jobs/manager'
 import { toFailure } from '../server/errors'
 import { JobNotFound, jobsTools } from './jobs-tools'
 import { methodTools, plainSchema } from './method-tools'
+import { InvalidParams } from './request-guard'
 import { checkInput, failureResult, type ServerTool, successResult } from './tool'
 
 /** What a session's server needs; the client, the files folder and the jobs are shared by sessions. */
@@ -183,7 +184,8 @@ export function createMcpServer(options: McpServerOptions): Server {
 		extra: RequestHandlerExtra<ServerRequest, ServerNotification>
 	) {
 		const tool = byName.get(request.params.name)
-		if (!tool) return failureResult('not_found', `Unknown tool: ${request.params.name}`)
+		// Not a failure of a tool: the protocol's invalid params, as for a malformed call.
+		if (!tool) throw new InvalidParams(`Unknown tool: ${request.params.name}`)
 		const input = request.params.arguments ?? {}
 		const problem = checkInput(tool.inputSchema, input)
 		if (problem) return failureResult('bad_request', problem)
