@@ -47,6 +47,7 @@ import { searchRoutes } from './routes/search'
 import { sessionRoutes } from './routes/session'
 import { storiesRoutes } from './routes/stories'
 import { systemRoutes } from './routes/system'
+import { upstreamMethodGuard } from './routes/upstream-methods'
 import { usersRoutes } from './routes/users'
 import { watchesRoutes } from './routes/watches'
 import { SavedStore } from './saved-store'
@@ -148,6 +149,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 				publicPaths: [...OPENAPI_PUBLIC_PATHS, ...uiPublicPaths(), ...(deps.security?.publicPaths ?? [])]
 			})
 		)
+		.use(upstreamMethodGuard({ routes: (): readonly DocumentedRoute[] => app.routes, isDataPath }))
 		.onRequest(function beginActivity({ request }) {
 			// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
 			activity.begin(request)
