@@ -65,7 +65,7 @@ addOptions(
 
 addOptions(
 	cli.command(
-		'watch <action> [...args]',
+		'watch [action] [...args]',
 		'Watch accounts and hashtags over time: add TARGET, list, run [ID...], diff ID, remove ID'
 	),
 	watchOptions

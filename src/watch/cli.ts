@@ -67,6 +67,7 @@ export const watchOptions = {
 export type WatchCommandOptions = ParsedOptions<typeof watchOptions>
 
 const ACTIONS = ['add', 'list', 'run', 'diff', 'remove'] as const
+const USAGE = 'add USERNAME|#TAG, list, run [ID...], diff ID or remove ID'
 
 const print = (text: string) => process.stdout.write(`${text}\n`)
 const warn = (text: string) => process.stderr.write(`${text}\n`)
@@ -80,8 +81,13 @@ export function watchSpecOf(target: string, every: string, followers: boolean): 
 	} catch (error) {
 		throw new UsageError(`--every: ${(error as Error).message}`)
 	}
+	const hashtag = target.trim().startsWith('#')
+	if (hashtag && followers)
+		throw new UsageError(
+			'--followers is for accounts: a hashtag watch stores its media count and top 9 posts'
+		)
 	try {
-		return target.trim().startsWith('#')
+		return hashtag
 			? { kind: 'hashtag', target: requireTag(target).toLowerCase(), every_seconds, followers: false }
 			: { kind: 'account', target: requireUsername(target), every_seconds, followers }
 	} catch (error) {
@@ -175,13 +181,25 @@ export async function runWatchCommand(
 	raw: Record<string, unknown> = {}
 ) {
 	const action = String(actionArgument ?? '')
+	if (action === '') throw new UsageError(`watch needs an action: ${USAGE}`)
 	if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
-		throw new UsageError(`ACTION must be one of ${ACTIONS.join(', ')}, got '${action}'`)
+		throw new UsageError(`unknown watch action '${action}'; the actions: ${USAGE}`)
 	const options = parseOptions(watchOptions, raw)
+	// Options another action takes would be ignored here without a word: say so instead.
+	if (options.followers && action !== 'add') throw new UsageError('--followers goes with watch add only')
+	if ((options.from !== undefined || options.to !== undefined) && action !== 'diff')
+		throw new UsageError('--from and --to go with watch diff only')
 	const store = openStore(options.dbPath)
 	try {
 		const watches = new WatchStore(store)
 		if (action === 'add') return add(watches, args, options)
+		if (
+			(action === 'list' && args.length > 0) ||
+			((action === 'remove' || action === 'diff') && args.length !== 1)
+		)
+			throw new UsageError(
+				action === 'list' ? 'watch list takes no arguments' : `watch ${action} takes one watch ID`
+			)
 		if (action === 'list') {
 			const all = watches.list()
 			if (options.json) print(JSON.stringify(all, null, 2))

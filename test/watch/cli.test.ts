@@ -101,6 +101,26 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	)
 }, 120_000)
 
+test('bad usage exits 2 naming the actions, or the option an action does not take; nothing is stored', async () => {
+	const usage = (...args: string[]) => smkit('watch', ...args, '--db', 'usage.db', '--env', 'none.env')
+	for (const [args, message] of [
+		[[], 'watch needs an action: add USERNAME|#TAG, list, run [ID...], diff ID or remove ID'],
+		[['frob'], "unknown watch action 'frob'; the actions: add USERNAME|#TAG, list"],
+		[['add', '#sunset', '--followers'], '--followers is for accounts: a hashtag watch stores'],
+		[['run', '--followers'], '--followers goes with watch add only'],
+		[['list', '--from', '1'], '--from and --to go with watch diff only'],
+		[['list', '3'], 'watch list takes no arguments'],
+		[['remove', '1', '2'], 'watch remove takes one watch ID'],
+		[['diff'], 'watch diff takes one watch ID']
+	] as const) {
+		const result = await usage(...args)
+		expect(result.stderr).toContain(message)
+		expect(result.code).toBe(2)
+	}
+	const list = await usage('list', '--json')
+	expect(JSON.parse(list.stdout)).toEqual([])
+})
+
 test('Ctrl-C during watch run exits 130 without calling the watch failed; the next run completes it', async () => {
 	const interrupted = (...args: string[]) =>
 		smkit('watch', ...args, '--db', 'interrupted.db', '--env', 'none.env', '--demo')
