@@ -80,6 +80,9 @@ export async function runLogin(rawOptions: Record<string, unknown> = {}): Promis
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env)
 	for (const warning of upstream.warnings) console.error(warning)
+	// The proxy (credentials hidden) the session check goes through, as the servers say at start;
+	// with --skip-check nothing is sent, so nothing goes through it.
+	if (!options.skipCheck) for (const line of upstream.lines) console.log(line)
 	const text = await readCookies(options.cookies)
 	const session = await checkImportedSession(
 		text,

@@ -1,0 +1,66 @@
+/**
+ * `smkit login` on the compiled binary behind a proxy: like the servers, it says at start which
+ * proxy its session check goes through (without the proxy's credentials), and the check does go
+ * through it.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { compiledBinary } from '../support/binary'
+import { startTestProxy, type TestProxy } from '../support/proxy'
+
+let binary: string
+let simulator: Simulator
+let proxy: TestProxy
+let folder: string
+
+beforeAll(async () => {
+	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
+	proxy = startTestProxy({ credentials: { user: 'proxyuser', password: 'proxy-secret-9' } })
+	folder = mkdtempSync(join(tmpdir(), 'smkit-login-cli-'))
+}, 120_000)
+afterAll(async () => {
+	await proxy.stop()
+	await simulator.stop()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+const COOKIES = `sessionid=${DEMO_CREDENTIALS.sessionId}; csrftoken=${DEMO_CREDENTIALS.csrfToken}; ds_user_id=${DEMO_CREDENTIALS.dsUserId}`
+
+async function login(...args: string[]) {
+	const child = Bun.spawn([binary, 'login', '--cookies', '-', '--env', 'login.env', ...args], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url, NO_COLOR: '1' },
+		stdin: new TextEncoder().encode(COOKIES),
+		stdout: 'pipe',
+		stderr: 'pipe'
+	})
+	const [code, stdout, stderr] = await Promise.all([
+		child.exited,
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text()
+	])
+	return { code, stdout, stderr }
+}
+
+test('login --proxy prints the Proxy: line without its credentials, and checks the session through it', async () => {
+	const before = proxy.count
+	const result = await login('--proxy', proxy.url)
+	expect(result.code).toBe(0)
+	const { host } = new URL(proxy.url)
+	expect(result.stdout).toContain(`Proxy: http://[redacted]@${host}`)
+	expect(result.stdout).toContain('Logged in as @smkit_demo')
+	expect(`${result.stdout}${result.stderr}`).not.toContain('proxy-secret-9')
+	expect(proxy.count).toBeGreaterThan(before)
+})
+
+test('login from HTTP_PROXY in the environment file says where the proxy came from', async () => {
+	writeFileSync(join(folder, 'login.env'), `HTTP_PROXY=${proxy.url}\n`, { mode: 0o600 })
+	const result = await login()
+	expect(result.code).toBe(0)
+	expect(result.stdout).toMatch(/Proxy: http:\/\/\S+ \(from the environment\)/)
+	expect(`${result.stdout}${result.stderr}`).not.toContain('proxy-secret-9')
+})
