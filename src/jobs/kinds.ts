@@ -7,6 +7,7 @@
 import { requirePk, requireTag, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
 import { IgArgumentError } from '../client/errors'
+import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../client/shortcode'
 import type { PageData } from '../client/types'
 import type { JobKind } from './types'
 
@@ -39,17 +40,26 @@ const keyOf = (record: unknown): string => String((record as { pk?: unknown }).p
 const FRIENDSHIP_PAGE = 200
 const FEED_PAGE = 33
 
-/** A media pk from a pk or a post/reel URL. */
+/**
+ * A media pk from a pk (or `pk_owner` media id), a post/reel URL or a bare shortcode. Every spelling
+ * of one post (trailing slash or not, a query string, /reel/ for /p/, the owner's name in the path,
+ * the shortcode alone) comes out as the same pk, so a rerun written differently continues the same
+ * job instead of starting a second one. A shortcode is the pk in base 64, decoded exactly.
+ */
 function normalizeMedia(target: string): string {
 	const text = target.trim()
-	if (/^https?:\/\//i.test(text)) {
+	if (/^\d+(_\d+)?$/.test(text)) return mediaPkFrom(requirePk('media', text))
+	if (/^(https?:\/\/)?([a-z0-9-]+\.)*instagram\.com\//i.test(text)) {
 		if (!/\/(p|reel|reels|tv)\/[A-Za-z0-9_-]+/.test(text))
 			throw new IgArgumentError(`Not a post or reel URL: "${text}"`)
-		return text
+		return shortcodeToPk(shortcodeFromUrl(text))
 	}
+	if (/^https?:\/\//i.test(text)) throw new IgArgumentError(`Not an instagram.com post URL: "${text}"`)
+	if (/^[A-Za-z0-9_-]{8,12}$/.test(text)) return shortcodeToPk(text)
 	return requirePk('media', text)
 }
 
+/** The media of a target: a pk, or (jobs stored before targets were normalised) a post URL. */
 async function resolveMedia(ig: InstagramClient, target: string, signal: AbortSignal) {
 	return /^https?:\/\//i.test(target)
 		? ig.media.getByUrl(target, { signal })
@@ -127,6 +137,6 @@ export const TARGET_HINTS: Record<JobKind, string> = {
 	posts: 'a username',
 	media: 'a username',
 	tag: 'a hashtag',
-	comments: 'a media pk or post URL',
-	likers: 'a media pk or post URL'
+	comments: 'a media pk, post URL or shortcode',
+	likers: 'a media pk, post URL or shortcode'
 }
