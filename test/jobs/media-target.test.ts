@@ -31,7 +31,8 @@ const SPELLINGS = [
 
 test('every spelling of one post is the same target: its media pk', () => {
 	for (const kind of ['comments', 'likers'])
-		for (const spelling of SPELLINGS) expect(parseCollectArguments(kind, spelling)).toEqual({ kind, target: pk })
+		for (const spelling of SPELLINGS)
+			expect(parseCollectArguments(kind, spelling)).toEqual({ kind, target: pk })
 })
 
 test('a URL that is not an instagram.com post, and a word that is no media, are bad usage', () => {
