@@ -30,7 +30,7 @@ const SPELLINGS = [
 ]
 
 test('every spelling of one post is the same target: its media pk', () => {
-	for (const kind of ['comments', 'likers'])
+	for (const kind of ['comments', 'likers'] as const)
 		for (const spelling of SPELLINGS)
 			expect(parseCollectArguments(kind, spelling)).toEqual({ kind, target: pk })
 })
