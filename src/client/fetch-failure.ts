@@ -48,6 +48,21 @@ export function fetchFailure(
 }
 
 /**
+ * The proxy a failed request could not even connect to (refused, unknown host, unreachable), as
+ * `host:port` without scheme or credentials; undefined for any other failure, or one without proxy.
+ */
+export function unreachableProxyOf(error: unknown): string | undefined {
+	if (!(error instanceof IgNetworkError)) return undefined
+	const cause = error.cause as { code?: string } | undefined
+	if (!NOT_CONNECTED.test(`${cause?.code} ${String(cause)}`)) return undefined
+	const label = / through the proxy (\S+) \(/.exec(error.message)?.[1]
+	return label
+		?.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+		.replace(/^[^/]*@/, '')
+		.replace(/\/.*$/, '')
+}
+
+/**
  * Whether a request through a proxy may be sent again through another one at once: it failed on
  * the network (not a timeout) and either a repeat is harmless or it certainly reached nobody.
  */

@@ -222,6 +222,8 @@ export async function runCollect(
 			return
 		}
 		log(finished.error ?? `The job ended ${finished.status}.`)
+		if (finished.status === 'paused')
+			log('To resume it: run the same command again; it continues where it stopped.')
 		process.exitCode = 1
 	} catch (error) {
 		if (error instanceof IgError && error.kind === 'bad_request') throw new UsageError(error.message)

@@ -15,6 +15,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { InstagramClient } from '../client/client'
 import { IgApiError, IgError } from '../client/errors'
+import { unreachableProxyOf } from '../client/fetch-failure'
 import { fetchThroughProxies } from '../client/proxy'
 import { sleep } from '../client/rate-limit'
 import type { Media } from '../client/types'
@@ -38,6 +39,11 @@ export interface RunOptions {
 	maxBackoffMs?: number
 	/** Consecutive failed attempts of one step before the job fails. Default 40. */
 	maxAttempts?: number
+	/**
+	 * Consecutive attempts that could not connect to the proxy before the job pauses, saying which
+	 * proxy: a proxy that refuses connections will not start accepting them by itself. Default 5.
+	 */
+	maxProxyRefusals?: number
 	/** Fetches media files (tests). Default: the global fetch through the client's proxies. */
 	fetch?: typeof fetch
 	/**
@@ -51,6 +57,17 @@ export interface RunOptions {
 interface Page {
 	records: KeyedRecord[]
 	next: string | null
+}
+
+/** Every attempt in a row could not connect to the proxy (or proxies) named: the job pauses. */
+export class ProxyUnreachableError extends Error {
+	override name = 'ProxyUnreachableError'
+	constructor(hosts: readonly string[]) {
+		const named = hosts.length === 1 ? `the proxy ${hosts[0]}` : `the proxies ${hosts.join(', ')}`
+		super(
+			`Could not connect to ${named}, attempt after attempt (connection refused or host unreachable): check that it runs and its address, then resume the job`
+		)
+	}
 }
 
 /** Another process runs the job already. */
@@ -125,14 +142,29 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		heldWait = null
 	}
 
+	const maxProxyRefusals = options.maxProxyRefusals ?? 5
+	/** Proxies that refused the connection in the attempts since the last success (one run of them). */
+	const refusingProxies = new Set<string>()
+	let refusalsInARow = 0
+
 	/** Runs `step` until it succeeds, waiting between transient failures (until `stop` aborts). */
 	async function patiently<Result>(step: () => Promise<Result>, stop: AbortSignal = signal): Promise<Result> {
 		for (let attempt = 0; ; attempt++) {
 			try {
 				const result = await step()
+				refusalsInARow = 0
+				refusingProxies.clear()
 				if (jobs.get(id)?.status === 'waiting') setStatus('running')
 				return result
 			} catch (error) {
+				const proxy = stop.aborted ? undefined : unreachableProxyOf(error)
+				if (proxy) {
+					refusingProxies.add(proxy)
+					if (++refusalsInARow >= maxProxyRefusals) throw new ProxyUnreachableError([...refusingProxies])
+				} else if (!stop.aborted) {
+					refusalsInARow = 0
+					refusingProxies.clear()
+				}
 				if (stop.aborted || !isTransient(error) || attempt + 1 >= maxAttempts) throw error
 				const retryAfter =
 					error instanceof IgError ? (error as { retryAfter?: number }).retryAfter : undefined
@@ -235,6 +267,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		if (error instanceof IgApiError && error.kind === 'login_required' && error.upstreamStatus === 0)
 			return setStatus('paused', `${describe(error)}; then resume the job`, error.kind)
 		if (kind && PAUSING[kind]) return setStatus('paused', `${PAUSING[kind]} (${describe(error)})`, kind)
+		if (error instanceof ProxyUnreachableError) return setStatus('paused', error.message, 'upstream_error')
 		return setStatus('failed', describe(error), kind ?? 'internal_error')
 	} finally {
 		stopListening?.()

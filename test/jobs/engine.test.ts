@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ProxyPool } from '../../src/client/proxy'
 import { runJob } from '../../src/jobs/run'
 import { JobStore } from '../../src/jobs/store'
 import type { JobEvent } from '../../src/jobs/types'
@@ -14,6 +15,7 @@ import { DEMO_PRESETS } from '../../src/simulator/presets'
 import { openStore, type Store } from '../../src/store/db'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { useSimulator } from '../client/simulator-setup'
+import { deadProxyUrl } from '../support/proxy'
 
 const simulator = useSimulator()
 let folder: string
@@ -237,6 +239,30 @@ describe('runJob', () => {
 		expect(paused.error).toEndWith('then resume the job')
 		expect(paused.error).not.toContain('again')
 		expect(simulator.sent.length).toBe(sentBefore)
+	})
+
+	test('a proxy that refuses every connection pauses the job after a few attempts, naming its host only', async () => {
+		const dead = new URL(deadProxyUrl())
+		dead.username = 'proxyuser'
+		dead.password = 'proxy-secret-7'
+		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+		const events: JobEvent[] = []
+		const proxies = new ProxyPool({ urls: [dead.href] })
+		const paused = await runJob(jobs, job.id, {
+			ig: simulator.client({ proxies, fetch: undefined }),
+			backoffMs: 1,
+			maxBackoffMs: 5,
+			onEvent: (event) => events.push(event)
+		})
+		expect(paused).toMatchObject({ status: 'paused', error_code: 'upstream_error' })
+		expect(paused.error).toStartWith(`Could not connect to the proxy ${dead.host}, attempt after attempt`)
+		expect(paused.error).not.toContain('proxy-secret-7')
+		expect(paused.error).not.toContain('proxyuser')
+		expect(events.filter((event) => event.type === 'wait').length).toBe(4)
+		// Resumable: the same job, run without the proxy, collects the whole list.
+		const finished = await runJob(jobs, job.id, { ig: simulator.client() })
+		expect(finished.status).toBe('done')
+		expect(storedPks(job.id)).toEqual(await walkFollowers())
 	})
 
 	test('a missing account fails the job with the upstream message', async () => {
