@@ -329,3 +329,38 @@ test(
 	},
 	BROWSER_TIMEOUT
 )
+
+test(
+	'on a phone the watch list fits: each watch a card with its status named and its buttons in view',
+	async () => {
+		await page.setViewportSize({ width: 390, height: 844 })
+		try {
+			await open('watch')
+			const rows = page.locator('main .watch-table tbody tr')
+			await rows.first().waitFor()
+			expect(await rows.count()).toBeGreaterThan(0)
+			const scroll = await page.locator('main .watch-table').evaluate((table) => ({
+				width: table.parentElement?.scrollWidth,
+				room: table.parentElement?.clientWidth
+			}))
+			expect(scroll.width).toBeLessThanOrEqual(scroll.room as number)
+			for (const row of await rows.all()) {
+				for (const name of ['Run now', 'Delete']) {
+					const box = await row.locator('button', { hasText: name }).boundingBox()
+					expect((box?.x ?? 999) + (box?.width ?? 0)).toBeLessThanOrEqual(390)
+				}
+				// Without the column headings the status says it is the last run's.
+				const label = await row
+					.locator('td')
+					.nth(3)
+					.evaluate((cell) => getComputedStyle(cell, '::before').content)
+				expect(label).toBe('"last run: "')
+			}
+			await page.screenshot({ path: join(SCREENSHOT_DIR, 'watch-list-390.png'), fullPage: true })
+		} finally {
+			await page.setViewportSize({ width: 1280, height: 900 })
+		}
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)

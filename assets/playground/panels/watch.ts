@@ -150,7 +150,8 @@ export function createWatchPanel(): Panel {
 		replaceChildren(
 			list,
 			simpleTable(
-				'watch-table',
+				// On a phone each watch becomes a small card (as History rows do), its buttons in view.
+				'watch-table stacked-table',
 				['Watch', 'Interval', 'Snapshots', 'Last run', 'Next run', 'Actions'],
 				watches.map(watchRow)
 			)
