@@ -35,7 +35,11 @@ function invalidReason(value: unknown): string {
 	if (message.jsonrpc !== '2.0') return 'Invalid Request: "jsonrpc" must be "2.0"'
 	if ('method' in message && typeof message.method !== 'string')
 		return 'Invalid Request: "method" must be a string'
-	if ('params' in message && (typeof message.params !== 'object' || message.params === null))
+	if ('id' in message && idOf(message) === null) return 'Invalid Request: "id" must be a string or an integer'
+	if (
+		'params' in message &&
+		(typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))
+	)
 		return 'Invalid Request: "params" must be an object'
 	return 'Invalid Request: expected a request, notification or response (method, id, params)'
 }

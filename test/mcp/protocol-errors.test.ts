@@ -8,14 +8,14 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { mcpHttpApp } from '../../src/mcp/serve'
 import { LineTransport } from '../../src/mcp/stdio-transport'
+import { compiledBinary } from '../support/binary'
 
-const root = resolve(import.meta.dir, '../..')
 const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-errors-'))
 afterAll(() => rmSync(workDir, { recursive: true, force: true }))
 
@@ -28,11 +28,11 @@ interface Answer {
 const request = (id: number, method: string, params?: unknown) =>
 	JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })
 
-/** Runs `smkit mcp --demo` on stdio with `lines` as its whole input; resolves to its answers. */
+/** Runs the compiled `smkit mcp --demo` on stdio with `lines` as its whole input; resolves to its answers. */
 async function runStdio(lines: string[]): Promise<Answer[]> {
 	writeFileSync(join(workDir, 'empty.env'), '')
 	const child = Bun.spawn(
-		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', 'jobs.db'],
+		[await compiledBinary(), 'mcp', '--demo', '--env', 'empty.env', '--db', 'jobs.db'],
 		{
 			cwd: workDir,
 			stdin: 'pipe',
@@ -66,6 +66,8 @@ describe('smkit mcp on stdio', () => {
 			JSON.stringify({ id: 3, method: 'ping' }),
 			JSON.stringify([{ jsonrpc: '2.0', id: 4, method: 'ping' }]),
 			'"just a string"',
+			JSON.stringify({ jsonrpc: '2.0', id: null, method: 'ping' }),
+			JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'ping', params: [] }),
 			request(5, 'tools/call'),
 			request(6, 'tools/call', { name: 'users_get_by_username', arguments: 'luna.explorer' }),
 			request(7, 'tools/call', { name: 'no_such_tool', arguments: {} }),
@@ -74,9 +76,15 @@ describe('smkit mcp on stdio', () => {
 		])
 		const errors = answers.filter((answer) => answer.error)
 		const codeOf = (id: Answer['id']) => errors.filter((answer) => answer.id === id).map((a) => a.error?.code)
-		// Three unreadable lines answer with a null id: the bad JSON (twice) and the batch and the string.
-		expect(codeOf(null).sort()).toEqual([-32700, -32700, -32600, -32600].sort())
+		// Unreadable lines answer with a null id: the bad JSON (twice), the batch, the string, the null id.
+		expect(codeOf(null).sort()).toEqual([-32700, -32700, -32600, -32600, -32600].sort())
 		expect(codeOf(3)).toEqual([-32600])
+		expect(codeOf(10)).toEqual([-32600])
+		// The message says what is wrong with the message.
+		expect(errors.find((answer) => answer.id === 10)?.error?.message).toContain('"params" must be an object')
+		expect(
+			errors.some((answer) => answer.error?.message.includes('"id" must be a string or an integer'))
+		).toBe(true)
 		expect(codeOf(5)).toEqual([-32602])
 		expect(codeOf(6)).toEqual([-32602])
 		expect(errors.find((answer) => answer.id === 6)?.error?.message).toContain('arguments')
