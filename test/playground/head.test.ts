@@ -59,10 +59,15 @@ describe('HEAD on a route that calls Instagram', () => {
 	})
 
 	it('another method gets the same Allow: GET (no HEAD offered)', async () => {
-		const response = await playground.request('DELETE', '/api/users/username/luna.explorer')
-		expect(response.status).toBe(405)
-		expect(response.headers.get('allow')).toBe('GET')
-		expect((await response.json()).code).toBe('method_not_allowed')
+		for (const method of ['DELETE', 'POST', 'OPTIONS']) {
+			const response = await playground.request(method, '/api/users/username/luna.explorer')
+			expect({ method, status: response.status, allow: response.headers.get('allow') }).toEqual({
+				method,
+				status: 405,
+				allow: 'GET'
+			})
+			expect((await response.json()).code).toBe('method_not_allowed')
+		}
 	})
 
 	it('GET still answers', async () => {

@@ -46,14 +46,15 @@ export function upstreamMethodRefusal(
 }
 
 /**
- * The guard as an Elysia plugin; `.use` it before anything that records or handles requests. A GET
- * (nearly every request) or a CORS preflight (the security guard's) goes on at once; the route
- * table is only read for another method on a path that calls Instagram.
+ * The guard as an Elysia plugin; `.use` it after the security guard (which answers the CORS
+ * preflights it allows) and before anything that records or handles requests. A GET (nearly every
+ * request) goes on at once; the route table is only read for another method on a path that calls
+ * Instagram.
  */
 export function upstreamMethodGuard(options: UpstreamMethodOptions) {
 	// A plain function, not an arrow, that only returns a value: Elysia does not await it per request.
 	return new Elysia({ name: 'smkit-upstream-methods' }).onRequest(function refuseUpstreamMethod({ request }) {
-		if (request.method === 'GET' || request.method === 'OPTIONS') return
+		if (request.method === 'GET') return
 		const refusal = upstreamMethodRefusal(options, request.method, urlOf(request).pathname)
 		if (refusal !== undefined) return refusal
 	})
