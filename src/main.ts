@@ -8,11 +8,11 @@ import packageJson from '../package.json'
 import { runAsk } from './agent/ask'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
-import { exitCodeOf, formatCliError } from './cli-error'
+import { exitCodeOf, formatCliError, UsageError } from './cli-error'
 import { collectOptions, runCollect } from './jobs/collect'
 import { mcpOptions, runMcp } from './mcp/serve'
 import { playgroundOptions, runPlayground } from './playground/serve'
-import { attachOptionValues } from './server/cli-argv'
+import { attachOptionValues, typedOptionValues } from './server/cli-argv'
 import { addOptions } from './server/options'
 import { loginOptions, logoutOptions, runLogin, runLogout } from './session/login'
 import { runSimulator, simulatorOptions } from './simulator/serve'
@@ -118,7 +118,8 @@ function asTyped(message: string): string {
 
 try {
 	const options = [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]
-	cli.parse(attachOptionValues(helpWord(process.argv), options), { run: false })
+	const words = attachOptionValues(helpWord(process.argv), options)
+	cli.parse(words, { run: false })
 	if (cli.options.help || cli.options.version) {
 		// cac has printed what was asked for.
 	} else if (!cli.matchedCommand) {
@@ -130,6 +131,13 @@ try {
 		cli.outputHelp()
 		process.exitCode = 2
 	} else {
+		const typed = typedOptionValues(words.slice(2), [
+			...cli.globalCommand.options,
+			...cli.matchedCommand.options
+		])
+		if (typed.repeated.length > 0)
+			throw new UsageError(`${typed.repeated.join(', ')} given more than once: give each option once`)
+		Object.assign(cli.options, typed.values)
 		await cli.runMatchedCommand()
 	}
 } catch (error) {

@@ -1,7 +1,8 @@
 /**
- * Fixes to the words of a command line before cac's parser (mri) reads them. mri takes the word
- * after any option for that option's value: a lone `-` or a negative number after an option that
- * takes a value, and any word after a switch, came out wrong.
+ * Fixes to what cac's parser (mri) makes of a command line. mri takes the word after any option
+ * for that option's value: a lone `-` or a negative number after an option that takes a value, and
+ * any word after a switch, came out wrong (`attachOptionValues`, before parsing); and it turns
+ * values that look like numbers into numbers (`typedOptionValues`, after parsing).
  */
 
 /** An option as cac registers it: `--limit <n>`, `-i, --interactive`, `--demo`. */
@@ -41,4 +42,49 @@ export function attachOptionValues(argv: string[], options: OptionShape[]): stri
 		if (word === '--') optionsEnded = true
 	}
 	return words
+}
+
+/** An option of the matched command, as cac registers it (`names`: camelCase keys, aliases included). */
+interface MatchedOption extends OptionShape {
+	names: string[]
+}
+
+/**
+ * The values of options that take one, as typed. mri, cac's parser, turns a value that looks like a
+ * number into one (`--out 007` wrote to the file `7`, an all-digit `--token` or `--api-key` lost
+ * digits) and makes an option given twice an array (`--db a.db --db b.db` opened `a.db,b.db`).
+ * Returns each option's typed text under every key cac uses for it, and the options given more
+ * than once. A value-taking option given without a value is left out (cac says "value is missing").
+ */
+export function typedOptionValues(
+	argv: string[],
+	options: MatchedOption[]
+): { values: Record<string, string>; repeated: string[] } {
+	const byWord = new Map<string, MatchedOption>()
+	for (const option of options) for (const word of wordsOf(option)) byWord.set(word, option)
+	const values: Record<string, string> = {}
+	const seen = new Map<MatchedOption, number>()
+	const repeated: string[] = []
+	for (let index = 0; index < argv.length; index++) {
+		const word = argv[index] as string
+		if (word === '--') break
+		if (!word.startsWith('-') || word === '-') continue
+		const equals = word.indexOf('=')
+		const option = byWord.get(equals < 0 ? word : word.slice(0, equals))
+		if (!option) continue
+		const count = (seen.get(option) ?? 0) + 1
+		seen.set(option, count)
+		if (count === 2) repeated.push(wordsOf(option).at(-1) as string)
+		if (!option.required) continue
+		// mri's rule: the text after `=`, else the next word unless it starts with `-`.
+		let value = equals < 0 ? '' : word.slice(equals + 1)
+		if (value === '') {
+			const next = argv[index + 1]
+			if (next === undefined || next.startsWith('-')) continue
+			value = next
+			index++
+		}
+		for (const name of option.names) values[name] = value
+	}
+	return { values, repeated }
 }

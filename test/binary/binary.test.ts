@@ -121,6 +121,30 @@ describe('smkit binary', () => {
 		expect(stdout).toContain('@0012345 ')
 	})
 
+	it('keeps an option value that looks like a number as typed, and refuses an option given twice', async () => {
+		const simulator = await run('simulator', '--port', '99999', '--port', '1')
+		expect(simulator.code).toBe(2)
+		expect(simulator.stderr).toContain('--port given more than once')
+		// --out 007 wrote to the file 7 (and an all-digit --token or --api-key lost digits).
+		const { code, stderr } = await run(
+			'collect',
+			'tag',
+			'sunset',
+			'--demo',
+			'--limit',
+			'1',
+			'--db',
+			'typed.db',
+			'--out',
+			'007'
+		)
+		expect(stderr).toContain('-> 007')
+		expect(code).toBe(0)
+		expect(readFileSync(join(folder, '007'), 'utf8')).toContain('"pk"')
+		for (const file of ['007', 'typed.db', 'typed.db-wal', 'typed.db-shm'])
+			rmSync(join(folder, file), { force: true })
+	})
+
 	it('takes `help` and `help COMMAND` as --help', async () => {
 		const all = await run('help')
 		expect(all.code).toBe(0)

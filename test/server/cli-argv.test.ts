@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { cac } from 'cac'
-import { attachOptionValues } from '../../src/server/cli-argv'
+import { attachOptionValues, typedOptionValues } from '../../src/server/cli-argv'
 
 /** Parses `words` as `smkit collect` would, after the fixes. */
 function parse(words: string[]) {
@@ -33,5 +33,37 @@ describe('attachOptionValues', () => {
 
 	test('words after -- are left alone', () => {
 		expect(parse(['ask', '--', '--demo', 'x']).options['--']).toEqual(['--demo', 'x'])
+	})
+})
+
+describe('typedOptionValues', () => {
+	const cli = cac('smkit')
+	cli
+		.command('collect <kind> <target>', '')
+		.option('--demo', '')
+		.option('--out <file>', '')
+		.option('--api-key <key>', '')
+	const options = [...cli.globalCommand.options, ...(cli.commands[0]?.options ?? [])]
+	const typed = (words: string[]) => typedOptionValues(words, options)
+
+	test('values keep their digits, leading zeros and spelling', () => {
+		const { values, repeated } = typed([
+			'collect',
+			'likers',
+			'1',
+			'--out',
+			'007',
+			'--api-key=0123456789012345678901'
+		])
+		expect(values).toEqual({ out: '007', apiKey: '0123456789012345678901' })
+		expect(repeated).toEqual([])
+	})
+
+	test('an option given twice is named; a switch or a missing value adds no value', () => {
+		expect(typed(['collect', '--out', 'a', '--out=b']).repeated).toEqual(['--out'])
+		expect(typed(['collect', '--demo', '--demo']).repeated).toEqual(['--demo'])
+		expect(typed(['collect', '--out']).values).toEqual({})
+		expect(typed(['collect', '--out', '--demo']).values).toEqual({})
+		expect(typed(['collect', '--', '--out', '7']).values).toEqual({})
 	})
 })
