@@ -108,3 +108,44 @@ describe('the AI Chat panel of the playground', () => {
 		BROWSER_TIMEOUT
 	)
 })
+
+describe('approving by keyboard', () => {
+	test(
+		'Enter on Approve keeps the focus on the card, and Tab goes on from there, not from the top',
+		async () => {
+			await harness.client.friendships.unfollow(lunaPk)
+			await page.goto(pageUrl)
+			await page.locator('.chat-reset').click()
+			await page.locator('.chat-empty').waitFor()
+			await ask('Follow luna')
+			const card = page.locator('.chat-approval').first()
+			await card.locator('.chat-approve').focus()
+			await page.keyboard.press('Enter')
+			await card.locator('.chat-approval-state', { hasText: 'Approved' }).waitFor()
+			expect(await card.evaluate((element) => element.contains(document.activeElement))).toBe(true)
+			// The write is asked about next; the keyboard reaches its Approve going forward.
+			const write = page.locator('.chat-approval').nth(1)
+			await write.waitFor()
+			for (let step = 0; step < 10; step++) {
+				if (await write.locator('.chat-approve').evaluate((button) => button === document.activeElement))
+					break
+				await page.keyboard.press('Tab')
+			}
+			expect(
+				await write.locator('.chat-approve').evaluate((button) => button === document.activeElement)
+			).toBe(true)
+			await page.keyboard.press('Enter')
+			// The answer closes the steps; the focus stays on their summary, in this turn.
+			await page.locator('.chat-assistant[aria-busy="false"]').first().waitFor()
+			await write.waitFor({ state: 'hidden' })
+			expect(
+				await page.evaluate(
+					() => document.activeElement?.closest('.chat-assistant details > summary') != null
+				)
+			).toBe(true)
+			expect(harness.simulator.state.isFollowing(lunaPk)).toBe(true)
+			expect(watch.errors).toEqual([])
+		},
+		BROWSER_TIMEOUT
+	)
+})

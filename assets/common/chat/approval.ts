@@ -38,7 +38,7 @@ export function approvalCard(
 	const { kind, detail } = event
 	const seconds = event.timeout_seconds ?? 120
 	const deadline = Date.now() + seconds * 1000
-	const state = h('p', { className: 'chat-approval-state', attrs: { 'aria-live': 'polite' } })
+	const state = h('p', { className: 'chat-approval-state', attrs: { 'aria-live': 'polite', tabindex: -1 } })
 	const approve = h('button', {
 		className: 'chat-button chat-approve',
 		text: 'Approve',
@@ -58,6 +58,7 @@ export function approvalCard(
 		if (settled) return
 		settled = true
 		clearInterval(timer)
+		if (document.activeElement === approve || document.activeElement === deny) state.focus()
 		approve.disabled = true
 		deny.disabled = true
 		card.dataset.outcome = outcome
@@ -65,6 +66,10 @@ export function approvalCard(
 	}
 
 	const onDecide = async (allow: boolean) => {
+		const pressed = allow ? approve : deny
+		// A disabled button drops the focus to the page body: keep it on the card's state line, so
+		// the next Tab goes on from the card instead of from the top of the page.
+		if (document.activeElement === pressed) state.focus()
 		approve.disabled = true
 		deny.disabled = true
 		const result = await decide(allow)
@@ -76,6 +81,7 @@ export function approvalCard(
 			approve.disabled = false
 			deny.disabled = false
 			state.textContent = `Could not send the decision: ${result.error ?? 'unknown error'}`
+			if (document.activeElement === state) pressed.focus()
 		}
 	}
 	approve.addEventListener('click', () => void onDecide(true))

@@ -238,7 +238,12 @@ export class AssistantTurn {
 		}
 		this.meta.hidden = false
 		this.meta.textContent = formatMeta(event.steps, event.tokens, event.duration)
-		if (answerText && !this.deniedSomething) this.steps.open = false
+		if (answerText && !this.deniedSomething) {
+			// Closing the steps would drop a focus inside them (an approval card's) to the page
+			// body; their summary stays in view and keeps the keyboard user's place.
+			if (this.steps.contains(document.activeElement)) this.steps.querySelector('summary')?.focus()
+			this.steps.open = false
+		}
 	}
 }
 
