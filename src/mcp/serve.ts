@@ -151,11 +151,10 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 		async () => {
 			const nextTask = () => new Promise((resolve) => setImmediate(resolve))
 			// A call read with the last data starts a few microtasks later; its answer is written
-			// a few after it ends. The empty write's callback comes once the answers are flushed.
+			// a few after it ends.
 			await nextTask()
 			await toolCallsSettled(server)
 			await nextTask()
-			await new Promise((resolve) => process.stdout.write('', resolve))
 		}
 	)
 	await server.connect(transport)
@@ -164,7 +163,23 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	await Promise.race([closed, inputEnded, waitForStopSignal()])
 	await server.close().catch(() => {})
 	await stopAll()
+	await flushStandardOutput()
 	process.exit(0)
+}
+
+/**
+ * Resolves once standard output has handed everything written to it over (or after `limitMs`, for a
+ * client that stopped reading). Exiting drops what a pipe has not taken yet, so an answer longer
+ * than the pipe's buffer (tools/list is over 64 KiB) was cut when the input ended right after it.
+ */
+function flushStandardOutput(limitMs = 10_000): Promise<void> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(resolve, limitMs)
+		process.stdout.end(() => {
+			clearTimeout(timer)
+			resolve()
+		})
+	})
 }
 
 /** How long HTTP sessions live without a request, and how many may be open at once. */

@@ -1,21 +1,22 @@
 /**
  * `smkit mcp` over stdio when the client closes its input right after sending calls (a client
- * piping a script of requests): every call already sent is answered before smkit exits.
+ * piping a script of requests): every call already sent is answered, in full, before smkit exits.
  */
 import { afterAll, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { compiledBinary } from '../support/binary'
 
 const root = resolve(import.meta.dir, '../..')
 const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-end-'))
+writeFileSync(join(workDir, 'empty.env'), '')
 afterAll(() => rmSync(workDir, { recursive: true, force: true }))
 
 const message = (id: number | undefined, method: string, params: object) =>
 	`${JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params })}\n`
 
 it('answers the tool calls sent before the input ended, then exits 0', async () => {
-	writeFileSync(join(workDir, 'empty.env'), '')
 	const child = Bun.spawn(
 		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', 'jobs.db'],
 		{
@@ -56,4 +57,35 @@ it('answers the tool calls sent before the input ended, then exits 0', async () 
 	expect(byId.get(2)?.result?.isError).toBeFalsy()
 	expect(byId.get(2)?.result?.content[0]?.text).toContain('"username":"luna.explorer"')
 	expect(byId.get(3)?.result?.content[0]?.text).toContain('luna.explorer')
+})
+
+it('the compiled binary hands over an answer longer than the pipe holds before exiting, to a client slow to read', async () => {
+	writeFileSync(
+		join(workDir, 'list.jsonl'),
+		message(1, 'initialize', {
+			protocolVersion: '2025-06-18',
+			capabilities: {},
+			clientInfo: { name: 'pipe', version: '1.0.0' }
+		}) + message(2, 'tools/list', {})
+	)
+	// A reader that starts late: the tools/list answer (over 64 KiB, more than a pipe holds) waits
+	// in the pipe meanwhile, and smkit used to exit with only the part the pipe had taken.
+	const child = Bun.spawn(
+		['sh', '-c', '"$SMKIT" mcp --demo --env empty.env --db jobs.db < list.jsonl | (sleep 2; cat)'],
+		{
+			cwd: workDir,
+			stdout: 'pipe',
+			stderr: 'pipe',
+			env: { PATH: process.env.PATH ?? '', HOME: workDir, SMKIT: await compiledBinary() }
+		}
+	)
+	const [code, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()])
+	expect(code).toBe(0)
+	const answers = stdout
+		.trim()
+		.split('\n')
+		.map((line) => JSON.parse(line) as { id: number; result?: { tools?: { name: string }[] } })
+	const list = answers.find((answer) => answer.id === 2)
+	expect(JSON.stringify(list).length).toBeGreaterThan(65_536)
+	expect(list?.result?.tools?.map((tool) => tool.name)).toContain('users_get_by_username')
 })
