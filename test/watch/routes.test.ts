@@ -92,9 +92,25 @@ describe('account watch without followers', () => {
 			'not_found'
 		)
 		expect(neither.error).toBe(`Watch ${watch.id} has no snapshots 999998 and 999999`)
+		// `to` alone compares with the snapshot before it, never with a later one.
+		await advanceClock(24)
+		const third = (await expectOk(await post(`/api/watches/${watch.id}/run`))).data
+		const upToSecond = (await expectOk(await harness.get(`/api/watches/${watch.id}/diff?to=${second.id}`)))
+			.data
+		expect([upToSecond.from.id, upToSecond.to.id]).toEqual([first.id, second.id])
+		const upToThird = (await expectOk(await harness.get(`/api/watches/${watch.id}/diff?to=${third.id}`))).data
+		expect([upToThird.from.id, upToThird.to.id]).toEqual([second.id, third.id])
+		const beforeFirst = await expectFailure(
+			await harness.get(`/api/watches/${watch.id}/diff?to=${first.id}`),
+			400,
+			'bad_request'
+		)
+		expect(beforeFirst.error).toBe(
+			`Watch ${watch.id} has no snapshot before ${first.id} to compare it with: give 'from'`
+		)
 		const listed = (await expectOk(await harness.get('/api/watches'))).data
 		expect(listed.find((entry: { id: number }) => entry.id === watch.id)).toMatchObject({
-			snapshots: 2,
+			snapshots: 3,
 			last_status: 'ok',
 			running: false
 		})

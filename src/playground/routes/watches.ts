@@ -91,7 +91,7 @@ const snapshotId = (name: string) =>
 	t.Optional(
 		DecimalInteger({
 			minimum: 1,
-			description: `Snapshot id (GET /api/watches/{id}/snapshots); default: the ${name === 'from' ? 'last but one' : 'last'}`,
+			description: `Snapshot id (GET /api/watches/{id}/snapshots); default: the ${name === 'from' ? 'one before to (the last but one)' : 'last'}`,
 			error: `Invalid query parameter '${name}': expected a snapshot id`
 		})
 	)
@@ -275,7 +275,14 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 							`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (run it again)`
 						)
 					to ??= (snapshots[snapshots.length - 1] as { id: number }).id
-					from ??= (snapshots[snapshots.length - 2] as { id: number }).id
+					// The snapshot before `to` (the last but one when `to` is the last), as `smkit watch diff` does.
+					const before = to
+					from ??= snapshots.filter((snapshot) => snapshot.id < before).pop()?.id
+					if (from === undefined)
+						throw new HttpError(
+							'bad_request',
+							`Watch ${id} has no snapshot before ${to} to compare it with: give 'from'`
+						)
 				}
 				const diff = scheduler.watches.diff(id, from, to)
 				if (!diff) throw new HttpError('not_found', scheduler.watches.missingSnapshots(id, from, to))
