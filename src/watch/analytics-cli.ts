@@ -16,6 +16,7 @@ import {
 import type { Comparison, ProfileAnalytics } from '../client/types'
 import { openInstagram } from '../demo'
 import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { formatTable } from './table'
 
 /** The options of `smkit analytics` and `smkit compare`. */
@@ -30,7 +31,8 @@ export const analyticsOptions = {
 	}),
 	json: Type.Boolean({ default: false, flag: '--json', description: 'Print JSON instead of tables' }),
 	envPath: envPathOption,
-	demo: demoOption
+	demo: demoOption,
+	...upstreamOptions
 }
 
 /** Validated options of `smkit analytics` and `smkit compare`. */
@@ -106,7 +108,11 @@ async function withAnalytics<Result>(
 	work: (analytics: Analytics, options: AnalyticsCommandOptions) => Promise<Result>
 ): Promise<Result> {
 	const options = parseOptions(analyticsOptions, raw)
-	const instagram = await openInstagram(options, mergeEnv(loadEnvFile(options.envPath)))
+	const env = mergeEnv(loadEnvFile(options.envPath))
+	const upstream = resolveUpstream(options, env, options.demo)
+	// Standard output holds the figures: the proxy and speed lines go to standard error.
+	for (const line of [...upstream.warnings, ...upstream.lines]) process.stderr.write(`${line}\n`)
+	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	try {
 		return await work(new Analytics(instagram.client), options)
 	} catch (error) {

@@ -16,6 +16,7 @@ import { loadEnvFile, mergeEnv } from '../client/env'
 import { openInstagram } from '../demo'
 import { JobStore } from '../jobs/store'
 import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
@@ -60,7 +61,8 @@ export const watchOptions = {
 		error: '--db must be a file path'
 	}),
 	envPath: envPathOption,
-	demo: demoOption
+	demo: demoOption,
+	...upstreamOptions
 }
 
 /** Validated options of `smkit watch`. */
@@ -263,7 +265,10 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 		)
 		return
 	}
-	const instagram = await openInstagram(options, mergeEnv(loadEnvFile(options.envPath)))
+	const env = mergeEnv(loadEnvFile(options.envPath))
+	const upstream = resolveUpstream(options, env, options.demo)
+	for (const line of [...upstream.warnings, ...upstream.lines]) warn(line)
+	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const scheduler = new WatchScheduler({
 		watches,
 		jobs: new JobStore(store),

@@ -1,0 +1,86 @@
+/**
+ * `smkit analytics`, `compare` and `watch run` reach Instagram like `collect` does: through the
+ * proxy the environment names (HTTP_PROXY for an http:// upstream) or `--proxy`, saying so on
+ * standard error (credentials hidden), never around it. Compiled binary, against a simulator.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { compiledBinary } from '../support/binary'
+import { startTestProxy, type TestProxy } from '../support/proxy'
+
+let binary: string
+let simulator: Simulator
+let proxy: TestProxy
+let folder: string
+
+beforeAll(async () => {
+	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
+	proxy = startTestProxy({ credentials: { user: 'proxyuser', password: 'proxy-secret-5' } })
+	folder = mkdtempSync(join(tmpdir(), 'smkit-upstream-cli-'))
+	const session = [
+		`SESSION_ID=${DEMO_CREDENTIALS.sessionId}`,
+		`CSRF_TOKEN=${DEMO_CREDENTIALS.csrfToken}`,
+		`DS_USER_ID=${DEMO_CREDENTIALS.dsUserId}`,
+		`SMKIT_UPSTREAM_URL=${simulator.url}`
+	]
+	writeFileSync(join(folder, 'direct.env'), `${session.join('\n')}\n`, { mode: 0o600 })
+	writeFileSync(join(folder, 'proxied.env'), `${[...session, `HTTP_PROXY=${proxy.url}`].join('\n')}\n`, {
+		mode: 0o600
+	})
+}, 120_000)
+afterAll(async () => {
+	await proxy.stop()
+	await simulator.stop()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+async function smkit(...args: string[]) {
+	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe' })
+	const [code, stdout, stderr] = await Promise.all([
+		child.exited,
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text()
+	])
+	return { code, stdout, stderr }
+}
+
+/** Runs the command; every request the simulator saw in the meantime must have come through the proxy. */
+async function throughProxy(args: string[], proxyLine: RegExp) {
+	simulator.requests.clear()
+	const before = proxy.count
+	const result = await smkit(...args)
+	expect(result.code).toBe(0)
+	expect(result.stderr).toMatch(proxyLine)
+	expect(`${result.stdout}${result.stderr}`).not.toContain('proxy-secret-5')
+	const seen = simulator.requests.records().length
+	expect(seen).toBeGreaterThan(0)
+	expect(proxy.count - before).toBe(seen)
+	return result
+}
+
+test('analytics and compare go through HTTP_PROXY from the environment file; standard output holds only the figures', async () => {
+	const fromEnvironment = /^Proxy: http:\/\/\[redacted\]@127\.0\.0\.1:\d+ \(from the environment\)$/m
+	const analytics = await throughProxy(
+		['analytics', 'luna.explorer', '--posts', '3', '--json', '--env', 'proxied.env'],
+		fromEnvironment
+	)
+	expect(JSON.parse(analytics.stdout).username).toBe('luna.explorer')
+	await throughProxy(
+		['compare', 'luna.explorer', 'mega.travel', '--posts', '3', '--env', 'proxied.env'],
+		fromEnvironment
+	)
+})
+
+test('watch run goes through --proxy', async () => {
+	const watch = ['--db', 'watch.db', '--env', 'direct.env']
+	expect((await smkit('watch', 'add', 'luna.explorer', ...watch)).code).toBe(0)
+	const result = await throughProxy(
+		['watch', 'run', '--proxy', proxy.url, ...watch],
+		/^Proxy: http:\/\/\[redacted\]@127\.0\.0\.1:\d+$/m
+	)
+	expect(result.stdout).toMatch(/ok +watch 1 @luna\.explorer: snapshot \d+/)
+})
