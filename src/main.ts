@@ -35,7 +35,11 @@ addOptions(cli.command('agent-web', 'Start the AI chat server (port 8899)'), age
 addOptions(
 	cli.command('ask [...question]', 'Ask the agent: one-shot, -i interactive, or --parallel tasks'),
 	askOptions
-).action(runAsk)
+)
+	.example('  $ smkit ask "Which of luna.explorer\'s last 12 posts has the most likes?" --demo')
+	.example('  $ smkit ask -i --demo')
+	.example('  $ smkit ask --parallel "followers of luna.explorer" "top posts for #sunset" --demo')
+	.action(runAsk)
 
 addOptions(
 	cli.command(
@@ -43,7 +47,11 @@ addOptions(
 		'Collect a whole list into the store: followers, following, posts, tag, comments, likers or media'
 	),
 	collectOptions
-).action(runCollect)
+)
+	.example('  $ smkit collect followers mega.travel --out followers.jsonl --demo   # rerun to continue')
+	.example("  $ smkit collect tag '#sunset' --limit 500 --format csv --out sunset.csv --demo")
+	.example('  $ smkit collect likers https://www.instagram.com/p/DVUVYxwAOOz/ --demo')
+	.action(runCollect)
 
 addOptions(
 	cli.command(
@@ -51,7 +59,10 @@ addOptions(
 		'Connect an Instagram account from browser cookies (cookies.txt, JSON or Cookie header)'
 	),
 	loginOptions
-).action(runLogin)
+)
+	.example('  $ smkit login --cookies cookies.txt')
+	.example('  $ smkit login --cookies -        # paste a Cookie header copied from the browser, then Ctrl-D')
+	.action(runLogin)
 
 addOptions(
 	cli.command('logout', 'Remove the Instagram session from the environment file'),
@@ -69,24 +80,36 @@ addOptions(
 		'Watch accounts and hashtags over time: add TARGET, list, run [ID...], diff ID, remove ID'
 	),
 	watchOptions
-).action(runWatchCommand)
+)
+	.usage('watch add USERNAME|#TAG | list | run [ID...] | diff ID | remove ID  [options]')
+	.example('  $ smkit watch add luna.explorer --every 1d --followers')
+	.example("  $ smkit watch add '#sunset' --every 6h")
+	.example('  $ smkit watch run              # every due watch once (for cron); run 3: watch 3 now')
+	.example('  $ smkit watch diff 1 --json    # the last two snapshots of watch 1')
+	.action(runWatchCommand)
 
-addOptions(
-	cli.command('analytics <username>', "A profile's figures from its recent posts"),
-	analyticsOptions
-).action(runAnalyticsCommand)
+addOptions(cli.command('analytics <username>', "A profile's figures from its recent posts"), analyticsOptions)
+	.example('  $ smkit analytics luna.explorer --posts 60 --demo')
+	.action(runAnalyticsCommand)
 
 addOptions(
 	cli.command('compare <...usernames>', 'Compare 2 to 5 profiles on the same figures'),
 	analyticsOptions
-).action(runCompareCommand)
+)
+	.example('  $ smkit compare luna.explorer mega.travel --demo')
+	.action(runCompareCommand)
 
 addOptions(
 	cli.command('simulator', 'Serve the simulated Instagram on its own (development aid)'),
 	simulatorOptions
 ).action(runSimulator)
 
-cli.help()
+// cac prints a command's usage and options but not what it does: its summary goes under the usage.
+cli.help((sections) => {
+	const command = cli.matchedCommand
+	if (command?.description) sections.splice(2, 0, { body: `  ${command.description}` })
+	return sections
+})
 cli.version(packageJson.version)
 // cac names the runtime after process.version, which under Bun is the Node.js version it matches
 // (`bun-v26.3.0` for Bun 1.4.5); bug reports need Bun's own.

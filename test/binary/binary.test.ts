@@ -152,6 +152,14 @@ describe('smkit binary', () => {
 		const collect = await run('help', 'collect')
 		expect(collect.code).toBe(0)
 		expect(collect.stdout).toContain('$ smkit collect <kind> <target>')
+		// A command's help says what it does and shows how it is used, not only its options.
+		expect(collect.stdout).toContain('Collect a whole list into the store: followers, following')
+		expect(collect.stdout).toContain('$ smkit collect followers mega.travel --out followers.jsonl')
+		const watch = await run('watch', '--help')
+		expect(watch.stdout).toContain(
+			'$ smkit watch add USERNAME|#TAG | list | run [ID...] | diff ID | remove ID'
+		)
+		expect(watch.stdout).toContain("$ smkit watch add '#sunset' --every 6h")
 	})
 
 	it('names an unknown option as it was typed, not in camelCase', async () => {
