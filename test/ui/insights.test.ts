@@ -110,6 +110,25 @@ test(
 			.first()
 			.evaluate((image: HTMLImageElement) => image.decode())
 		await page.screenshot({ path: join(SCREENSHOT_DIR, 'analytics-luna.png'), fullPage: true })
+		// On a phone all 24 hours fit: the last column is in view, with nothing to scroll sideways.
+		for (const width of [390, 360]) {
+			await page.setViewportSize({ width, height: 844 })
+			const fit = await page.locator('main .heatmap').evaluate((table) => {
+				const box = table.parentElement as HTMLElement
+				const lastCells = [...table.querySelectorAll('tr')].map((row) => row.lastElementChild as Element)
+				return {
+					overflow: box.scrollWidth - box.clientWidth,
+					right: Math.max(...lastCells.map((cell) => cell.getBoundingClientRect().right)),
+					boxRight: box.getBoundingClientRect().right
+				}
+			})
+			expect(fit.overflow).toBeLessThanOrEqual(0)
+			expect(fit.right).toBeLessThanOrEqual(fit.boxRight)
+			await page
+				.locator('main .heatmap')
+				.screenshot({ path: join(SCREENSHOT_DIR, `analytics-heatmap-${width}.png`) })
+		}
+		await page.setViewportSize({ width: 1280, height: 900 })
 	},
 	BROWSER_TIMEOUT
 )
