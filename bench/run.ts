@@ -2,11 +2,12 @@
  * `npm run bench`: measures the playground, the sandbox, the CSV export, jobs and the agent on this
  * machine, over loopback only, and prints one table (also written to the git-ignored
  * `bench/results.json`). Every server under test runs in its own process (the compiled `./smkit`,
- * built first when missing or stale), and so does the load (a load-worker process per run). Sized
- * to finish in about three minutes on two shared cores.
+ * built first when missing or stale), and so does the load (one load-worker process). Sized to
+ * finish in about six minutes on two shared cores.
  *
  * Options: --rounds N (5) --duration MS (2000, measured per target and round) --slice MS (250)
- * --concurrency N (50) --launches N (10) --no-build
+ * --warmup MS (10000, per target and endpoint before the rounds) --concurrency N (50)
+ * --launches N (10) --no-build
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -40,6 +41,7 @@ const { values: flags } = parseArgs({
 		rounds: { type: 'string', default: '5' },
 		duration: { type: 'string', default: '2000' },
 		slice: { type: 'string', default: '250' },
+		warmup: { type: 'string', default: '10000' },
 		concurrency: { type: 'string', default: '50' },
 		launches: { type: 'string', default: '10' },
 		'no-build': { type: 'boolean', default: false }
@@ -49,6 +51,7 @@ const settings = {
 	rounds: Number(flags.rounds),
 	durationMs: Number(flags.duration),
 	sliceMs: Number(flags.slice),
+	preWarmMs: Number(flags.warmup),
 	concurrency: Number(flags.concurrency),
 	launches: Number(flags.launches)
 }
@@ -143,7 +146,7 @@ async function main() {
 		const client = createDemoClient(simulator.url)
 
 		log(
-			`throughput: ${settings.rounds} rounds x 3 endpoints x up to 4 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each in alternating slices of ${settings.sliceMs} ms after a 500 ms warm-up, load from its own process`
+			`throughput: ${settings.rounds} rounds x 3 endpoints x up to 4 targets, ${settings.concurrency} clients, ${settings.durationMs} ms each in alternating slices of ${settings.sliceMs} ms, after ${settings.preWarmMs / 1000} s of warm-up per target and endpoint and 500 ms more per round, load from its own process`
 		)
 		const throughput = await benchThroughput(
 			{ playgroundUrl: playground.url, bareUrl: bare.url, minimalUrl: minimal.url, upstream: simulator.url },

@@ -3,14 +3,13 @@
  * (a) the same client calling the simulator directly, (b) a bare `Bun.serve` answering fixed JSON
  * and (c) a minimal Bun proxy doing only what the endpoint must (fetch, parse, pick, serialise).
  * Every server runs in its own process, and so does the load generator (load-worker.ts, one
- * process per endpoint and round, with its own warm-up), which loads the targets in alternating
- * slices of `sliceMs` (the order rotating slice by slice and round by round). Figures are medians
- * over the rounds with their spread.
+ * process for the section), which first warms every target up (`preWarmMs` each, per endpoint),
+ * then loads the targets in alternating slices of `sliceMs` (the order rotating slice by slice and
+ * round by round). Figures are medians over the rounds with their spread.
  */
-import path from 'node:path'
 import type { LoadResult } from '../lib/load'
-import type { LoadJob, LoadTarget } from '../lib/load-worker'
-import { ROOT } from '../lib/processes'
+import { startLoadWorker } from '../lib/load-process'
+import type { LoadTarget } from '../lib/load-worker'
 import { median } from '../lib/stats'
 
 /** The followers page under load: 100 records. */
@@ -44,6 +43,8 @@ export interface ThroughputOptions {
 	rounds: number
 	durationMs: number
 	warmupMs: number
+	/** Unmeasured load per target and endpoint before the first round (JIT warm-up). */
+	preWarmMs: number
 	/** Length of one slice of load on one target (targets alternate slice by slice). */
 	sliceMs: number
 	concurrency: number
@@ -72,25 +73,6 @@ function targetFor(
 	return { id: target, client: { upstream: targets.upstream, endpoint, followers: FOLLOWERS_PAGE } }
 }
 
-/** Runs one load job in a load-worker process and reads its results by target. */
-async function runInWorker(job: LoadJob): Promise<Record<string, LoadResult>> {
-	const worker = Bun.spawn(
-		[process.execPath, path.join(ROOT, 'bench/lib/load-worker.ts'), JSON.stringify(job)],
-		{
-			cwd: ROOT,
-			stdout: 'pipe',
-			stderr: 'pipe'
-		}
-	)
-	const [code, output, errors] = await Promise.all([
-		worker.exited,
-		new Response(worker.stdout).text(),
-		new Response(worker.stderr).text()
-	])
-	if (code !== 0) throw new Error(`load worker failed (exit ${code}): ${errors.trim()}`)
-	return JSON.parse(output) as Record<string, LoadResult>
-}
-
 const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)]
 
 /** Runs the rounds; returns figures per endpoint and target. */
@@ -102,29 +84,50 @@ export async function benchThroughput(
 	const endpoints = Object.keys(THROUGHPUT_PATHS) as EndpointId[]
 	const order: TargetId[] = ['playground', 'client_direct', 'minimal_proxy', 'bare_bun']
 	const runs = new Map<string, LoadResult[]>()
-	for (let round = 0; round < options.rounds; round++) {
-		for (const endpoint of endpoints) {
-			// One worker per endpoint and round loads its targets in alternating slices.
-			const shift = round % order.length
-			const rotated = [...order.slice(shift), ...order.slice(0, shift)]
-			const loadTargets = rotated.flatMap((target) => targetFor(endpoint, target, targets) ?? [])
-			const slices = Math.max(1, Math.round(options.durationMs / options.sliceMs))
-			const results = await runInWorker({
-				targets: loadTargets,
-				concurrency: options.concurrency,
-				slices,
-				sliceMs: options.sliceMs,
-				warmupMs: options.warmupMs
-			})
-			for (const { id } of loadTargets) {
-				const result = results[id] as LoadResult
-				const key = `${endpoint}/${id}`
-				runs.set(key, [...(runs.get(key) ?? []), result])
-				log(
-					`  round ${round + 1} ${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} failed (${result.firstFailure})` : ''}`
-				)
+	const worker = startLoadWorker()
+	try {
+		if (options.preWarmMs > 0) {
+			// Before the rounds, each target runs every endpoint long enough for the JIT to settle:
+			// the playground's JIT thread still compiled for about 20 s of followers load (and its main
+			// thread's CPU per request fell meanwhile), the references' much smaller code settles sooner.
+			for (const endpoint of endpoints) {
+				const loadTargets = order.flatMap((target) => targetFor(endpoint, target, targets) ?? [])
+				log(`  warm-up ${endpoint}: ${options.preWarmMs / 1000} s per target, not measured`)
+				await worker.run({
+					targets: loadTargets,
+					concurrency: options.concurrency,
+					slices: Math.max(1, Math.round(options.preWarmMs / 1000)),
+					sliceMs: 1000,
+					warmupMs: 0
+				})
 			}
 		}
+		for (let round = 0; round < options.rounds; round++) {
+			for (const endpoint of endpoints) {
+				// One job per endpoint and round loads its targets in alternating slices.
+				const shift = round % order.length
+				const rotated = [...order.slice(shift), ...order.slice(0, shift)]
+				const loadTargets = rotated.flatMap((target) => targetFor(endpoint, target, targets) ?? [])
+				const slices = Math.max(1, Math.round(options.durationMs / options.sliceMs))
+				const results = await worker.run({
+					targets: loadTargets,
+					concurrency: options.concurrency,
+					slices,
+					sliceMs: options.sliceMs,
+					warmupMs: options.warmupMs
+				})
+				for (const { id } of loadTargets) {
+					const result = results[id] as LoadResult
+					const key = `${endpoint}/${id}`
+					runs.set(key, [...(runs.get(key) ?? []), result])
+					log(
+						`  round ${round + 1} ${key}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(1)} ms${result.failures ? `, ${result.failures} failed (${result.firstFailure})` : ''}`
+					)
+				}
+			}
+		}
+	} finally {
+		await worker.close()
 	}
 	const figures = {} as Record<EndpointId, Partial<Record<TargetId, TargetFigures>>>
 	for (const endpoint of endpoints) {
