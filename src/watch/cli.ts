@@ -81,7 +81,9 @@ export function watchSpecOf(target: string, every: string, followers: boolean): 
 	try {
 		every_seconds = parseEvery(every)
 	} catch (error) {
-		throw new UsageError(`--every: ${(error as Error).message}`)
+		// The rule's message names the field ('every must look like 1h, ...'): name the option instead.
+		const message = (error as Error).message
+		throw new UsageError(message.startsWith('every ') ? `--${message}` : `--every: ${message}`)
 	}
 	const hashtag = target.trim().startsWith('#')
 	if (hashtag && followers)

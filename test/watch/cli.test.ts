@@ -111,7 +111,9 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 		[['list', '--from', '1'], '--from and --to go with watch diff only'],
 		[['list', '3'], 'watch list takes no arguments'],
 		[['remove', '1', '2'], 'watch remove takes one watch ID'],
-		[['diff'], 'watch diff takes one watch ID']
+		[['diff'], 'watch diff takes one watch ID'],
+		[['add', 'luna.explorer', '--every', '1w'], "--every must look like 1h, 12h, 1d or 7d, got '1w'"],
+		[['add', 'luna.explorer', '--every', '8d'], "--every must be from 1h to 7d, got '8d'"]
 	] as const) {
 		const result = await usage(...args)
 		expect(result.stderr).toContain(message)
