@@ -35,6 +35,8 @@ async function openClient(
 ): Promise<ClientSession> {
 	const upstream = resolveUpstream(options, env, options.demo)
 	for (const warning of upstream.warnings) console.error(warning)
+	// Which proxy the run goes through (credentials hidden), as the servers say; --quiet prints the answer only.
+	if (!options.quiet) for (const line of upstream.lines) console.error(line)
 	if (!options.demo)
 		return { client: createClientFromEnv(options.envPath, upstream.clientOptions), close: async () => {} }
 	const demo = await openDemoSession(process.env, upstream.clientOptions)

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
+import { startTestProxy } from '../support/proxy'
 
 const root = path.resolve(import.meta.dir, '../..')
 const bun = path.join(root, 'node_modules/.bin/bun')
@@ -79,6 +80,23 @@ describe('smkit ask', () => {
 		])
 		expect(result.code).toBe(0)
 		expect(result.stdout).toMatch(/^Luna has \d{3,} followers\.\n$/)
+	})
+
+	test('names the proxy its Instagram requests go through (credentials hidden), except with --quiet', async () => {
+		const proxy = startTestProxy({ credentials: { user: 'proxyuser', password: 'proxy-secret-3' } })
+		try {
+			llm.setScript((request, index) => (index === 0 ? reply.code(readLuna) : answerFromOutput(request)))
+			const question = ['How many followers does luna.explorer have?', '--demo', '--full-access']
+			const result = await smkit([...question, '--proxy', proxy.url])
+			expect(result.code).toBe(0)
+			expect(result.stderr).toMatch(/^Proxy: http:\/\/\[redacted\]@127\.0\.0\.1:\d+$/m)
+			expect(`${result.stdout}${result.stderr}`).not.toContain('proxy-secret-3')
+			expect(proxy.count).toBeGreaterThan(0)
+			const quiet = await smkit([...question, '--proxy', proxy.url, '--quiet'])
+			expect(quiet.stderr).not.toContain('Proxy:')
+		} finally {
+			await proxy.stop()
+		}
 	})
 
 	test('--model auto with --base-url asks the server for its models, takes the first and says which', async () => {
