@@ -20,6 +20,37 @@ async function columnCells(header: string) {
 
 describe('result tables', () => {
 	test(
+		'the Columns menu by keyboard: Escape closes it onto its button, and tabbing out of it closes it',
+		async () => {
+			await openPanel(ui.page, ui.playground, 'feed/user')
+			await runAction(ui.page, 'user')
+			const menu = ui.page.locator('main .result .column-menu')
+			const summary = menu.locator('summary')
+			const isOpen = () => menu.evaluate((details) => (details as HTMLDetailsElement).open)
+			await summary.focus()
+			await ui.page.keyboard.press('Enter')
+			expect(await isOpen()).toBe(true)
+			await ui.page.keyboard.press('Tab')
+			await ui.page.keyboard.press('Space')
+			expect(await summary.textContent()).toMatch(/^Columns \(\d+ of \d+\)$/)
+			await ui.page.keyboard.press('Escape')
+			expect(await isOpen()).toBe(false)
+			expect(await summary.evaluate((element) => element === document.activeElement)).toBe(true)
+			// Open again and tab past the last choice: the list closes instead of covering the table.
+			await ui.page.keyboard.press('Enter')
+			const choices = await menu.locator('input[type=checkbox]').count()
+			for (let step = 0; step <= choices; step++) await ui.page.keyboard.press('Tab')
+			expect(await menu.evaluate((details) => details.contains(document.activeElement))).toBe(false)
+			expect(await isOpen()).toBe(false)
+			// Put the first choice back as it was for the tests after this one.
+			await summary.click()
+			await menu.locator('input[type=checkbox]').first().click()
+			await summary.click()
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'posts open with picture, date, caption, likes, comments, type and link; the rest is in the Columns menu',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'feed/user')

@@ -144,7 +144,20 @@ function columnMenu(all: string[], shown: string[], onChange: (columns: string[]
 		count()
 		onChange(checked)
 	})
-	return h('details', { className: 'column-menu' }, summary, list)
+	const menu = h('details', { className: 'column-menu' }, summary, list)
+	// The list floats over the table: Escape closes it (back on its button), and so does the focus
+	// leaving it, so a keyboard user is never left with the list covering the rows they tab into.
+	menu.addEventListener('keydown', (event) => {
+		if (event.key !== 'Escape' || !menu.open) return
+		event.preventDefault()
+		menu.open = false
+		summary.focus()
+	})
+	menu.addEventListener('focusout', (event) => {
+		const next = event.relatedTarget
+		if (next instanceof Node && !menu.contains(next)) menu.open = false
+	})
+	return menu
 }
 
 /** Builds a sortable table for a list of records, with the columns menu above it. */
