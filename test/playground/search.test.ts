@@ -22,12 +22,18 @@ describe('/api/search', () => {
 		expect((await expectList(await playground.get('/api/search/explore'))).data.length).toBeGreaterThan(0)
 	})
 
-	it('rejects a missing, empty or overlong q with 400 naming q', async () => {
-		for (const query of ['', '?q=', `?q=${'x'.repeat(201)}`]) {
-			const body = await expectFailure(await playground.get(`/api/search/users${query}`), 400, 'bad_request')
-			expect(body.error).toContain("'q'")
+	it('rejects a missing, empty, blank or overlong q with 400 naming q', async () => {
+		for (const query of ['', '?q=', '?q=%20%20', '?q=%09', `?q=${'x'.repeat(201)}`]) {
+			for (const path of ['/api/search/users', '/api/search/top', '/api/users/search']) {
+				const body = await expectFailure(await playground.get(`${path}${query}`), 400, 'bad_request')
+				expect(body.error).toContain("'q'")
+			}
 		}
 		await expectFailure(await playground.get('/api/search/top'), 400, 'bad_request')
+		// Spaces around words are fine.
+		expect(
+			(await expectList(await playground.get('/api/search/users?q=%20luna%20'))).data.length
+		).toBeGreaterThan(0)
 	})
 
 	it('leaks no credential or absolute path', () => expectNoLeaks(playground))

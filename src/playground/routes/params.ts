@@ -63,7 +63,8 @@ export const SearchQuery = t.Object({
 	q: t.String({
 		minLength: 1,
 		maxLength: 200,
-		error: "Invalid query parameter 'q': expected 1-200 characters",
+		pattern: '\\S',
+		error: "Invalid query parameter 'q': expected 1-200 characters, not only spaces",
 		description: 'Search text (1-200 characters)',
 		examples: ['luna']
 	})
