@@ -141,6 +141,15 @@ export function sensibleCall(document: Json, operation: DocumentOperation): Call
 	return call
 }
 
+/** A value the pattern refuses: the first of a few candidates it does not match. */
+function patternBreaker(pattern: string): string {
+	const regex = new RegExp(pattern, 'u')
+	const candidate = ['not valid!', '   ', '#'].find((value) => !regex.test(value))
+	if (candidate === undefined)
+		throw new Error(`no value breaks the pattern ${pattern}: add one to patternBreaker`)
+	return candidate
+}
+
 /** Calls that break one rule each; every one must be refused with 400. */
 export function invalidCalls(document: Json, operation: DocumentOperation, sensible: Call): Call[] {
 	const calls: Call[] = []
@@ -156,7 +165,7 @@ export function invalidCalls(document: Json, operation: DocumentOperation, sensi
 		let bad: unknown
 		if (schema.type === 'integer' || schema.type === 'number')
 			bad = schema.minimum === undefined ? 'x' : schema.minimum - 1
-		else if (schema.pattern) bad = 'not valid!'
+		else if (schema.pattern) bad = patternBreaker(schema.pattern)
 		else if (schema.maxLength !== undefined) bad = 'x'.repeat(schema.maxLength + 1)
 		if (bad === undefined) continue
 		calls.push(
