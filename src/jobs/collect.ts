@@ -13,7 +13,7 @@ import { UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { openInstagram } from '../demo'
-import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore } from '../store/db'
 import { EXPORT_FORMATS, type ExportFormat, exportParts, jsonLines, writeExport } from './export'
@@ -50,13 +50,7 @@ export const collectOptions = {
 			error: "--format must be jsonl, csv or json, got '{value}'"
 		}
 	),
-	dbPath: Type.String({
-		pattern: '^[^\\u0000]+$',
-		default: DEFAULT_DB_PATH,
-		flag: '--db <path>',
-		description: 'The SQLite file jobs are kept in',
-		error: '--db must be a file path'
-	}),
+	dbPath: dbPathOption('The SQLite file jobs are kept in', DEFAULT_DB_PATH),
 	envPath: envPathOption,
 	demo: demoOption,
 	fresh: Type.Boolean({

@@ -38,6 +38,28 @@ export const envPathOption = Type.Transform(
 	})
 	.Encode((path) => path)
 
+/**
+ * `--db <path>`: the SQLite file a command keeps its data in (`fallback` when not given). A folder is
+ * refused as a usage mistake, naming the option, instead of failing later with SQLite's "unable to
+ * open database file".
+ */
+export function dbPathOption(description: string, fallback: string) {
+	return Type.Transform(
+		Type.String({
+			pattern: '^[^\\u0000]+$',
+			default: fallback,
+			flag: '--db <path>',
+			description,
+			error: "--db must be the path of a database file, not a folder: '{value}'"
+		})
+	)
+		.Decode((path) => {
+			if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new Error('a folder')
+			return path
+		})
+		.Encode((path) => path)
+}
+
 /** `--demo`: the built-in simulated Instagram. */
 export const demoOption = Type.Boolean({
 	default: false,

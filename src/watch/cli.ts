@@ -15,7 +15,7 @@ import { requireTag, requireUsername } from '../client/api/base'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { openInstagram } from '../demo'
 import { JobStore } from '../jobs/store'
-import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
@@ -53,13 +53,7 @@ export const watchOptions = {
 		})
 	),
 	json: Type.Boolean({ default: false, flag: '--json', description: 'Print JSON instead of tables' }),
-	dbPath: Type.String({
-		pattern: '^[^\\u0000]+$',
-		default: DEFAULT_DB_PATH,
-		flag: '--db <path>',
-		description: 'The SQLite file watches are kept in',
-		error: '--db must be a file path'
-	}),
+	dbPath: dbPathOption('The SQLite file watches are kept in', DEFAULT_DB_PATH),
 	envPath: envPathOption,
 	demo: demoOption,
 	...upstreamOptions

@@ -165,6 +165,10 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 		],
 		[['followers', 'luna.explorer', '--out', '.'], "--out: '.' is a folder"],
 		[
+			['followers', 'luna.explorer', '--db', '.'],
+			"--db must be the path of a database file, not a folder: '.'"
+		],
+		[
 			['followers', 'luna.explorer', '--limit', '-5'],
 			"--limit must be a whole number of at least 1, got '-5'"
 		]

@@ -119,6 +119,9 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 		expect(result.stderr).toContain(message)
 		expect(result.code).toBe(2)
 	}
+	const folder = await smkit('watch', 'list', '--db', '.')
+	expect(folder.stderr).toContain("--db must be the path of a database file, not a folder: '.'")
+	expect(folder.code).toBe(2)
 	const list = await usage('list', '--json')
 	expect(JSON.parse(list.stdout)).toEqual([])
 })
