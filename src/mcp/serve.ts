@@ -18,9 +18,10 @@ import { JobManager, JobStore } from '../jobs/manager'
 import { serverOptions, serveUntilStopped, startServer } from '../server/bootstrap'
 import { fail, HttpError } from '../server/envelope'
 import { toFailure } from '../server/errors'
-import { demoOption, type ParsedOptions, parseOptions } from '../server/options'
+import { dbPathOption, demoOption, type ParsedOptions, parseOptions } from '../server/options'
 import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { answerInvalidParams } from './request-guard'
 import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
@@ -44,13 +45,7 @@ export const mcpOptions = {
 		flag: '--read-only',
 		description: 'Offer no write tool (like, comment, follow, message) and no write in run_code'
 	}),
-	dbPath: Type.String({
-		pattern: '^[^\\u0000]+$',
-		default: DEFAULT_DB_PATH,
-		flag: '--db <path>',
-		description: 'The SQLite file collection jobs are kept in',
-		error: '--db must be a file path'
-	}),
+	dbPath: dbPathOption('The SQLite file collection jobs are kept in', DEFAULT_DB_PATH),
 	http: Type.Boolean({
 		default: false,
 		flag: '--http',
@@ -58,7 +53,8 @@ export const mcpOptions = {
 	}),
 	port,
 	host,
-	token
+	token,
+	...upstreamOptions
 }
 
 /** Validated options of `smkit mcp`. */
@@ -104,7 +100,11 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 		for (const name of ['log', 'info', 'debug'] as const) console[name] = console.error
 	}
 	const env = mergeEnv(loadEnvFile(options.envPath))
-	const instagram = await openInstagram(options, env)
+	// Proxies and speed as every command that reaches Instagram takes them; said on stderr, which
+	// is the only place for it on stdio.
+	const upstream = resolveUpstream(options, env, options.demo)
+	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
+	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const jobs = lazyJobs(options.dbPath, instagram.client)
 	const sessionOptions: McpServerOptions = {
 		client: instagram.client,

@@ -4,7 +4,6 @@
  * SIGINT/SIGTERM. The only module of the playground that listens or prints.
  */
 import { dirname } from 'node:path'
-import { Type } from '@sinclair/typebox'
 import { permissionOption } from '../agent/options'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
@@ -18,7 +17,7 @@ import {
 	serveUntilStopped,
 	startServer
 } from '../server/bootstrap'
-import { demoOption } from '../server/options'
+import { dbPathOption, demoOption, savedDirOption } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { RECONNECT_HINT } from '../session/connect'
 import { describeSession } from '../session/start-line'
@@ -34,20 +33,8 @@ export const playgroundOptions = {
 	...serverOptions(8877),
 	demo: { ...demoOption, description: 'Serve the built-in simulated Instagram instead of the real one' },
 	permission: permissionOption,
-	savedDir: Type.String({
-		pattern: '^[^\\u0000]+$',
-		default: 'demo/saved',
-		flag: '--saved-dir <dir>',
-		description: 'Where saved results are kept',
-		error: '--saved-dir must be a directory path'
-	}),
-	dbPath: Type.String({
-		pattern: '^[^\\u0000]+$',
-		default: DEFAULT_DB_PATH,
-		flag: '--db <path>',
-		description: 'The SQLite file jobs are kept in (media downloads go beside it)',
-		error: '--db must be a file path'
-	}),
+	savedDir: savedDirOption('demo/saved'),
+	dbPath: dbPathOption('The SQLite file jobs are kept in (media downloads go beside it)', DEFAULT_DB_PATH),
 	...upstreamOptions
 }
 

@@ -60,6 +60,28 @@ export function dbPathOption(description: string, fallback: string) {
 		.Encode((path) => path)
 }
 
+/**
+ * `--saved-dir <dir>`: a folder results are saved in (created when missing). An existing file is
+ * refused as a usage mistake, naming the option, instead of every Save failing later.
+ */
+export function savedDirOption(fallback: string) {
+	return Type.Transform(
+		Type.String({
+			pattern: '^[^\\u0000]+$',
+			default: fallback,
+			flag: '--saved-dir <dir>',
+			description: 'Where saved results are kept',
+			error: "--saved-dir must be a folder, not a file: '{value}'"
+		})
+	)
+		.Decode((path) => {
+			const found = statSync(path, { throwIfNoEntry: false })
+			if (found && !found.isDirectory()) throw new Error('not a folder')
+			return path
+		})
+		.Encode((path) => path)
+}
+
 /** `--demo`: the built-in simulated Instagram. */
 export const demoOption = Type.Boolean({
 	default: false,

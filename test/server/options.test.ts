@@ -5,6 +5,7 @@ import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { cac } from 'cac'
 import { UsageError } from '../../src/cli-error'
+import { parsePlaygroundOptions } from '../../src/playground/serve'
 import { serverOptions } from '../../src/server/bootstrap'
 import { addOptions, cacKeyOf, parseOptions } from '../../src/server/options'
 
@@ -58,6 +59,25 @@ describe('command options from schemas', () => {
 			expect(error.exitCode).toBe(2)
 			const file = path.join(folder, 'later.env')
 			expect(parseOptions(options, { env: file }).envPath).toBe(file)
+		} finally {
+			await rm(folder, { recursive: true, force: true })
+		}
+	})
+
+	it('the playground refuses a --saved-dir that is a file and a --db that is a folder, naming them', async () => {
+		const folder = await mkdtemp(path.join(tmpdir(), 'smkit-saved-'))
+		try {
+			const file = path.join(folder, 'notes.txt')
+			await Bun.write(file, 'not a folder')
+			const saved = usageError(() => parsePlaygroundOptions({ savedDir: file }))
+			expect(saved.message).toBe(`--saved-dir must be a folder, not a file: '${file}'`)
+			expect(saved.exitCode).toBe(2)
+			const db = usageError(() => parsePlaygroundOptions({ db: folder }))
+			expect(db.message).toBe(`--db must be the path of a database file, not a folder: '${folder}'`)
+			// A folder that does not exist yet is created at the first save; an existing one is fine.
+			const later = path.join(folder, 'later')
+			expect(parsePlaygroundOptions({ savedDir: later, db: file }).savedDir).toBe(later)
+			expect(parsePlaygroundOptions({ savedDir: folder }).savedDir).toBe(folder)
 		} finally {
 			await rm(folder, { recursive: true, force: true })
 		}
