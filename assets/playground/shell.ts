@@ -151,7 +151,7 @@ function sessionBanner(status: ServerStatus): Child[] | null {
 	if (session === 'none')
 		return [
 			h('strong', { text: 'Not logged in. ' }),
-			'Only the Public panel works. Connect an account with your browser’s instagram.com cookies, or run ',
+			'Without a session only the Public panel can read Instagram. Connect an account with your browser’s instagram.com cookies, or run ',
 			login,
 			' and restart, or start with ',
 			h('code', { text: 'smkit playground --demo' }),

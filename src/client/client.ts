@@ -46,7 +46,7 @@ export interface Credentials {
 
 /** Client settings; every field is optional. */
 export interface ClientOptions {
-	/** Instagram origin. Default `process.env.SMKIT_UPSTREAM_URL ?? 'https://www.instagram.com'`. Any other value also replaces `https://i.instagram.com`. */
+	/** Instagram origin. Default `process.env.SMKIT_UPSTREAM_URL` (unless empty), else `'https://www.instagram.com'`. Any other value also replaces `https://i.instagram.com`. */
 	baseURL?: string
 	/** Session for logged-in methods. Without it only `ig.public` works; others throw `login_required` without a request. */
 	credentials?: Credentials
@@ -144,7 +144,11 @@ export class InstagramClient {
 
 	/** Credentials are kept inside the transport only (never on a public field). */
 	constructor(options: ClientOptions = {}) {
-		this.baseURL = (options.baseURL ?? process.env.SMKIT_UPSTREAM_URL ?? INSTAGRAM_ORIGIN).replace(/\/+$/, '')
+		// An empty or blank SMKIT_UPSTREAM_URL counts as unset (every request failed with 'Invalid URL').
+		this.baseURL = (options.baseURL || process.env.SMKIT_UPSTREAM_URL?.trim() || INSTAGRAM_ORIGIN).replace(
+			/\/+$/,
+			''
+		)
 		this.speed = options.speed ?? 'normal'
 		const speed = speedClientOptions(this.speed)
 		const limiter = new RateLimiter(

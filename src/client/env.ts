@@ -78,7 +78,7 @@ export function credentialsFromEnv(vars: Record<string, string | undefined>): Cr
 export function createClientFromEnv(envPath = '.env', overrides: ClientOptions = {}): InstagramClient {
 	const vars = mergeEnv(loadEnvFile(envPath))
 	return new InstagramClient({
-		baseURL: vars.SMKIT_UPSTREAM_URL || undefined,
+		baseURL: vars.SMKIT_UPSTREAM_URL?.trim() || undefined,
 		credentials: credentialsFromEnv(vars),
 		...overrides
 	})

@@ -125,6 +125,10 @@ export function resolveUpstream(
 ): UpstreamSettings {
 	if (options.proxy && options.proxyFile) throw new UsageError('--proxy and --proxy-file cannot be combined')
 	const origin = env.SMKIT_UPSTREAM_URL?.trim() || INSTAGRAM_ORIGIN
+	if (!/^https?:\/\/[^/?#\s]+/.test(origin) || !URL.canParse(origin))
+		throw new UsageError(
+			'SMKIT_UPSTREAM_URL must be an http:// or https:// origin, e.g. http://127.0.0.1:9000'
+		)
 	const fromEnvironment = options.proxy || options.proxyFile ? undefined : proxyFromEnvironment(env, origin)
 	const urls = options.proxyFile
 		? readProxyFile(options.proxyFile)

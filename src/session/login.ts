@@ -86,7 +86,7 @@ export async function runLogin(rawOptions: Record<string, unknown> = {}): Promis
 	const text = await readCookies(options.cookies)
 	const session = await checkImportedSession(
 		text,
-		{ baseURL: env.SMKIT_UPSTREAM_URL || undefined, proxies: upstream.clientOptions.proxies },
+		{ baseURL: env.SMKIT_UPSTREAM_URL?.trim() || undefined, proxies: upstream.clientOptions.proxies },
 		{ skipCheck: options.skipCheck, signal: AbortSignal.timeout(30_000) }
 	).catch((error: unknown) => {
 		if (error instanceof CookieImportError) throw error

@@ -100,6 +100,20 @@ describe('createClientFromEnv', () => {
 		expect(ig.baseURL).toBe('http://127.0.0.1:9')
 	})
 
+	it('takes an empty or blank SMKIT_UPSTREAM_URL, in the file or the process, as unset', () => {
+		const path = join(directory, 'blank-upstream.env')
+		writeFileSync(path, 'SMKIT_UPSTREAM_URL=   \n')
+		expect(createClientFromEnv(path).baseURL).toBe('https://www.instagram.com')
+		const saved = process.env.SMKIT_UPSTREAM_URL
+		process.env.SMKIT_UPSTREAM_URL = ''
+		try {
+			expect(createClientFromEnv(join(directory, 'none.env')).baseURL).toBe('https://www.instagram.com')
+		} finally {
+			if (saved === undefined) delete process.env.SMKIT_UPSTREAM_URL
+			else process.env.SMKIT_UPSTREAM_URL = saved
+		}
+	})
+
 	it('builds a logged-out client when the file is missing', () => {
 		expect(createClientFromEnv(join(directory, 'none.env'), { baseURL: 'http://127.0.0.1:9' }).loggedIn).toBe(
 			false

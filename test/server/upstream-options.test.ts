@@ -28,6 +28,17 @@ function usageError(run: () => unknown): UsageError {
 	throw new Error('expected a UsageError')
 }
 
+describe('upstream', () => {
+	it('SMKIT_UPSTREAM_URL that is not an http(s) origin is bad usage naming it; blank counts as unset', () => {
+		for (const value of ['localhost:9000', '127.0.0.1', 'ftp://127.0.0.1', 'http://', 'http:// x'])
+			expect(usageError(() => resolveUpstream(rotate, { SMKIT_UPSTREAM_URL: value })).message).toStartWith(
+				'SMKIT_UPSTREAM_URL must be an http:// or https:// origin'
+			)
+		expect(resolveUpstream(rotate, { SMKIT_UPSTREAM_URL: '  ' }).lines).toEqual([])
+		expect(resolveUpstream(rotate, { SMKIT_UPSTREAM_URL: `${SIMULATOR}/` }).lines).toEqual([])
+	})
+})
+
 describe('speed', () => {
 	it('--speed wins over SMKIT_SPEED, which wins over the default (normal; unlimited in demo mode)', () => {
 		expect(resolveUpstream(rotate, {}).speed).toBe('normal')
