@@ -5,41 +5,24 @@
  * binary over stdio, against a simulator, driven by the MCP SDK's client.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
-import { type Simulator, startSimulator } from '../../src/simulator/server'
-import { compiledBinary } from '../support/binary'
-import { startTestProxy, type TestProxy } from '../support/proxy'
+import type { Simulator } from '../../src/simulator/server'
+import { type ProxiedUpstream, startProxiedUpstream } from '../support/proxied-upstream'
+import type { TestProxy } from '../support/proxy'
 
 let binary: string
 let simulator: Simulator
 let proxy: TestProxy
 let folder: string
+let upstream: ProxiedUpstream
 
 beforeAll(async () => {
-	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
-	proxy = startTestProxy({ credentials: { user: 'proxyuser', password: 'proxy-secret-7' } })
-	folder = mkdtempSync(join(tmpdir(), 'smkit-mcp-proxy-'))
-	const session = [
-		`SESSION_ID=${DEMO_CREDENTIALS.sessionId}`,
-		`CSRF_TOKEN=${DEMO_CREDENTIALS.csrfToken}`,
-		`DS_USER_ID=${DEMO_CREDENTIALS.dsUserId}`,
-		`SMKIT_UPSTREAM_URL=${simulator.url}`
-	]
-	writeFileSync(join(folder, 'direct.env'), `${session.join('\n')}\n`, { mode: 0o600 })
-	writeFileSync(join(folder, 'proxied.env'), `${[...session, `HTTP_PROXY=${proxy.url}`].join('\n')}\n`, {
-		mode: 0o600
-	})
+	upstream = await startProxiedUpstream('smkit-mcp-proxy-', 'proxy-secret-7')
+	;({ binary, simulator, proxy, folder } = upstream)
 }, 120_000)
-afterAll(async () => {
-	await proxy.stop()
-	await simulator.stop()
-	rmSync(folder, { recursive: true, force: true })
-})
+afterAll(() => upstream.stop())
 
 /** Starts `smkit mcp ...args`, looks up a profile over stdio, and returns what standard error said. */
 async function lookUpProfile(args: string[]): Promise<string> {

@@ -4,29 +4,24 @@
  * through it.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
-import { type Simulator, startSimulator } from '../../src/simulator/server'
-import { compiledBinary } from '../support/binary'
-import { startTestProxy, type TestProxy } from '../support/proxy'
+import type { Simulator } from '../../src/simulator/server'
+import { type ProxiedUpstream, startProxiedUpstream } from '../support/proxied-upstream'
+import type { TestProxy } from '../support/proxy'
 
 let binary: string
 let simulator: Simulator
 let proxy: TestProxy
 let folder: string
+let upstream: ProxiedUpstream
 
 beforeAll(async () => {
-	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
-	proxy = startTestProxy({ credentials: { user: 'proxyuser', password: 'proxy-secret-9' } })
-	folder = mkdtempSync(join(tmpdir(), 'smkit-login-cli-'))
+	upstream = await startProxiedUpstream('smkit-login-cli-', 'proxy-secret-9')
+	;({ binary, simulator, proxy, folder } = upstream)
 }, 120_000)
-afterAll(async () => {
-	await proxy.stop()
-	await simulator.stop()
-	rmSync(folder, { recursive: true, force: true })
-})
+afterAll(() => upstream.stop())
 
 const COOKIES = `sessionid=${DEMO_CREDENTIALS.sessionId}; csrftoken=${DEMO_CREDENTIALS.csrfToken}; ds_user_id=${DEMO_CREDENTIALS.dsUserId}`
 
