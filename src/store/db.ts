@@ -46,7 +46,10 @@ export interface Store {
 	readonly db: Database
 	/** The file path given to `openStore` (`:memory:` for an in-memory store). */
 	readonly path: string
-	/** Runs `work` in one transaction (nested calls become savepoints); returns its result. */
+	/**
+	 * Runs `work` in one transaction holding the write lock from its start (nested calls become
+	 * savepoints); returns its result.
+	 */
 	transaction<Result>(work: () => Result): Result
 	/** Closes the connection. Further use throws. */
 	close(): void
@@ -80,7 +83,10 @@ export function openStore(
 	return {
 		db,
 		path,
-		transaction: <Result>(work: () => Result): Result => db.transaction(work)(),
+		// IMMEDIATE: a transaction that reads and then writes, begun deferred, would fail its first
+		// write at once with "database is locked" when another process committed in between (its
+		// snapshot is stale, so busy_timeout cannot help); taking the write lock first makes it wait.
+		transaction: <Result>(work: () => Result): Result => db.transaction(work).immediate(),
 		close: () => db.close()
 	}
 }

@@ -116,6 +116,28 @@ describe('store', () => {
 		expect(jobs.position(job.id).cursor).toBe('c2')
 		expect(storedPks(job.id)).toEqual(['1', '2', '3'])
 	})
+	test('a transaction takes the write lock at its start: another connection cannot commit between its read and its write', () => {
+		const job = jobs.create({ kind: 'followers', target: 'x' })
+		const other = openStore(store.path)
+		try {
+			other.db.exec('PRAGMA busy_timeout = 0')
+			const otherWrite = () => other.db.query("UPDATE jobs SET updated_at = 'other' WHERE id = ?").run(job.id)
+			// A deferred transaction would start reading, let the other connection commit, then fail its
+			// first write at once with "database is locked" (its snapshot is stale; waiting cannot help).
+			const added = store.transaction(() => {
+				store.db.query('SELECT collected FROM jobs WHERE id = ?').get(job.id)
+				expect(otherWrite).toThrow('database is locked')
+				return store.db.query('UPDATE jobs SET collected = 7 WHERE id = ?').run(job.id).changes
+			})
+			expect(added).toBe(1)
+			expect(jobs.get(job.id)?.collected).toBe(7)
+			otherWrite()
+			expect(jobs.get(job.id)?.updated_at).toBe('other')
+		} finally {
+			other.close()
+		}
+	})
+
 	test('a job whose runner was killed but not yet reaped (a zombie) is interrupted, and can be claimed', async () => {
 		// `sh` starts a child that exits at once, then becomes `sleep`, which never reaps it.
 		const shell = Bun.spawn(['sh', '-c', 'sleep 0 & echo $!; exec sleep 30'], { stdout: 'pipe' })
