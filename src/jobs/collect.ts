@@ -156,18 +156,26 @@ export async function runCollect(
 	const interrupt = () => controller.abort(new Error('interrupted'))
 	process.once('SIGINT', interrupt)
 	process.once('SIGTERM', interrupt)
+	const jobs = new JobStore(store)
+	let jobId: number | undefined
 	try {
-		const jobs = new JobStore(store)
 		const spec = { kind, target, limit: options.limit ?? null }
-		let job = jobs.findUnfinished(spec, 'cli')
-		if (job && options.fresh) {
+		// Claimed before anything is written: a second collect of the same list on this --db would
+		// otherwise rewrite the --out file under the first, or wipe its records with --fresh.
+		const { job, continued, runner } = jobs.claimUnfinishedOrCreate(spec, 'cli')
+		jobId = job.id
+		if (runner !== null)
+			throw new Error(
+				`job ${job.id} (${kind} ${target}) is being collected by another process (pid ${runner}) on ${options.dbPath}: let it finish, or stop it and run this command again`
+			)
+		if (continued && options.fresh) {
 			jobs.reset(job.id)
 			log(`Starting over: job ${job.id}`)
-		} else if (job) {
+		} else if (continued) {
 			log(
 				`Continuing job ${job.id}: ${counted(job.collected, 'record')} in ${counted(job.pages, 'page')} so far`
 			)
-		} else job = jobs.create(spec, 'cli')
+		}
 		const sink = new RecordSink(jobs, job.id, options.format, options.out)
 		// A reader that stops early (`| head`) makes writes fail with EPIPE: stop the job where it
 		// is, as Ctrl-C would, instead of an uncaught stream error and a walk nobody reads.
@@ -223,6 +231,7 @@ export async function runCollect(
 		if (error instanceof IgError && error.kind === 'bad_request') throw new UsageError(error.message)
 		throw error
 	} finally {
+		if (jobId !== undefined) jobs.release(jobId)
 		process.off('SIGINT', interrupt)
 		process.off('SIGTERM', interrupt)
 		await instagram.stop()

@@ -149,6 +149,28 @@ export class JobStore {
 		return this.#row(id)?.runner_pid === process.pid
 	}
 
+	/**
+	 * The unfinished job of `owner` with this spec (what a rerun continues), or a new one, claimed by
+	 * this process, in one transaction: two processes starting the same collection at once get the
+	 * same job, and the second is told the first runs it (`runner` is that process) instead of
+	 * collecting a second copy. Continuing a job makes `continued` true.
+	 */
+	claimUnfinishedOrCreate(
+		spec: JobSpec,
+		owner: string
+	): { job: Job; continued: boolean; runner: number | null } {
+		return this.store.transaction(() => {
+			const found = this.findUnfinished(spec, owner)
+			const job = found ?? this.create(spec, owner)
+			const claimed = this.claim(job.id)
+			return {
+				job,
+				continued: found !== undefined,
+				runner: claimed ? null : (this.#row(job.id)?.runner_pid ?? null)
+			}
+		})
+	}
+
 	/** Gives the job up (this process no longer runs it). */
 	release(id: number): void {
 		this.store.db

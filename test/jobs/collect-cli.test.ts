@@ -212,3 +212,30 @@ test('a reader that stops early (| head) stops the job quietly; the same command
 	expect(code).toBe(0)
 	expect(text).toMatch(/Continuing job \d+: [1-9][\d,]* records/)
 }, 60_000)
+
+test('a second collect of a list another process is collecting exits 1 naming it, and leaves its file and records alone', async () => {
+	// Slow pages, so the first run is still collecting when the second starts.
+	simulator.faults.set({ kind: 'latency', latencyMs: 100, pathPattern: 'followers' })
+	const args = ['followers', 'mega.travel', '--out', 'shared.jsonl', '--db', 'shared.db']
+	const first = collect(args)
+	const firstErrors = watch(first.stderr)
+	void new Response(first.stdout).text()
+	await firstErrors.until('page 2:')
+	// --fresh too: it would wipe the records the first run is adding to.
+	const second = collect([...args, '--fresh'])
+	const [secondCode, secondText] = await Promise.all([second.exited, new Response(second.stderr).text()])
+	expect(secondCode).toBe(1)
+	expect(secondText).toContain(
+		`job 1 (followers mega.travel) is being collected by another process (pid ${first.pid}) on shared.db`
+	)
+	expect(secondText).not.toContain('Starting over')
+	expect(secondText).not.toMatch(/\n\s+at /)
+	expect(await first.exited).toBe(0)
+	simulator.faults.clear()
+	expect(await firstErrors.text()).toContain('done: 5,400 records')
+	expect(pksOfFile(join(folder, 'shared.jsonl'))).toEqual(expected)
+	const store = openStore(join(folder, 'shared.db'))
+	const jobs = store.db.query<{ id: number; collected: number }, []>('SELECT id, collected FROM jobs').all()
+	store.close()
+	expect(jobs).toEqual([{ id: 1, collected: 5400 }])
+}, 60_000)
