@@ -1,4 +1,7 @@
-/** Errors the CLI reports to the person at the terminal, and how they map to exit codes. */
+/**
+ * Errors the CLI reports to the person at the terminal, how they map to exit codes, and how text
+ * from outside (Instagram's data and error messages, a model's answer) is made safe to print there.
+ */
 
 /** A mistake in how the command was called: exit code 2 (docs/architecture.md, "Product"). */
 export class UsageError extends Error {
@@ -23,8 +26,32 @@ export function exitCodeOf(error: unknown): number {
 	return 1
 }
 
-/** One line for the terminal: the message only, never a stack trace or a secret-bearing object. */
+/** Control characters but newline and tab: C0, DEL and C1 (escape sequences, carriage return, bell). */
+const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/**
+ * Text from outside (a name, a caption or an error message from Instagram or a crafted upstream,
+ * a model's answer) made safe to print on a terminal: control characters are shown as
+ * `\x1b`-style text, so an escape sequence cannot move the cursor, erase or rewrite what is
+ * shown, retitle the window or ring the bell. Newlines and tabs stay.
+ */
+export function terminalText(text: string): string {
+	return text.replace(
+		controlCharacters,
+		(character) => `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`
+	)
+}
+
+/** `terminalText` kept on one line: line breaks and tabs become a space, so no fake line follows. */
+export function terminalLine(text: string): string {
+	return terminalText(text.replace(/[\n\t]+/g, ' '))
+}
+
+/**
+ * One line for the terminal: the message only, never a stack trace or a secret-bearing object, and
+ * no control character (a message may quote Instagram's answer).
+ */
 export function formatCliError(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error)
-	return `smkit: ${message}`
+	return `smkit: ${terminalText(message)}`
 }

@@ -5,7 +5,8 @@
  * denied, with a message naming --full-access.
  */
 import { createInterface } from 'node:readline/promises'
-import { paint, terminalText } from './ask-terminal'
+import { terminalText } from '../cli-error'
+import { paint } from './ask-terminal'
 import type { ActionKind, ApprovalRequest, Approver } from './permissions'
 
 /** Reads one line from the person; resolves null at end of input or when cancelled. */

@@ -4,9 +4,10 @@
  * the running ask; a second Ctrl-C exits (code 130). Lines are queued, so piped input works too.
  */
 import { createInterface } from 'node:readline'
+import { terminalText } from '../cli-error'
 import type { Agent } from './agent'
 import type { LinePrompt } from './ask-approver'
-import { LiveView, paint, printResponse, terminalText } from './ask-terminal'
+import { LiveView, paint, printResponse } from './ask-terminal'
 
 /** Reads lines one at a time; a cancelled read gives its line to the next reader, none is lost. */
 export class LineReader {

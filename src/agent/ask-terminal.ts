@@ -4,6 +4,7 @@
  * Off a terminal it prints plain text; `--quiet` prints only the answer.
  */
 import { styleText } from 'node:util'
+import { terminalText } from '../cli-error'
 import type { AgentEvent, AskResponse } from './events'
 import { deniedNotice } from './permissions'
 
@@ -13,21 +14,6 @@ type Style = Parameters<typeof styleText>[0]
 export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stderr): string {
 	if (!stream.isTTY || process.env.NO_COLOR) return text
 	return styleText(style, text, { validateStream: false })
-}
-
-/** Control characters but newline and tab: C0, DEL and C1 (escape sequences, carriage return, bell). */
-const controlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
-
-/**
- * Text from the model or from Instagram made safe to print on a terminal: control characters are
- * shown as `\x1b`-style text, so an escape sequence cannot move the cursor, erase the code shown in
- * an approval prompt or retitle the window.
- */
-export function terminalText(text: string): string {
-	return text.replace(
-		controlCharacters,
-		(character) => `\\x${character.charCodeAt(0).toString(16).padStart(2, '0')}`
-	)
 }
 
 /** "3 steps · 1,234 tokens · 4.2s" */

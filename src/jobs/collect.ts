@@ -9,7 +9,7 @@
 import { appendFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { UsageError } from '../cli-error'
+import { terminalText, UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { openInstagram } from '../demo'
@@ -146,7 +146,8 @@ export async function runCollect(
 	const options = parseOptions(collectOptions, raw)
 	const { kind, target } = parseCollectArguments(kindArgument, targetArgument)
 	if (options.out) checkOutPath(options.out)
-	const log = (line: string) => process.stderr.write(`${line}\n`)
+	// A job's error may quote Instagram's answer: no control character reaches the terminal.
+	const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
 	const store = openStore(options.dbPath)
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env, options.demo)

@@ -11,6 +11,7 @@
  *   await manager.settled(job.id)   // resolves when it is done, failed, paused or cancelled
  *   await manager.stop()            // on shutdown: running jobs stay `running` and resume next start
  */
+import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { type RunOptions, runJob } from './run'
 import { JobStore } from './store'
@@ -212,7 +213,7 @@ export class JobManager {
 			})
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error)
-			;(this.#options.log ?? console.error)(`job ${id}: ${message}`)
+			;(this.#options.log ?? console.error)(terminalLine(`job ${id}: ${message}`))
 			if (this.jobs.get(id) && !controller.signal.aborted)
 				this.#emit({ type: 'status', job: this.jobs.setStatus(id, 'failed', message, 'internal_error') })
 		}

@@ -3,6 +3,7 @@
  * collected/total, rate, time left and any wait (a budget slot, a back-off after 429/5xx).
  * Without a terminal: one plain line per stored page and per wait, for logs.
  */
+import { terminalLine } from '../cli-error'
 import type { Job, JobEvent } from './types'
 
 /** Where progress goes: stderr or a test double. */
@@ -59,7 +60,7 @@ export class ProgressReporter {
 			this.#waitReason = event.job.status === 'waiting' ? 'back-off after an upstream error' : 'budget slot'
 			if (!this.output.isTTY)
 				this.output.write(
-					`waiting ${Math.ceil((event.wait_ms ?? 0) / 1000)} s: ${event.job.error ?? 'for the next slot of the request budget'}\n`
+					`waiting ${Math.ceil((event.wait_ms ?? 0) / 1000)} s: ${terminalLine(event.job.error ?? 'for the next slot of the request budget')}\n`
 				)
 		}
 		if (event.type === 'page') {

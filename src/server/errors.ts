@@ -5,6 +5,7 @@
  * field, and anything unexpected says only "Internal server error" while the details, redacted,
  * go to the server log.
  */
+import { terminalLine, terminalText } from '../cli-error'
 import { IgApiError, IgError } from '../client/errors'
 import { CHALLENGE_HINT, RECONNECT_HINT } from '../client/session-health'
 import { unwrapParseError } from './body'
@@ -82,7 +83,7 @@ export function toFailure(thrown: unknown, elysiaCode: unknown, context: Failure
 	}
 	const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error)
 	;(context.log ?? console.error)(
-		redactSecrets(`[${context.server}] ${context.request ?? 'request'} failed: ${detail}`)
+		terminalText(redactSecrets(`[${context.server}] ${context.request ?? 'request'} failed: ${detail}`))
 	)
 	return failure('internal_error', 'Internal server error')
 }
@@ -104,7 +105,7 @@ function clientFailure(error: IgError, context: FailureContext): Failure {
 	}
 	if (error.kind === 'upstream_error' || error.kind === 'upstream_timeout') {
 		;(context.log ?? console.error)(
-			redactSecrets(`[${context.server}] ${context.request ?? 'request'}: ${error.message}`)
+			terminalLine(redactSecrets(`[${context.server}] ${context.request ?? 'request'}: ${error.message}`))
 		)
 	}
 	return failure(error.kind, redactSecrets(error.message))

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { UsageError } from '../cli-error'
+import { terminalLine, UsageError } from '../cli-error'
 import { CookieImportError } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { envFileProblem, removeSessionVariables } from '../client/env-file'
@@ -106,7 +106,9 @@ export async function runLogin(rawOptions: Record<string, unknown> = {}): Promis
 	const refusal = refusalMessage(report)
 	if (refusal) throw new Error(`${refusal}. Nothing was saved`)
 	const stored = await storeSession(options.envPath, session)
-	const who = report.username ? `Logged in as @${report.username}` : 'Session saved without a check'
+	const who = report.username
+		? `Logged in as @${terminalLine(report.username)}`
+		: 'Session saved without a check'
 	console.log(`${who}: ${stored.join(', ')} written to ${options.envPath} (mode 0600)`)
 	const shadowed = stored.filter((name) => process.env[name])
 	if (shadowed.length > 0)

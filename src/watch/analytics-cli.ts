@@ -3,7 +3,7 @@
  * command line, as tables (the best value of each compared row marked with *) or `--json`.
  */
 import { Type } from '@sinclair/typebox'
-import { UsageError } from '../cli-error'
+import { terminalLine, UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgArgumentError } from '../client/errors'
 import {
@@ -49,7 +49,8 @@ export function analyticsText(figures: ProfileAnalytics): string {
 	const busiest = figures.by_weekday.indexOf(Math.max(...figures.by_weekday))
 	const hour = figures.by_hour.indexOf(Math.max(...figures.by_hour))
 	return [
-		`@${figures.username}${figures.full_name ? ` (${figures.full_name})` : ''}: ${figures.posts_analyzed} recent posts, ${date(figures.first_post_at) ?? '-'} to ${date(figures.last_post_at) ?? '-'}`,
+		terminalLine(`@${figures.username}${figures.full_name ? ` (${figures.full_name})` : ''}`) +
+			`: ${figures.posts_analyzed} recent posts, ${date(figures.first_post_at) ?? '-'} to ${date(figures.last_post_at) ?? '-'}`,
 		'',
 		formatTable(
 			['figure', 'value'],

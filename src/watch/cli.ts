@@ -10,7 +10,7 @@
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { UsageError } from '../cli-error'
+import { terminalText, UsageError } from '../cli-error'
 import { requireTag, requireUsername } from '../client/api/base'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { openInstagram } from '../demo'
@@ -65,8 +65,9 @@ export type WatchCommandOptions = ParsedOptions<typeof watchOptions>
 const ACTIONS = ['add', 'list', 'run', 'diff', 'remove'] as const
 const USAGE = 'add USERNAME|#TAG, list, run [ID...], diff ID or remove ID'
 
-const print = (text: string) => process.stdout.write(`${text}\n`)
-const warn = (text: string) => process.stderr.write(`${text}\n`)
+// Names and error messages come from Instagram: no control character reaches the terminal.
+const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
+const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
 
 /** `luna.explorer` → an account spec, `#sunset` → a hashtag spec. */

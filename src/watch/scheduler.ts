@@ -14,6 +14,7 @@
  *   await scheduler.run(id)               // a snapshot now (joins the run if one is in progress)
  *   await scheduler.stop()                // on shutdown; an interrupted follower list resumes next run
  */
+import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import type { RateLimiter } from '../client/rate-limit'
 import { sleep } from '../client/rate-limit'
@@ -95,7 +96,7 @@ export class WatchScheduler {
 				for (const outcome of outcomes)
 					if (outcome.error)
 						(this.#options.log ?? console.error)(
-							`watch ${outcome.watch.id} (${label(outcome.watch)}): ${outcome.error}`
+							terminalLine(`watch ${outcome.watch.id} (${label(outcome.watch)}): ${outcome.error}`)
 						)
 			})
 			.finally(() => {

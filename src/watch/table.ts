@@ -15,14 +15,16 @@ const show = (cell: Cell): string =>
 			: cell.replace(BREAKS, ' ')
 
 /**
- * The table as lines: a header, a rule, then the rows. Columns of numbers are right-aligned, and so
- * are the columns listed in `rightAligned`.
+ * The table as lines: a header, a rule, then the rows. Every cell, titles too, is one line without
+ * control characters (a compared account's name in a title comes from Instagram). Columns of
+ * numbers are right-aligned, and so are the columns listed in `rightAligned`.
  */
 export function formatTable(
 	header: readonly string[],
 	rows: readonly (readonly Cell[])[],
 	rightAligned: readonly number[] = []
 ): string {
+	const titles = header.map(show)
 	const texts = rows.map((row) => row.map(show))
 	const numeric = header.map(
 		(_, column) =>
@@ -31,7 +33,7 @@ export function formatTable(
 				(row) => typeof row[column] === 'number' || row[column] === null || row[column] === undefined
 			)
 	)
-	const widths = header.map((title, column) =>
+	const widths = titles.map((title, column) =>
 		Math.max(title.length, ...texts.map((row) => (row[column] ?? '').length))
 	)
 	const line = (cells: readonly string[]) =>
@@ -41,5 +43,5 @@ export function formatTable(
 			)
 			.join('  ')
 			.trimEnd()
-	return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...texts.map(line)].join('\n')
+	return [line(titles), widths.map((width) => '-'.repeat(width)).join('  '), ...texts.map(line)].join('\n')
 }

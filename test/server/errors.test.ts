@@ -67,6 +67,21 @@ describe('toFailure: one error mapping for both servers', () => {
 		expect(lines[0]).not.toContain('abc123')
 	})
 
+	it("logs an upstream failure quoting Instagram's message without its control characters", () => {
+		const lines: string[] = []
+		const message = 'Instagram server error: \u001b]0;PWNED\u0007\u001b[2J (HTTP 500 from GET /x)'
+		toFailure(new IgApiError('upstream_error', message, { upstreamStatus: 500 }), 'UNKNOWN', {
+			...context(lines),
+			request: 'GET /x'
+		})
+		toFailure(new Error(`boom ${message}`), 'UNKNOWN', context(lines))
+		expect(lines).toHaveLength(2)
+		for (const line of lines) {
+			expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+			expect(line).toContain('\\x1b]0;PWNED\\x07\\x1b[2J')
+		}
+	})
+
 	it('maps malformed JSON and unknown routes', () => {
 		expect(toFailure(new Error('x'), 'PARSE', context([])).body).toMatchObject({
 			code: 'bad_request',

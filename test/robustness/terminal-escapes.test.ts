@@ -1,0 +1,127 @@
+/**
+ * Text from Instagram never drives the terminal: a crafted upstream puts escape sequences (retitle
+ * the window, clear the screen, colour, bell) in a full name, a username and an error message, and
+ * every command that prints them (analytics, compare, collect, watch run, login, any failure) shows
+ * them as `\x1b`-style text instead. The compiled binary against the simulator behind a rewriting
+ * proxy.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { XSS_PAYLOADS } from '../../src/simulator/presets'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { compiledBinary } from '../support/binary'
+import { demoCookieHeader } from '../support/demo-cookies'
+
+/** OSC 0 (window title) ended by BEL, erase display, a colour, and a C1 CSI. */
+const HOSTILE = '\u001b]0;PWNED\u0007\u001b[2J\u001b[31mRED\u009b1m'
+const json = (text: string) => JSON.stringify(text).slice(1, -1)
+
+let binary: string
+let simulator: Simulator
+let hostile: ReturnType<typeof Bun.serve>
+let folder: string
+
+beforeAll(async () => {
+	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
+	// xss.payload's full name, the demo account's username and "User not found" become escapes.
+	const swaps: [string, string][] = [
+		[json(XSS_PAYLOADS.imgOnerror), json(HOSTILE)],
+		['"username":"smkit_demo"', `"username":"smkit_demo${json(HOSTILE)}"`],
+		['User not found', json(HOSTILE)]
+	]
+	hostile = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		async fetch(request) {
+			const url = new URL(request.url)
+			const headers = new Headers(request.headers)
+			headers.delete('host')
+			headers.delete('accept-encoding')
+			const answer = await fetch(`${simulator.url}${url.pathname}${url.search}`, {
+				method: request.method,
+				headers,
+				body: request.method === 'GET' ? undefined : await request.arrayBuffer()
+			})
+			let text = await answer.text()
+			for (const [from, to] of swaps) text = text.replaceAll(from, to)
+			const out = new Headers(answer.headers)
+			out.delete('content-length')
+			out.delete('content-encoding')
+			return new Response(text, { status: answer.status, headers: out })
+		}
+	})
+	folder = mkdtempSync(join(tmpdir(), 'smkit-terminal-'))
+	const { sessionId, csrfToken, dsUserId } = simulator.credentials
+	writeFileSync(
+		join(folder, 'hostile.env'),
+		`SMKIT_UPSTREAM_URL=${hostile.url.origin}\nSESSION_ID=${sessionId}\nCSRF_TOKEN=${csrfToken}\nDS_USER_ID=${dsUserId}\n`
+	)
+	writeFileSync(join(folder, 'login.env'), `SMKIT_UPSTREAM_URL=${hostile.url.origin}\n`)
+	writeFileSync(join(folder, 'cookies.txt'), demoCookieHeader())
+}, 120_000)
+
+afterAll(async () => {
+	hostile?.stop(true)
+	await simulator?.stop()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+async function smkit(...args: string[]) {
+	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe' })
+	const [code, stdout, stderr] = await Promise.all([
+		child.exited,
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text()
+	])
+	return { code, output: `${stdout}${stderr}` }
+}
+
+/**
+ * No control character but newline reaches the terminal, and the hostile text is there, shown
+ * escaped (or, in a table cell, with a space for each control character).
+ */
+function expectDefused(output: string, escaped = true): void {
+	expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+	expect(output).toContain(
+		escaped ? '\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mRED\\x9b1m' : ' ]0;PWNED [2J [31mRED 1m'
+	)
+}
+
+const env = ['--env', 'hostile.env']
+
+test('analytics and compare print a hostile full name and username as text', async () => {
+	const analytics = await smkit('analytics', 'xss.payload', '--posts', '3', ...env)
+	expect(analytics.code).toBe(0)
+	expect(analytics.output).toStartWith('@xss.payload (')
+	expectDefused(analytics.output)
+
+	const compare = await smkit('compare', 'xss.payload', 'smkit_demo', '--posts', '3', ...env)
+	expect(compare.code).toBe(0)
+	expectDefused(compare.output, false)
+})
+
+test("a failure quoting Instagram's message, in any command, prints it as text", async () => {
+	const analytics = await smkit('analytics', 'nobody.here.zz', ...env)
+	expect(analytics.code).toBe(1)
+	expectDefused(analytics.output)
+
+	const collect = await smkit('collect', 'followers', 'nobody.here.zz', '--db', 'c.db', ...env)
+	expect(collect.code).toBe(1)
+	expectDefused(collect.output)
+
+	const watch = ['--db', 'w.db', ...env]
+	expect((await smkit('watch', 'add', 'nobody.here.zz', ...watch)).code).toBe(0)
+	const run = await smkit('watch', 'run', ...watch)
+	expect(run.code).toBe(1)
+	expect(run.output).toContain('FAILED  watch 1 @nobody.here.zz')
+	expectDefused(run.output)
+})
+
+test('login prints the account name Instagram reports as text', async () => {
+	const login = await smkit('login', '--cookies', 'cookies.txt', '--env', 'login.env')
+	expect(login.code).toBe(0)
+	expect(login.output).toContain('Logged in as @smkit_demo')
+	expectDefused(login.output)
+})
