@@ -2,7 +2,7 @@
  * Permission prompts for `smkit ask`. On a terminal the person sees the code or the write call about
  * to happen and answers y, n or always; prompts are asked one at a time (parallel tasks wait their
  * turn instead of blocking the others). Without a terminal every action that needs asking is
- * denied, with a message naming --full-access.
+ * denied, with a message naming --full-access, and the ask exits 1 (see `deniedKinds`).
  */
 import { createInterface } from 'node:readline/promises'
 import { terminalText } from '../cli-error'
@@ -50,6 +50,11 @@ export interface TerminalApprover {
 	approver: Approver
 	/** Forgets "always" answers (the interactive /reset). */
 	reset(): void
+	/**
+	 * The kinds of action denied because there was no terminal to ask (`RUN CODE`, ...), each once,
+	 * in the order first denied. A person's own "no" is not counted: they know what they refused.
+	 */
+	deniedKinds(): string[]
 }
 
 /**
@@ -62,6 +67,7 @@ export function createTerminalApprover(options: {
 	notify?: (message: string) => void
 }): TerminalApprover {
 	const always = new Set<ActionKind>()
+	const denied = new Set<ActionKind>()
 	const notify = options.notify ?? ((message: string) => process.stderr.write(`${message}\n`))
 	let turn: Promise<unknown> = Promise.resolve()
 
@@ -69,6 +75,7 @@ export function createTerminalApprover(options: {
 		if (always.has(request.kind)) return true
 		options.beforePrompt?.()
 		if (!options.prompt) {
+			denied.add(request.kind)
 			notify(
 				paint(
 					'yellow',
@@ -102,6 +109,7 @@ export function createTerminalApprover(options: {
 			turn = next.catch(() => undefined)
 			return next
 		},
-		reset: () => always.clear()
+		reset: () => always.clear(),
+		deniedKinds: () => [...denied].map((kind) => kindLabels[kind])
 	}
 }

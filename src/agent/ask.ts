@@ -1,15 +1,16 @@
 /**
  * `smkit ask`: one-shot QUESTION, `-i` interactive, or `--parallel` tasks (docs/architecture.md, "Product"
  * and "The agent").
- * Exit codes: 0 success, 1 failure (including `success: false` answers), 2 bad usage, 130 interrupted;
- * `--parallel` exits 0 only when every task succeeded.
+ * Exit codes: 0 success, 1 failure (including `success: false` answers, and answers given after an
+ * action was denied for want of a terminal to ask), 2 bad usage, 130 interrupted; `--parallel`
+ * exits 0 only when every task succeeded.
  */
 
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { openDemoSession } from '../demo'
 import { resolveUpstream } from '../server/upstream-options'
-import { createStdinPrompt, createTerminalApprover } from './ask-approver'
+import { createStdinPrompt, createTerminalApprover, type TerminalApprover } from './ask-approver'
 import { LineReader, runInteractive } from './ask-interactive'
 import { type AskCliOptions, parseAskOptions } from './ask-options'
 import { LiveView, paint, printResponse } from './ask-terminal'
@@ -69,6 +70,20 @@ function setupFor(options: AskCliOptions, env: Record<string, string | undefined
 	} satisfies AgentSetupOptions
 }
 
+/**
+ * 1 instead of 0 when an action was denied because no terminal could ask: the answer was made
+ * without it, and a script must not take it for a complete one. Says which kinds were denied.
+ */
+function afterDenials(code: number, terminal: TerminalApprover): number {
+	const kinds = terminal.deniedKinds()
+	if (code !== 0 || kinds.length === 0) return code
+	process.stderr.write(
+		`${paint('red', `smkit: exit 1: denied for want of a terminal to ask: ${kinds.join(', ').toLowerCase()}`)}` +
+			' (allow with --full-access)\n'
+	)
+	return 1
+}
+
 /** Counts Ctrl-C presses: the first cancels, the second leaves at once with 130. */
 function cancelOnInterrupt(controller: AbortController, view?: LiveView): () => void {
 	let presses = 0
@@ -100,7 +115,7 @@ async function runOneShot(
 		onEvent: (event) => view.handle(event)
 	})
 	await printResponse(response, options)
-	return controller.signal.aborted ? 130 : response.success ? 0 : 1
+	return afterDenials(controller.signal.aborted ? 130 : response.success ? 0 : 1, terminal)
 }
 
 async function runParallelMode(
@@ -141,7 +156,7 @@ async function runParallelMode(
 			`Total: ${result.total_duration.toFixed(1)}s | ${steps} steps | ${result.total_tokens} tokens\n`
 		)
 	}
-	return controller.signal.aborted ? 130 : result.success ? 0 : 1
+	return afterDenials(controller.signal.aborted ? 130 : result.success ? 0 : 1, terminal)
 }
 
 async function runInteractiveMode(
@@ -153,7 +168,7 @@ async function runInteractiveMode(
 	try {
 		const terminal = createTerminalApprover({ prompt: reader.terminal ? reader.prompt : null })
 		const agent = createAgentFromOptions({ ...setup, approver: terminal.approver })
-		return await runInteractive({
+		const code = await runInteractive({
 			agent,
 			reader,
 			quiet: options.quiet,
@@ -161,6 +176,7 @@ async function runInteractiveMode(
 			resetApprovals: terminal.reset,
 			bindInterrupt: interrupts.bind
 		})
+		return afterDenials(code, terminal)
 	} finally {
 		reader.close()
 	}

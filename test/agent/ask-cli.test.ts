@@ -121,7 +121,7 @@ describe('smkit ask', () => {
 		expect(response).toMatchObject({ success: true, answer: 'Hello.', tokens: 42, steps: 1, error: null })
 	})
 
-	test('without a terminal, actions are denied with a message naming --full-access', async () => {
+	test('without a terminal, actions are denied with a message naming --full-access, and the ask exits 1', async () => {
 		llm.setScript((request, index) =>
 			index === 0
 				? reply.code(readLuna)
@@ -133,7 +133,17 @@ describe('smkit ask', () => {
 		expect(result.stderr).toContain('--full-access')
 		expect(result.stdout).toContain('Permission denied')
 		expect(result.stdout).not.toContain('followers=')
-		expect(result.code).toBe(0)
+		// The model answered, but without what it was refused: a script must not take it for complete.
+		expect(result.stderr).toContain('smkit: exit 1: denied for want of a terminal to ask: run code')
+		expect(result.code).toBe(1)
+	})
+
+	test('-i with piped input exits 1 when an action was denied, naming the kind', async () => {
+		llm.setScript((_request, index) => (index === 0 ? reply.code(readLuna) : reply.text('Could not run it.')))
+		const result = await smkit(['-i', '--demo'], { stdin: 'followers of luna?\nexit\n' })
+		expect(result.stdout).toContain('Could not run it.')
+		expect(result.stderr).toContain('denied for want of a terminal to ask: run code')
+		expect(result.code).toBe(1)
 	})
 
 	test('-i with piped input answers two questions and leaves on exit, which never reaches the model', async () => {
