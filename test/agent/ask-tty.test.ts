@@ -126,7 +126,7 @@ describe('smkit ask on a terminal', () => {
 			new Response(child.stdout).text(),
 			new Response(child.stderr).text()
 		])
-		expect(code).toBe(0)
+		expect(code).toBe(1)
 		expect(stdout).toContain('I could not read the profile.')
 		expect(stderr).toContain('permission denied (no terminal to ask): ')
 		expect(stderr).not.toContain('You denied')
