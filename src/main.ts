@@ -5,12 +5,11 @@
  */
 import { cac } from 'cac'
 import packageJson from '../package.json'
-import { runAsk } from './agent/ask'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
 import { exitCodeOf, formatCliError, UsageError } from './cli-error'
 import { collectOptions, runCollect } from './jobs/collect'
-import { mcpOptions, runMcp } from './mcp/serve'
+import { mcpOptions } from './mcp/options'
 import { playgroundOptions, runPlayground } from './playground/serve'
 import { attachOptionValues, typedOptionValues } from './server/cli-argv'
 import { addOptions } from './server/options'
@@ -20,6 +19,16 @@ import { analyticsOptions, runAnalyticsCommand, runCompareCommand } from './watc
 import { runWatchCommand, watchOptions } from './watch/cli'
 
 const cli = cac('smkit')
+
+/**
+ * A command whose module is loaded when it runs: `smkit ask` (terminal Markdown and highlighting)
+ * and `smkit mcp` (the MCP SDK and its schema libraries) weigh megabytes that a server running
+ * another command would otherwise keep in its heap for nothing.
+ */
+const runLater =
+	<Arguments extends unknown[]>(load: () => Promise<(...args: Arguments) => Promise<void>>) =>
+	async (...args: Arguments) =>
+		(await load())(...args)
 
 // Each command's options are schemas next to its `run*` function (`addOptions` registers their
 // flags, help and defaults); the `run*` function validates cac's values against the same schemas.
@@ -39,7 +48,7 @@ addOptions(
 	.example('  $ smkit ask "Which of luna.explorer\'s last 12 posts has the most likes?" --demo')
 	.example('  $ smkit ask -i --demo')
 	.example('  $ smkit ask --parallel "followers of luna.explorer" "top posts for #sunset" --demo')
-	.action(runAsk)
+	.action(runLater(async () => (await import('./agent/ask')).runAsk))
 
 addOptions(
 	cli.command(
@@ -72,7 +81,7 @@ addOptions(
 addOptions(
 	cli.command('mcp', 'Serve the Instagram tools to an AI assistant over MCP (stdio, or --http)'),
 	mcpOptions
-).action(runMcp)
+).action(runLater(async () => (await import('./mcp/serve')).runMcp))
 
 addOptions(
 	cli.command(

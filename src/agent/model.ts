@@ -3,7 +3,7 @@
  * chat-completions call per step. Conversation messages are kept in our own shape (with
  * timestamps) and converted to the wire format on each call.
  */
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { AgentAbortError, AgentProviderError, toProviderError } from './provider-error'
 import type { ProviderConfig } from './providers'
@@ -100,7 +100,12 @@ export function toWireMessages(messages: readonly ConversationMessage[]): ChatCo
 	})
 }
 
-function createSdkClient(config: ProviderConfig, options: ChatModelOptions): OpenAI {
+/**
+ * The SDK is loaded on the first model call: it is the largest module of the program, and a server
+ * whose AI chat is never used should not carry it in its heap.
+ */
+async function createSdkClient(config: ProviderConfig, options: ChatModelOptions): Promise<OpenAI> {
+	const { default: OpenAI } = await import('openai')
 	return new OpenAI({
 		apiKey: config.apiKey ?? 'missing',
 		baseURL: config.baseURL,
@@ -146,7 +151,7 @@ function parseReply(body: unknown): ModelReply {
 
 /** Builds the SDK-backed model for a resolved provider (the model must not be `auto` any more). */
 export function createChatModel(config: ProviderConfig, options: ChatModelOptions = {}): ChatModel {
-	const client = createSdkClient(config, options)
+	let client: Promise<OpenAI> | undefined
 	const secrets = [config.apiKey]
 	return {
 		provider: config,
@@ -160,7 +165,8 @@ export function createChatModel(config: ProviderConfig, options: ChatModelOption
 				: undefined
 			try {
 				// No temperature: reasoning models reject anything but their default.
-				const body = await client.chat.completions.create(
+				client ??= createSdkClient(config, options)
+				const body = await (await client).chat.completions.create(
 					{
 						model: config.model,
 						messages: toWireMessages(request.messages),
@@ -190,7 +196,7 @@ export async function resolveModel(
 	options: ChatModelOptions & { signal?: AbortSignal } = {}
 ): Promise<ProviderConfig> {
 	if (config.model !== 'auto') return config
-	const client = createSdkClient(config, { ...options, timeoutMs: options.timeoutMs ?? 10_000 })
+	const client = await createSdkClient(config, { ...options, timeoutMs: options.timeoutMs ?? 10_000 })
 	let first: string | undefined
 	try {
 		const page = await client.models.list({ signal: options.signal })

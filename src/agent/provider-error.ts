@@ -12,7 +12,7 @@ import {
 	AuthenticationError,
 	PermissionDeniedError,
 	RateLimitError
-} from 'openai'
+} from 'openai/core/error'
 import { redactSecrets } from '../server/redact'
 
 /** What kind of provider failure this was. */

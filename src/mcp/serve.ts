@@ -7,58 +7,24 @@
 import { randomUUID } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import packageJson from '../../package.json'
 import { OutputFiles } from '../agent/files'
-import { permissionOption } from '../agent/options'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { demoDescription, openInstagram } from '../demo'
 import { JobManager, JobStore } from '../jobs/manager'
-import { serverOptions, serveUntilStopped, startServer } from '../server/bootstrap'
+import { serveUntilStopped, startServer } from '../server/bootstrap'
 import { fail, HttpError } from '../server/envelope'
 import { toFailure } from '../server/errors'
-import { dbPathOption, demoOption, type ParsedOptions, parseOptions } from '../server/options'
+import { parseOptions } from '../server/options'
 import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
-import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
-import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { resolveUpstream } from '../server/upstream-options'
+import { openStore, type Store } from '../store/db'
+import { mcpOptions } from './options'
 import { answerInvalidParams } from './request-guard'
 import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
 import { LineTransport } from './stdio-transport'
-
-/** The default port of `smkit mcp --http`. */
-export const MCP_HTTP_PORT = 8866
-
-const { port, host, envPath, token } = serverOptions(MCP_HTTP_PORT)
-
-/** The options of `smkit mcp`, registered with cac and validated from these schemas. */
-export const mcpOptions = {
-	envPath,
-	demo: { ...demoOption, description: 'Serve the built-in simulated Instagram instead of the real one' },
-	permission: {
-		...permissionOption,
-		description: 'Writes to the account: ask_every, ask_once (the client asks the user) or full_access'
-	},
-	readOnly: Type.Boolean({
-		default: false,
-		flag: '--read-only',
-		description: 'Offer no write tool (like, comment, follow, message) and no write in run_code'
-	}),
-	dbPath: dbPathOption('The SQLite file collection jobs are kept in', DEFAULT_DB_PATH),
-	http: Type.Boolean({
-		default: false,
-		flag: '--http',
-		description: `Serve Streamable HTTP at /mcp (port ${MCP_HTTP_PORT}) instead of stdio`
-	}),
-	port,
-	host,
-	token,
-	...upstreamOptions
-}
-
-/** Validated options of `smkit mcp`. */
-export type McpOptions = ParsedOptions<typeof mcpOptions>
 
 /** The jobs of this server (owner `mcp`), opened on first use and resumed from the last run. */
 function lazyJobs(dbPath: string, ig: McpServerOptions['client']) {
