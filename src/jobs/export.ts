@@ -3,7 +3,8 @@
  * rules: union header, dotted columns, formulas defused, UTF-8 with BOM), always in arrival order
  * and read from the store, so a file written after a crash holds exactly the stored records.
  */
-import { renameSync, writeFileSync } from 'node:fs'
+import { lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { toCsv, UTF8_BOM } from '../server/csv'
 import type { JobStore } from './store'
 
@@ -39,13 +40,30 @@ export function exportParts(
 	return records.length === 0 ? [UTF8_BOM] : [UTF8_BOM, toCsv(records)]
 }
 
-/** Writes the job's records to `path` in `format`, replacing the file in one step (temporary file, rename). */
+/**
+ * Writes the job's records to `path` in `format`, replacing the file in one step (temporary file,
+ * rename). A symbolic link is followed: the file it names is replaced, the link stays. A device,
+ * pipe or other special file (`/dev/null`, `/dev/stdout`, a FIFO) is written into: renamed over, it
+ * would become a regular file (for root, `/dev/null` itself).
+ */
 export function writeExport(jobs: JobStore, id: number, format: ExportFormat, path: string): void {
-	const temporary = `${path}.tmp-${process.pid}`
 	const parts = exportParts(jobs, id, format)
-	writeFileSync(
-		temporary,
-		Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)))
-	)
-	renameSync(temporary, path)
+	const content = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)))
+	const existing = statSync(path, { throwIfNoEntry: false })
+	if (existing && !existing.isFile()) {
+		writeFileSync(path, content)
+		return
+	}
+	const target = existing ? realpathSync(path) : linkedTarget(path)
+	const temporary = `${target}.tmp-${process.pid}`
+	writeFileSync(temporary, content)
+	renameSync(temporary, target)
+}
+
+/** Where `path`, which does not exist, would be: a link to a missing file names that file. */
+function linkedTarget(path: string): string {
+	let target = path
+	for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++)
+		target = resolve(dirname(target), readlinkSync(target))
+	return target
 }

@@ -1,0 +1,63 @@
+/**
+ * Writing a job's records to `--out` when the path is not a plain file: a pipe (as /dev/null or
+ * /dev/stdout are devices) is written into and stays a pipe, and a symbolic link keeps pointing at
+ * the file it names, which gets the records.
+ */
+import { afterEach, beforeEach, expect, test } from 'bun:test'
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { writeExport } from '../../src/jobs/export'
+import { JobStore } from '../../src/jobs/store'
+import { openStore, type Store } from '../../src/store/db'
+
+let folder: string
+let store: Store
+let jobs: JobStore
+let id: number
+const expected = '{"pk":"1"}\n{"pk":"2"}\n'
+
+beforeEach(() => {
+	folder = mkdtempSync(join(tmpdir(), 'smkit-export-'))
+	store = openStore(join(folder, 'smkit.db'))
+	jobs = new JobStore(store)
+	id = jobs.create({ kind: 'followers', target: 'x' }).id
+	jobs.storePage(
+		id,
+		[
+			{ key: '1', data: { pk: '1' } },
+			{ key: '2', data: { pk: '2' } }
+		],
+		null
+	)
+})
+afterEach(() => {
+	store.close()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+test('a pipe is written into and stays a pipe (renamed over, /dev/null would become a file)', async () => {
+	const pipe = join(folder, 'pipe')
+	expect(Bun.spawnSync(['mkfifo', pipe]).exitCode).toBe(0)
+	const reader = Bun.spawn(['cat', pipe], { stdout: 'pipe' })
+	try {
+		writeExport(jobs, id, 'jsonl', pipe)
+		expect(lstatSync(pipe).isFIFO()).toBe(true)
+		expect(await new Response(reader.stdout).text()).toBe(expected)
+	} finally {
+		reader.kill()
+	}
+})
+
+test('a symbolic link stays a link; the file it names gets the records', () => {
+	mkdirSync(join(folder, 'data'))
+	const link = join(folder, 'latest.jsonl')
+	symlinkSync(join(folder, 'data', 'followers.jsonl'), link)
+	writeExport(jobs, id, 'jsonl', link)
+	expect(lstatSync(link).isSymbolicLink()).toBe(true)
+	expect(readlinkSync(link)).toBe(join(folder, 'data', 'followers.jsonl'))
+	expect(readFileSync(join(folder, 'data', 'followers.jsonl'), 'utf8')).toBe(expected)
+	writeExport(jobs, id, 'csv', link)
+	expect(lstatSync(link).isSymbolicLink()).toBe(true)
+	expect(readFileSync(link, 'utf8')).toBe('\uFEFFpk\r\n1\r\n2')
+})
