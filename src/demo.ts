@@ -8,7 +8,6 @@ import { type ClientOptions, InstagramClient } from './client/client'
 import { createClientFromEnv } from './client/env'
 import { DEMO_CREDENTIALS } from './simulator/credentials'
 import { DEMO_PRESETS } from './simulator/presets'
-import { startSimulator } from './simulator/server'
 
 /** The demo account's username (the simulator's viewer). */
 export const DEMO_USERNAME: string = DEMO_PRESETS.viewer.username
@@ -99,6 +98,9 @@ export async function openDemoSession(
 			stop: async () => {}
 		}
 	}
+	// Loaded only here: a server on a real account, or on SMKIT_UPSTREAM_URL's simulator, never
+	// carries the simulator's code and data set in its heap.
+	const { startSimulator } = await import('./simulator/server')
 	// Its control routes demand a token only this process knows: no web page can inject faults.
 	const simulator = await startSimulator({ port: 0, host: '127.0.0.1', controlToken: true })
 	return {

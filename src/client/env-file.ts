@@ -5,7 +5,6 @@
  * readable by others, not even for a moment, and a crash leaves the old file whole. Other lines
  * (comments, AI keys, settings) are kept as they were.
  */
-import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -36,7 +35,10 @@ function targetOf(path: string): string {
 
 /** Writes `text` to `path` through a 0600 temporary file in the same folder, then renames it over `path`. */
 async function writePrivately(path: string, text: string): Promise<void> {
-	const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`)
+	const temporary = join(
+		dirname(path),
+		`.${basename(path)}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.tmp`
+	)
 	const handle = await open(temporary, 'wx', 0o600)
 	try {
 		await handle.writeFile(text, 'utf8')

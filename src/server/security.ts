@@ -11,7 +11,6 @@
  * - beyond loopback, every request needs the access token (`Authorization: Bearer` or `?token=`).
  * Rejections are 403 `forbidden` envelopes answered before routing, so no handler runs.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { Elysia } from 'elysia'
 import { failureResponse } from './envelope'
 import { urlOf } from './request-url'
@@ -54,7 +53,11 @@ export function resolveAccessToken(host: string, token?: string): { token?: stri
 	}
 	if (token) return { token, generated: false }
 	if (isLoopbackHost(host)) return { generated: false }
-	return { token: randomBytes(24).toString('base64url'), generated: true }
+	// Global Web Crypto, not node:crypto: that module alone adds half a megabyte to a server's heap.
+	return {
+		token: Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url'),
+		generated: true
+	}
 }
 
 /** Splits a Host header into lower-case name and port (brackets kept for IPv6). */
@@ -66,8 +69,8 @@ export function parseHostHeader(value: string): { name: string; port?: number } 
 
 /** Compares secrets in constant time (hashing first evens out the lengths). */
 export function sameSecret(given: string, expected: string): boolean {
-	const digest = (value: string) => createHash('sha256').update(value).digest()
-	return timingSafeEqual(digest(given), digest(expected))
+	const digest = (value: string) => new Bun.CryptoHasher('sha256').update(value).digest()
+	return crypto.timingSafeEqual(digest(given), digest(expected))
 }
 
 /** The token a request carries, from `Authorization: Bearer` or the `token` query parameter. */

@@ -4,7 +4,6 @@
  */
 import { listenOptions, type ParsedOptions, parseOptions } from '../server/bootstrap'
 import { waitForStopSignal } from '../server/signals'
-import { startSimulator } from './server'
 
 /** The options of the `simulator` command: port (0 picks a free one) and host. */
 export const simulatorOptions = listenOptions(0)
@@ -21,6 +20,8 @@ export function parseSimulatorOptions(rawOptions: unknown): SimulatorCommandOpti
 /** Starts the simulator, prints where it listens, and resolves once a signal has stopped it. */
 export async function runSimulator(rawOptions: unknown): Promise<void> {
 	const options = parseSimulatorOptions(rawOptions)
+	// Loaded here: every other command registers this one, and only this one (or demo mode) runs it.
+	const { startSimulator } = await import('./server')
 	const simulator = await startSimulator({ port: options.port, host: options.host })
 	console.log(`Simulated Instagram (demo data) listening on ${simulator.url}`)
 	console.log(`Point a client at it with SMKIT_UPSTREAM_URL=${simulator.url}`)

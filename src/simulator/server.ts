@@ -57,7 +57,6 @@
  * | GET    | /p/{shortcode}/embed/captioned/ (and /embed/)         | A    | - (HTML embed)                              |
  * | *      | /__sim/faults, /__sim/requests, /__sim/clock, /__sim/session, /__sim/health, /__sim/img/… | - | simulator control, never faulted; see control-guard.ts |
  */
-import { randomBytes } from 'node:crypto'
 import { handleControl } from './control'
 import { controlGuard } from './control-guard'
 import { DEMO_CREDENTIALS, type DemoCredentials } from './credentials'
@@ -126,7 +125,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	let origin = ''
 	let stopping: Promise<void> | undefined
 	const host = options.host ?? '127.0.0.1'
-	const controlToken = options.controlToken ? randomBytes(32).toString('base64url') : undefined
+	const controlToken = options.controlToken
+		? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+		: undefined
 	let boundPort: number | undefined
 	const guardControl = controlGuard({ host, port: () => boundPort, token: controlToken })
 	const server = Bun.serve({
