@@ -6,7 +6,7 @@
  * stored page, so the file always ends up holding exactly the stored records; CSV and JSON are
  * written from the store at the end of the run. Progress goes to stderr; exit 130 after Ctrl-C.
  */
-import { appendFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { terminalText, UsageError } from '../cli-error'
@@ -16,12 +16,13 @@ import { openInstagram } from '../demo'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, openStore } from '../store/db'
-import { EXPORT_FORMATS, type ExportFormat, exportParts, jsonLines, writeExport } from './export'
+import { EXPORT_FORMATS } from './export'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
 import { clock, counted, number, ProgressReporter } from './progress'
+import { RecordSink } from './record-sink'
 import { runJob } from './run'
 import { JobStore } from './store'
-import { JOB_KINDS, type Job, type JobKind } from './types'
+import { JOB_KINDS, type JobKind } from './types'
 
 /** The options of `smkit collect`, registered with cac and validated from these schemas. */
 export const collectOptions = {
@@ -91,51 +92,8 @@ function checkOutPath(path: string): void {
 
 /** The abort reason when standard output closes under the job. */
 const OUTPUT_CLOSED = new Error('standard output closed')
-
-/** Where records go: a file or standard output. */
-class RecordSink {
-	#written = 0
-	/** Set when standard output's reader went away (`| head`): nothing more is written to it. */
-	outputClosed = false
-
-	constructor(
-		private readonly jobs: JobStore,
-		private readonly id: number,
-		private readonly format: ExportFormat,
-		private readonly path: string | undefined
-	) {}
-
-	/** JSONL: writes what the store holds already (the file is rebuilt, so a crash leaves no gap). */
-	begin(): void {
-		if (this.format !== 'jsonl') return
-		const job = this.jobs.get(this.id) as Job
-		if (this.path) writeExport(this.jobs, this.id, 'jsonl', this.path)
-		else this.#stdout(jsonLines(this.jobs.records(this.id)))
-		this.#written = job.collected
-	}
-
-	/** JSONL: appends the records stored since the last call. */
-	append(): void {
-		if (this.format !== 'jsonl') return
-		const job = this.jobs.get(this.id) as Job
-		if (job.collected === this.#written) return
-		const text = jsonLines(this.jobs.records(this.id, this.#written))
-		if (this.path) appendFileSync(this.path, text)
-		else this.#stdout(text)
-		this.#written = job.collected
-	}
-
-	/** CSV and JSON: the whole file from the store. */
-	end(): void {
-		if (this.format === 'jsonl') return
-		if (this.path) writeExport(this.jobs, this.id, this.format, this.path)
-		else for (const part of exportParts(this.jobs, this.id, this.format)) this.#stdout(part)
-	}
-
-	#stdout(part: string | Uint8Array): void {
-		if (!this.outputClosed) process.stdout.write(part)
-	}
-}
+/** The abort reason when the --out file cannot be written. */
+const OUTPUT_FAILED = new Error('output file not written')
 
 /** `smkit collect KIND TARGET [options]`. Sets the exit code: 0 done, 1 failed or paused, 130 interrupted. */
 export async function runCollect(
@@ -177,7 +135,11 @@ export async function runCollect(
 				`Continuing job ${job.id}: ${counted(job.collected, 'record')} in ${counted(job.pages, 'page')} so far`
 			)
 		}
-		const sink = new RecordSink(jobs, job.id, options.format, options.out)
+		const reporter = new ProgressReporter(process.stderr, `${kind} ${target}`)
+		const sink = new RecordSink(jobs, job.id, options.format, options.out, (line) => {
+			reporter.finish()
+			log(line)
+		})
 		// A reader that stops early (`| head`) makes writes fail with EPIPE: stop the job where it
 		// is, as Ctrl-C would, instead of an uncaught stream error and a walk nobody reads.
 		if (!options.out)
@@ -187,14 +149,21 @@ export async function runCollect(
 			})
 		sink.begin()
 		const collectedBefore = jobs.get(job.id)?.collected ?? 0
-		const reporter = new ProgressReporter(process.stderr, `${kind} ${target}`)
 		const started = performance.now()
+		let outputError: string | undefined
 		let finished = await runJob(jobs, job.id, {
 			ig: instagram.client,
 			signal: controller.signal,
 			dataDir: dirname(options.dbPath),
 			onEvent: (event) => {
-				if (event.type === 'page') sink.append()
+				// A page that cannot be written out stops the job (it is stored: the next run writes it).
+				if (event.type === 'page' && !controller.signal.aborted)
+					try {
+						sink.append()
+					} catch (error) {
+						outputError = `Could not write ${options.out}: ${error instanceof Error ? error.message : error}`
+						controller.abort(OUTPUT_FAILED)
+					}
 				reporter.event(event)
 			}
 		})
@@ -204,9 +173,9 @@ export async function runCollect(
 			finished = jobs.setStatus(
 				job.id,
 				'paused',
-				`${outputClosed ? 'Output closed' : 'Interrupted'}: run the same command again to continue`
+				`${outputError ?? (outputClosed ? 'Output closed' : 'Interrupted')}: run the same command again to continue`
 			)
-		sink.end()
+		if (outputError === undefined) sink.end()
 		const seconds = (performance.now() - started) / 1000
 		const added = finished.collected - collectedBefore
 		log(
@@ -214,6 +183,11 @@ export async function runCollect(
 				` (job ${finished.id}${collectedBefore > 0 ? `, +${number(added)} this run` : ''})${options.out ? ` -> ${options.out}` : ''}`
 		)
 		if (finished.status === 'done') return
+		if (outputError !== undefined) {
+			log(`${outputError}: run the same command again to continue where it stopped.`)
+			process.exitCode = 1
+			return
+		}
 		if (outputClosed) {
 			log('Standard output was closed: run the same command again to continue where it stopped.')
 			process.exitCode = 1

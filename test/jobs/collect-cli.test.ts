@@ -5,7 +5,7 @@
  * JSON come from the store; bad arguments exit 2; a reader closing the pipe early stops the job quietly.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDemoClient } from '../../src/demo'
@@ -238,4 +238,37 @@ test('a second collect of a list another process is collecting exits 1 naming it
 	const jobs = store.db.query<{ id: number; collected: number }, []>('SELECT id, collected FROM jobs').all()
 	store.close()
 	expect(jobs).toEqual([{ id: 1, collected: 5400 }])
+}, 60_000)
+
+test('an --out file removed mid-run is written again from the store; its folder removed pauses the job, and the rerun continues', async () => {
+	simulator.faults.set({ kind: 'latency', latencyMs: 30, pathPattern: 'followers' })
+	const removed = collect(['followers', 'mega.travel', '--out', 'removed.jsonl', '--db', 'removed.db'])
+	const removedErrors = watch(removed.stderr)
+	await removedErrors.until('page 3:')
+	rmSync(join(folder, 'removed.jsonl'))
+	expect(await removed.exited).toBe(0)
+	expect(await removedErrors.text()).toContain(
+		'removed.jsonl was removed or changed while collecting: written again from the store'
+	)
+	expect(pksOfFile(join(folder, 'removed.jsonl'))).toEqual(expected)
+
+	mkdirSync(join(folder, 'out'))
+	const args = ['followers', 'mega.travel', '--out', 'out/followers.jsonl', '--db', 'folder.db']
+	const first = collect(args)
+	const firstErrors = watch(first.stderr)
+	await firstErrors.until('page 3:')
+	rmSync(join(folder, 'out'), { recursive: true })
+	expect(await first.exited).toBe(1)
+	const stopped = await firstErrors.text()
+	expect(stopped).toMatch(/paused: [\d,]+ records/)
+	expect(stopped).toContain('Could not write out/followers.jsonl: ENOENT')
+	expect(stopped).toContain('run the same command again to continue where it stopped')
+	expect(stopped).not.toMatch(/\n\s+at /)
+	simulator.faults.clear()
+	mkdirSync(join(folder, 'out'))
+	const rerun = collect(args)
+	const [code, text] = await Promise.all([rerun.exited, new Response(rerun.stderr).text()])
+	expect(code).toBe(0)
+	expect(text).toMatch(/Continuing job 1: [1-9][\d,]* records/)
+	expect(pksOfFile(join(folder, 'out', 'followers.jsonl'))).toEqual(expected)
 }, 60_000)
