@@ -4,8 +4,13 @@
  * carousel's second slide). Paths are checked to stay inside that folder; a file that exists is
  * skipped, never overwritten (a file is written to a temporary name, then linked into place, which
  * fails rather than replace); a killed download leaves only a temporary file, removed on the next run.
+ * A file is streamed to disk, never held in memory, and one larger than `MAX_DOWNLOAD_BYTES` is
+ * refused: a media URL is whatever the answer says, and an endless or huge file would otherwise
+ * fill the memory (the playground runs jobs in its own process) or the disk.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, unlinkSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import type { Media } from '../client/types'
 
@@ -17,6 +22,8 @@ interface MediaFile {
 
 /** Per-request time limit of a download. */
 const DOWNLOAD_TIMEOUT_MS = 60_000
+/** The largest media file downloaded: 2 GiB, far above the size of a long video at Instagram's bit rates. */
+export const MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3
 const TEMPORARY = '.part-'
 
 /** The download folder of `username` inside `dataDir`, checked to be a direct child of downloads/. */
@@ -61,15 +68,50 @@ export function sweepTemporaryFiles(folder: string): void {
 }
 
 /**
+ * Writes the body of `response` to the new file `path`, chunk by chunk; throws `DownloadTooLarge`
+ * (and removes the file) once it passes `maxBytes`, or at once when its declared length does.
+ */
+async function writeBody(response: Response, path: string, name: string, maxBytes: number): Promise<void> {
+	const tooLarge = () =>
+		new DownloadTooLarge(
+			`download of ${name} refused: the file is larger than ${Math.floor(maxBytes / 1024 ** 2).toLocaleString('en-US')} MiB`
+		)
+	if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+		await response.body?.cancel().catch(() => {})
+		throw tooLarge()
+	}
+	const file = await open(path, 'wx')
+	const reader = response.body?.getReader()
+	try {
+		let size = 0
+		for (;;) {
+			const chunk = await reader?.read()
+			if (!chunk || chunk.done) break
+			size += chunk.value.byteLength
+			if (size > maxBytes) throw tooLarge()
+			await file.write(chunk.value)
+		}
+	} catch (error) {
+		await reader?.cancel().catch(() => {})
+		await file.close()
+		rmSync(path, { force: true })
+		throw error
+	}
+	await file.close()
+}
+
+/**
  * Downloads the files of `media` into `folder` (created when missing). Existing files are skipped.
  * Returns the file names (downloaded or already present). A failed download throws; the caller
- * retries the page, and the files already in place are skipped then.
+ * retries the page, and the files already in place are skipped then. A file over `maxBytes` throws
+ * `DownloadTooLarge`, which a retry would not change.
  */
 export async function downloadMediaFiles(
 	media: Media,
 	folder: string,
 	signal: AbortSignal,
-	fetcher: typeof fetch = fetch
+	fetcher: typeof fetch = fetch,
+	maxBytes = MAX_DOWNLOAD_BYTES
 ): Promise<string[]> {
 	mkdirSync(folder, { recursive: true })
 	const names: string[] = []
@@ -82,9 +124,9 @@ export async function downloadMediaFiles(
 			redirect: 'follow'
 		})
 		if (!response.ok) throw new DownloadError(`download of ${file.name} failed: HTTP ${response.status}`)
-		const bytes = new Uint8Array(await response.arrayBuffer())
-		const temporary = `${target}${TEMPORARY}${process.pid}`
-		writeFileSync(temporary, bytes)
+		// Unique: two jobs of this process may fetch the same file at once (the body now streams).
+		const temporary = `${target}${TEMPORARY}${process.pid}-${randomBytes(4).toString('hex')}`
+		await writeBody(response, temporary, file.name, maxBytes)
 		try {
 			linkSync(temporary, target)
 		} catch (error) {
@@ -100,4 +142,9 @@ export async function downloadMediaFiles(
 /** A media file could not be fetched (the page is retried like an upstream error). */
 export class DownloadError extends Error {
 	override name = 'DownloadError'
+}
+
+/** A media file is larger than the download limit: trying again would not help. */
+export class DownloadTooLarge extends Error {
+	override name = 'DownloadTooLarge'
 }

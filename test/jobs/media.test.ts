@@ -1,15 +1,15 @@
 /**
  * The `media` job kind against the simulator: every image and video of a user's posts lands in
  * `<data dir>/downloads/<username>/`, a file already there is skipped and never overwritten, a
- * second run downloads nothing, leftovers of a killed download are removed, and names from the
- * data cannot leave the folder.
+ * second run downloads nothing, leftovers of a killed download are removed, names from the
+ * data cannot leave the folder, and a file over the size limit is refused and leaves nothing.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Media } from '../../src/client/types'
-import { downloadFolder, filesOf } from '../../src/jobs/downloads'
+import { DownloadTooLarge, downloadFolder, downloadMediaFiles, filesOf } from '../../src/jobs/downloads'
 import { runJob } from '../../src/jobs/run'
 import { JobStore } from '../../src/jobs/store'
 import { openStore, type Store } from '../../src/store/db'
@@ -100,6 +100,59 @@ describe('media job', () => {
 		const names = [...jobs.records(job.id)].flatMap((record) => (record as { files: string[] }).files)
 		for (const name of names)
 			expect(existsSync(join(folder, 'downloads', DEMO.luna.username, name))).toBe(true)
+	})
+
+	test('a file over the size limit is refused and leaves nothing behind, declared or not', async () => {
+		const post = {
+			pk: '1',
+			code: 'BigFile',
+			carousel: [],
+			video_versions: [],
+			image_versions: [{ url: 'https://cdn.example/big.jpg' }]
+		} as unknown as Media
+		const target = join(folder, 'files')
+		const megabyte = new Uint8Array(1024 * 1024)
+		// Three 1 MiB chunks, no declared length: refused while it streams.
+		const undeclared = (() =>
+			Promise.resolve(
+				new Response(
+					new ReadableStream({
+						start(controller) {
+							for (let chunk = 0; chunk < 3; chunk++) controller.enqueue(megabyte)
+							controller.close()
+						}
+					})
+				)
+			)) as unknown as typeof fetch
+		const signal = new AbortController().signal
+		const limit = 2 * 1024 * 1024
+		await expect(downloadMediaFiles(post, target, signal, undeclared, limit)).rejects.toThrow(
+			DownloadTooLarge
+		)
+		expect(readdirSync(target)).toEqual([])
+		// The same file within the limit is written whole.
+		expect(await downloadMediaFiles(post, target, signal, undeclared, 4 * 1024 * 1024)).toEqual([
+			'BigFile.jpg'
+		])
+		expect(readFileSync(join(target, 'BigFile.jpg')).byteLength).toBe(3 * 1024 * 1024)
+	})
+
+	test('a job whose file declares more than 2 GiB fails at once, naming the file, instead of retrying', async () => {
+		const huge = (() =>
+			Promise.resolve(
+				new Response('not really that big', { headers: { 'content-length': String(3 * 1024 ** 3) } })
+			)) as unknown as typeof fetch
+		const job = jobs.create({ kind: 'media', target: DEMO.luna.username, limit: 1 })
+		const finished = await runJob(jobs, job.id, {
+			ig: simulator.client(),
+			dataDir: folder,
+			fetch: huge,
+			backoffMs: 1,
+			maxBackoffMs: 5
+		})
+		expect(finished.status).toBe('failed')
+		expect(finished.error).toMatch(/^download of \S+ refused: the file is larger than 2,048 MiB$/)
+		expect(readdirSync(join(folder, 'downloads', DEMO.luna.username))).toEqual([])
 	})
 
 	test('names from the data cannot leave the download folder', () => {
