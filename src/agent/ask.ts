@@ -6,6 +6,7 @@
  * exits 0 only when every task succeeded.
  */
 
+import { terminalLine, terminalText } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { openDemoSession } from '../demo'
@@ -138,17 +139,22 @@ async function runParallelMode(
 			if (!chatty) return
 			const mark = task.success ? '✅' : '❌'
 			const state = task.success ? 'done' : `failed: ${task.error ?? 'no answer'}`
-			process.stderr.write(`  ${mark} Task ${index + 1}: ${state} (${task.duration.toFixed(1)}s)\n`)
+			process.stderr.write(
+				`  ${mark} Task ${index + 1}: ${terminalLine(state)} (${task.duration.toFixed(1)}s)\n`
+			)
 		}
 	})
 	if (options.json) {
 		process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
 	} else if (options.quiet) {
-		process.stdout.write(`${result.results.map((task) => task.answer).join('\n\n')}\n`)
+		// The answers as they are for a pipe; a terminal gets no control character (as a single ask).
+		const answers = result.results.map((task) => task.answer).join('\n\n')
+		process.stdout.write(`${process.stdout.isTTY ? terminalText(answers) : answers}\n`)
 	} else {
 		process.stdout.write('\n')
 		for (const [index, task] of result.results.entries()) {
-			const answer = (task.answer || task.error || '').replace(/\s+/g, ' ')
+			// A summary for people: one line each, with no control character from the answer.
+			const answer = terminalLine((task.answer || task.error || '').replace(/\s+/g, ' '))
 			process.stdout.write(`${task.success ? '✅' : '❌'} Task ${index + 1}: ${answer.slice(0, 100)}\n`)
 		}
 		const steps = result.results.reduce((total, task) => total + task.steps, 0)

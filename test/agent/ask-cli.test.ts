@@ -201,6 +201,22 @@ describe('smkit ask', () => {
 		expect(parsed.total_tokens).toBe(30)
 	})
 
+	test('--parallel prints answers that carry escape sequences as text', async () => {
+		const hostile = '\u001b]0;PWNED\u0007\u001b[2J'
+		// Answered by question: the two tasks ask at the same time, in no fixed order.
+		llm.setScript((request) => {
+			const question = request.body.messages.findLast(
+				(message: { role: string }) => message.role === 'user'
+			).content
+			return reply.text(`${question === 'task one' ? 'done' : 'also'} ${hostile}`, 10)
+		})
+		const result = await smkit(['--parallel', 'task one', 'task two', '--demo'])
+		expect(result.code).toBe(0)
+		expect(`${result.stdout}${result.stderr}`).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+		expect(result.stdout).toContain('Task 1: done \\x1b]0;PWNED\\x07\\x1b[2J')
+		expect(result.stdout).toContain('Task 2: also \\x1b]0;PWNED\\x07\\x1b[2J')
+	})
+
 	test('a failed ask (provider error) exits 1 and names the provider', async () => {
 		llm.setScript([reply.error(500, 'down')])
 		const result = await smkit(['hi', '--demo'])
