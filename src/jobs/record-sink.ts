@@ -6,6 +6,7 @@
  * written again from the store instead of appended to.
  */
 import { appendFileSync, statSync } from 'node:fs'
+import { terminalText } from '../cli-error'
 import { type ExportFormat, exportParts, jsonLines, writeExport } from './export'
 import type { JobStore } from './store'
 import type { Job } from './types'
@@ -78,6 +79,11 @@ export class RecordSink {
 	}
 
 	#stdout(part: string | Uint8Array): void {
-		if (!this.outputClosed) process.stdout.write(part)
+		if (this.outputClosed) return
+		// On a terminal the records are read, not stored: CSV cells hold captions and names as they
+		// came, so their control characters are shown as text (JSON escapes them already).
+		const shown =
+			process.stdout.isTTY && typeof part === 'string' ? terminalText(part.replace(/\r\n/g, '\n')) : part
+		process.stdout.write(shown)
 	}
 }

@@ -2,14 +2,14 @@
  * Text from Instagram never drives the terminal: a crafted upstream puts escape sequences (retitle
  * the window, clear the screen, colour, bell) in a full name, a username and an error message, and
  * every command that prints them (analytics, compare, collect, watch run, login, any failure) shows
- * them as `\x1b`-style text instead. The compiled binary against the simulator behind a rewriting
+ * them as `\x1b`-style text instead; so does a CSV collected to a terminal. The compiled binary against the simulator behind a rewriting
  * proxy.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { XSS_PAYLOADS } from '../../src/simulator/presets'
+import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { compiledBinary } from '../support/binary'
 import { demoCookieHeader } from '../support/demo-cookies'
@@ -124,4 +124,27 @@ test('login prints the account name Instagram reports as text', async () => {
 	expect(login.code).toBe(0)
 	expect(login.output).toContain('Logged in as @smkit_demo')
 	expectDefused(login.output)
+})
+
+test('collect --format csv on a terminal shows a hostile comment as text; into a pipe it stays exact', async () => {
+	const post = DEMO_PRESETS.xssMediaPks[0] as string
+	const args = ['collect', 'comments', post, '--format', 'csv', '--fresh', '--db', 'csv.db', ...env]
+	let screen = ''
+	const child = Bun.spawn([binary, ...args], {
+		cwd: folder,
+		terminal: {
+			cols: 200,
+			rows: 50,
+			data(_terminal, data) {
+				screen += new TextDecoder().decode(data)
+			}
+		}
+	})
+	expect(await child.exited).toBe(0)
+	expect(screen).not.toContain('\u001b]0;PWNED')
+	expect(screen).toContain('\\x1b]0;PWNED\\x07\\x1b[2J')
+
+	const piped = await smkit(...args)
+	expect(piped.code).toBe(0)
+	expect(piped.output).toContain(`${HOSTILE} nice pic`)
 })
