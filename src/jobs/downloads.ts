@@ -36,6 +36,27 @@ export function downloadFolder(dataDir: string, username: string): string {
 	return folder
 }
 
+/**
+ * Extensions a downloaded file may take from its URL: image and video formats (the demo serves SVG
+ * pictures). Any other (`.html`, `.exe`, `.bat`, `.sh`) would let the answer choose what opening
+ * the file does; such a file is named `.mp4` or `.jpg` instead.
+ */
+const MEDIA_EXTENSIONS = new Set([
+	'.jpg',
+	'.jpeg',
+	'.png',
+	'.webp',
+	'.gif',
+	'.heic',
+	'.heif',
+	'.avif',
+	'.svg',
+	'.mp4',
+	'.m4v',
+	'.mov',
+	'.webm'
+])
+
 function extensionOf(url: string, video: boolean): string {
 	let extension = ''
 	try {
@@ -43,7 +64,7 @@ function extensionOf(url: string, video: boolean): string {
 	} catch {
 		// Not a URL: the default extension below.
 	}
-	return /^\.[a-z0-9]{1,5}$/.test(extension) ? extension : video ? '.mp4' : '.jpg'
+	return MEDIA_EXTENSIONS.has(extension) ? extension : video ? '.mp4' : '.jpg'
 }
 
 /** The files of a post: the video when there is one, else the largest image; each carousel slide. */

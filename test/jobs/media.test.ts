@@ -171,5 +171,18 @@ describe('media job', () => {
 		expect(
 			filesOf({ ...hostile, image_versions: [{ url: 'javascript:alert(1)' }] } as unknown as Media)
 		).toEqual([])
+		// The URL picks among media extensions only: not what opening the file runs.
+		const named = (url: string, video = false) =>
+			filesOf({
+				...hostile,
+				code: 'Post',
+				image_versions: [{ url }],
+				video_versions: video ? [{ url }] : []
+			} as unknown as Media)[0]?.name
+		expect(named('https://cdn.example/a/picture.WEBP?x=1')).toBe('Post.webp')
+		expect(named('https://cdn.example/a/clip.mov', true)).toBe('Post.mov')
+		for (const extension of ['html', 'exe', 'bat', 'sh', 'js', 'hta'])
+			expect(named(`https://cdn.example/a/file.${extension}`)).toBe('Post.jpg')
+		expect(named('https://cdn.example/a/run.cmd', true)).toBe('Post.mp4')
 	})
 })
