@@ -150,7 +150,10 @@ function patternBreaker(pattern: string): string {
 	return candidate
 }
 
-/** Calls that break one rule each; every one must be refused with 400. */
+/**
+ * Calls that break one rule each; every one must be refused with 400: a bad or missing value, a
+ * query parameter given twice, a body that is not JSON or lacks its fields.
+ */
 export function invalidCalls(document: Json, operation: DocumentOperation, sensible: Call): Call[] {
 	const calls: Call[] = []
 	const parameters: Json[] = operation.operation.parameters ?? []
@@ -162,6 +165,20 @@ export function invalidCalls(document: Json, operation: DocumentOperation, sensi
 	const withBody = (call: Call): Call => ({ ...call, body: sensible.body })
 	for (const parameter of parameters) {
 		const schema = parameter.schema as Json
+		// A query parameter given twice, each time with a good value: which one counts is unsaid.
+		const good =
+			values[parameter.name] ??
+			exampleOf(schema) ??
+			(schema.type === 'integer' ? (schema.minimum ?? 1) : undefined)
+		if (parameter.in === 'query' && good !== undefined) {
+			const once = concretePath(operation, { ...values, [parameter.name]: good })
+			calls.push(
+				withBody({
+					label: `repeated query parameter ${parameter.name}`,
+					path: `${once}&${parameter.name}=${encodeURIComponent(String(good))}`
+				})
+			)
+		}
 		let bad: unknown
 		if (schema.type === 'integer' || schema.type === 'number')
 			bad = schema.minimum === undefined ? 'x' : schema.minimum - 1

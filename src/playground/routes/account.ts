@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage } from './list'
-import { ListQuery } from './params'
+import { ListQuery, singleQuery } from './params'
 
 /** The account route group. */
 export const accountRoutes = ({ ig }: PlaygroundContext) =>
@@ -22,7 +22,7 @@ export const accountRoutes = ({ ig }: PlaygroundContext) =>
 			'/blocked',
 			async ({ query }) => okPage(await ig.account.getBlockedUsers(query), (n) => `Blocked users: ${n}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Account', 'Blocked users', t.Array(UserShort), { paginated: true })
 			}
 		)
@@ -31,7 +31,7 @@ export const accountRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query }) =>
 				okPage(await ig.account.getRestrictedUsers(query), (n) => `Restricted users: ${n}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Account', 'Restricted users', t.Array(UserShort), { paginated: true })
 			}
 		)

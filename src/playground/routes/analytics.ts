@@ -14,7 +14,7 @@ import { Comparison, ProfileAnalytics } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
-import { DecimalInteger, UsernameParam } from './params'
+import { DecimalInteger, singleQuery, UsernameParam } from './params'
 
 /** Query `posts`: how many recent posts the figures come from. */
 export const PostsQuery = t.Optional(
@@ -64,7 +64,7 @@ export const analyticsRoutes = (context: PlaygroundContext) => {
 			},
 			{
 				params: t.Object({ username: UsernameParam }),
-				query: t.Object({ posts: PostsQuery }),
+				...singleQuery(t.Object({ posts: PostsQuery })),
 				...documented('Analytics', 'Profile analytics from recent posts', ProfileAnalytics, {
 					anonymous: true,
 					description:
@@ -80,16 +80,18 @@ export const analyticsRoutes = (context: PlaygroundContext) => {
 				return ok(comparison, `Compared ${usernames.map((name) => `@${name}`).join(', ')}`)
 			},
 			{
-				query: t.Object({
-					users: t.String({
-						minLength: 1,
-						maxLength: 200,
-						error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
-						description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated (a list: GET /api/lists/{name}/compare)`,
-						examples: ['luna.explorer,xss.payload']
-					}),
-					posts: PostsQuery
-				}),
+				...singleQuery(
+					t.Object({
+						users: t.String({
+							minLength: 1,
+							maxLength: 200,
+							error: `Invalid query parameter 'users': give ${COMPARE_MIN} to ${COMPARE_MAX} usernames, comma-separated`,
+							description: `${COMPARE_MIN} to ${COMPARE_MAX} different usernames, comma-separated (a list: GET /api/lists/{name}/compare)`,
+							examples: ['luna.explorer,xss.payload']
+						}),
+						posts: PostsQuery
+					})
+				),
 				...documented('Analytics', 'Compare 2-5 profiles', Comparison, {
 					anonymous: true,
 					description:

@@ -4,12 +4,15 @@ import { DirectThread } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { ListQuery } from './params'
+import { ListQuery, singleQuery } from './params'
 
 /** The direct route group. */
 export const directRoutes = ({ ig }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api/direct' }).get(
 		'/inbox',
 		async ({ query }) => okPage(await ig.direct.getInbox(query), (n) => `Inbox: ${plural(n, 'thread')}`),
-		{ query: ListQuery, ...documented('Direct', 'Inbox', t.Array(DirectThread), { paginated: true }) }
+		{
+			...singleQuery(ListQuery),
+			...documented('Direct', 'Inbox', t.Array(DirectThread), { paginated: true })
+		}
 	)

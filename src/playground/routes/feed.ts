@@ -4,7 +4,7 @@ import { Media, SavedCollection } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, CursorQuery, HashtagParam, ListQuery, UserPkParam } from './params'
+import { CountQuery, CursorQuery, HashtagParam, ListQuery, singleQuery, UserPkParam } from './params'
 
 const MediaList = t.Array(Media)
 
@@ -20,7 +20,7 @@ export const feedRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: t.Object({ user_pk: UserPkParam() }),
-				query: t.Object({ count: CountQuery({ default: 12 }), cursor: CursorQuery }),
+				...singleQuery(t.Object({ count: CountQuery({ default: 12 }), cursor: CursorQuery })),
 				...documented('Feed', "A user's posts", MediaList, { paginated: true })
 			}
 		)
@@ -30,19 +30,19 @@ export const feedRoutes = ({ ig }: PlaygroundContext) =>
 				okPage(await ig.feed.getTagFeed(hashtag, query), (n) => `#${hashtag}: ${plural(n, 'post')}`),
 			{
 				params: t.Object({ hashtag: HashtagParam('hashtag') }),
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Feed', 'Hashtag feed', MediaList, { paginated: true })
 			}
 		)
 		.get('/liked', async ({ query }) => okPage(await ig.feed.getLiked(query), (n) => `Liked posts: ${n}`), {
-			query: ListQuery,
+			...singleQuery(ListQuery),
 			...documented('Feed', "The viewer's liked posts", MediaList, { paginated: true })
 		})
 		.get(
 			'/saved',
 			async ({ query }) => okPage(await ig.feed.getSaved(query), (n) => `Saved collections: ${n}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Feed', "The viewer's saved collections", t.Array(SavedCollection), { paginated: true })
 			}
 		)

@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, CursorQuery, ListQuery, UserPkParam } from './params'
+import { CountQuery, CursorQuery, ListQuery, singleQuery, UserPkParam } from './params'
 
 const ByUser = t.Object({ user_pk: UserPkParam() })
 /** Followers/following: 50 by default, up to 1000 (docs/api-contract.md, "Pagination"). */
@@ -24,7 +24,7 @@ export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByUser,
-				query: FollowQuery,
+				...singleQuery(FollowQuery),
 				...documented('Friendships', 'Followers', Users, { paginated: true })
 			}
 		)
@@ -37,7 +37,7 @@ export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByUser,
-				query: FollowQuery,
+				...singleQuery(FollowQuery),
 				...documented('Friendships', 'Following', Users, { paginated: true })
 			}
 		)
@@ -56,7 +56,7 @@ export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByUser,
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Friendships', 'Mutual followers', Users, { paginated: true })
 			}
 		)
@@ -65,7 +65,7 @@ export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query }) =>
 				okPage(await ig.friendships.getPendingRequests(query), (n) => `Pending requests: ${n}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Friendships', 'Pending follow requests', Users, { paginated: true })
 			}
 		)

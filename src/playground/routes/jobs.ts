@@ -12,7 +12,7 @@ import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../jobs/type
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented, documentedContent } from './docs'
-import { DecimalInteger } from './params'
+import { DecimalInteger, singleQuery } from './params'
 
 const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
 	t.Union([schema, t.Null()])
@@ -295,7 +295,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 			},
 			{
 				params: JobParams,
-				query: ExportQuery,
+				...singleQuery(ExportQuery),
 				...exportDetail
 			}
 		)

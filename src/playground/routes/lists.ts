@@ -20,7 +20,7 @@ import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
 import { plural } from './list'
-import { DecimalInteger } from './params'
+import { DecimalInteger, singleQuery } from './params'
 import { WatchSchema } from './watches'
 
 /** The most members a list takes. */
@@ -268,7 +268,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			},
 			{
 				params: NameParams,
-				query: t.Object({ posts: PostsQuery }),
+				...singleQuery(t.Object({ posts: PostsQuery })),
 				...documented('Lists', 'Compare the accounts of a list (2-5) on the same figures', Comparison, {
 					errors: compareErrors
 				})

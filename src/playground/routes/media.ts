@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { ListQuery, MediaPkParam } from './params'
+import { ListQuery, MediaPkParam, singleQuery } from './params'
 
 const ByPk = t.Object({ media_pk: MediaPkParam })
 
@@ -34,15 +34,17 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 				return ok(media, `Media: ${media.code ?? media.pk}`)
 			},
 			{
-				query: t.Object({
-					url: t.String({
-						minLength: 1,
-						maxLength: 2048,
-						error: "Invalid query parameter 'url': expected a post, reel or tv URL",
-						description: 'URL of a post, reel or tv video on instagram.com',
-						examples: ['https://www.instagram.com/p/DVUVYxwAOOz/']
+				...singleQuery(
+					t.Object({
+						url: t.String({
+							minLength: 1,
+							maxLength: 2048,
+							error: "Invalid query parameter 'url': expected a post, reel or tv URL",
+							description: 'URL of a post, reel or tv video on instagram.com',
+							examples: ['https://www.instagram.com/p/DVUVYxwAOOz/']
+						})
 					})
-				}),
+				),
 				...documented('Media', 'Media by its public URL', Media)
 			}
 		)
@@ -55,7 +57,7 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByPk,
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Media', 'Likers of a post', t.Array(UserShort), { paginated: true })
 			}
 		)
@@ -68,7 +70,7 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByPk,
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Media', 'Parsed comments', t.Array(Comment), { paginated: true })
 			}
 		)

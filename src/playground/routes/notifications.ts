@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { ListQuery } from './params'
+import { ListQuery, singleQuery } from './params'
 
 const Notifications = t.Array(Notification)
 
@@ -23,7 +23,7 @@ export const notificationsRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query }) =>
 				okPage(await ig.notifications.getParsed(query), (n) => `Notifications: ${plural(n, 'item')}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Notifications', 'Parsed notifications', Notifications, { paginated: true })
 			}
 		)
@@ -32,7 +32,7 @@ export const notificationsRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query }) =>
 				okPage(await ig.notifications.getFollowNotifications(query), (n) => `Follow notifications: ${n}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Notifications', 'Follow notifications', Notifications, { paginated: true })
 			}
 		)
@@ -41,7 +41,7 @@ export const notificationsRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query }) =>
 				okPage(await ig.notifications.getLikeNotifications(query), (n) => `Like notifications: ${n}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Notifications', 'Like notifications', Notifications, { paginated: true })
 			}
 		)

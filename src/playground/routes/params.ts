@@ -3,8 +3,10 @@
  * reaches the client (docs/api-contract.md, "Security"): Instagram's own character sets, bounded lengths. Each schema carries
  * an `error` text naming the field, because Elysia reports a coerced query number without its name.
  */
-import type { IntegerOptions } from '@sinclair/typebox'
+import type { IntegerOptions, TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { urlOf } from '../../server/request-url'
+import { HttpError } from '../envelope'
 
 /** Plain decimal digits, at most 15 (every such number is exact in a JavaScript number). */
 const DECIMAL_DIGITS = '^[0-9]{1,15}$'
@@ -106,3 +108,27 @@ export const SearchListQuery = t.Object({
 	count: CountQuery(),
 	cursor: CursorQuery
 })
+
+/**
+ * Route options declaring the query schema `query` and refusing any of its parameters given more
+ * than once (`count=5&count=6`): Elysia keeps one of the values without a word, so the request
+ * is a 400 naming the parameter instead. Checked at Elysia's transform step, before the values are
+ * validated. Parameters the schema does not name stay ignored, repeated or not.
+ */
+export function singleQuery<Query extends TObject>(query: Query) {
+	const names = Object.keys(query.properties)
+	return {
+		query,
+		transform({ request }: { request: Request }) {
+			// Two parameters need a '&': most requests end here.
+			if (!request.url.includes('&')) return
+			const parameters = urlOf(request).searchParams
+			for (const name of names)
+				if (parameters.getAll(name).length > 1)
+					throw new HttpError(
+						'bad_request',
+						`Invalid query parameter '${name}': given more than once; give it once`
+					)
+		}
+	}
+}

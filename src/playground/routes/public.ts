@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { CountQuery, CursorQuery, UsernameParam } from './params'
+import { CountQuery, CursorQuery, singleQuery, UsernameParam } from './params'
 
 const ByUsername = t.Object({ username: UsernameParam })
 
@@ -27,7 +27,7 @@ export const publicRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByUsername,
-				query: t.Object({ count: CountQuery({ default: 12 }), cursor: CursorQuery }),
+				...singleQuery(t.Object({ count: CountQuery({ default: 12 }), cursor: CursorQuery })),
 				...documented('Public', 'Public posts (no login)', t.Array(Media), { paginated: true })
 			}
 		)

@@ -4,7 +4,7 @@ import { Highlight, ReelTrayItem, Story } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { ListQuery, UserPkParam } from './params'
+import { ListQuery, singleQuery, UserPkParam } from './params'
 
 const ByUser = t.Object({ user_pk: UserPkParam() })
 
@@ -20,7 +20,7 @@ export const storiesRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByUser,
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Stories', "A user's active stories", t.Array(Story), { paginated: true })
 			}
 		)
@@ -33,7 +33,7 @@ export const storiesRoutes = ({ ig }: PlaygroundContext) =>
 				),
 			{
 				params: ByUser,
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Stories', "A user's highlights tray", t.Array(Highlight), { paginated: true })
 			}
 		)
@@ -42,7 +42,7 @@ export const storiesRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query }) =>
 				okPage(await ig.stories.getTray(query), (n) => `Stories tray: ${plural(n, 'reel')}`),
 			{
-				query: ListQuery,
+				...singleQuery(ListQuery),
 				...documented('Stories', "The viewer's stories tray", t.Array(ReelTrayItem), { paginated: true })
 			}
 		)

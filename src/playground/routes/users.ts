@@ -5,7 +5,7 @@ import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
 import { okPage, plural } from './list'
-import { SearchListQuery, UsernameParam, UserPkParam } from './params'
+import { SearchListQuery, singleQuery, UsernameParam, UserPkParam } from './params'
 
 const ByUsername = t.Object({ username: UsernameParam })
 
@@ -30,7 +30,7 @@ export const usersRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ query: { q, ...list } }) =>
 				okPage(await ig.users.search(q, list), (count) => `User search "${q}": ${plural(count, 'result')}`),
 			{
-				query: SearchListQuery,
+				...singleQuery(SearchListQuery),
 				...documented('Users', 'Search users', t.Array(UserShort), { paginated: true })
 			}
 		)

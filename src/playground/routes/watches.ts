@@ -16,7 +16,7 @@ import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { INSTAGRAM_ERRORS } from '../openapi/failures'
 import { documented } from './docs'
-import { DecimalInteger } from './params'
+import { DecimalInteger, singleQuery } from './params'
 
 const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: Schema) =>
 	t.Union([schema, t.Null()])
@@ -295,7 +295,7 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 			},
 			{
 				params: WatchParams,
-				query: t.Object({ from: snapshotId('from'), to: snapshotId('to') }),
+				...singleQuery(t.Object({ from: snapshotId('from'), to: snapshotId('to') })),
 				...documented(
 					'Watches',
 					'Count changes, followers gained and lost, or top posts entered and left between two snapshots (default: the last two)',
