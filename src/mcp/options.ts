@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox'
 import { permissionOption } from '../agent/options'
 import { serverOptions } from '../server/bootstrap'
-import { dbPathOption, demoOption, type ParsedOptions } from '../server/options'
+import { dbPathOption, demoOption, givenOnly, type ParsedOptions } from '../server/options'
 import { upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH } from '../store/db'
 
@@ -33,11 +33,15 @@ export const mcpOptions = {
 		flag: '--http',
 		description: `Serve Streamable HTTP at /mcp (port ${MCP_HTTP_PORT}) instead of stdio`
 	}),
-	port,
-	host,
-	token,
+	// Only with --http: without it, giving one is bad usage rather than silently ignored.
+	port: givenOnly(port, 'With --http: the server port'),
+	host: givenOnly(host, 'With --http: the server host'),
+	token: { ...token, description: `With --http: ${token.description}` } as typeof token,
 	...upstreamOptions
 }
+
+/** The options that only apply with --http, by key, with their flags. */
+export const HTTP_ONLY = { port: '--port', host: '--host', token: '--token' } as const
 
 /** Validated options of `smkit mcp`. */
 export type McpOptions = ParsedOptions<typeof mcpOptions>

@@ -10,6 +10,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Elysia } from 'elysia'
 import packageJson from '../../package.json'
 import { OutputFiles } from '../agent/files'
+import { UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { demoDescription, openInstagram } from '../demo'
 import { JobManager, JobStore } from '../jobs/manager'
@@ -21,7 +22,7 @@ import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { resolveUpstream } from '../server/upstream-options'
 import { openStore, type Store } from '../store/db'
-import { mcpOptions } from './options'
+import { HTTP_ONLY, MCP_HTTP_PORT, mcpOptions } from './options'
 import { answerInvalidParams } from './request-guard'
 import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
 import { LineTransport } from './stdio-transport'
@@ -60,6 +61,13 @@ function lazyJobs(dbPath: string, ig: McpServerOptions['client']) {
 /** `smkit mcp [options]`. */
 export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	const options = parseOptions(mcpOptions, raw)
+	const httpOnly = Object.entries(HTTP_ONLY).flatMap(([key, flag]) =>
+		options[key as keyof typeof HTTP_ONLY] === undefined ? [] : [flag]
+	)
+	if (!options.http && httpOnly.length > 0)
+		throw new UsageError(
+			`${httpOnly.join(', ')} ${httpOnly.length === 1 ? 'applies' : 'apply'} only with --http (without it smkit mcp serves stdio): add --http or leave ${httpOnly.length === 1 ? 'it' : 'them'} out`
+		)
 	const log = (line: string) => process.stderr.write(`${line}\n`)
 	if (!options.http) {
 		// Standard output is the protocol channel: nothing else may be written to it.
@@ -96,7 +104,12 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	if (options.http) {
 		const running = await startServer({
 			name: 'mcp',
-			options: { ...options, corsOrigin: undefined },
+			options: {
+				...options,
+				port: options.port ?? MCP_HTTP_PORT,
+				host: options.host ?? '127.0.0.1',
+				corsOrigin: undefined
+			},
 			env,
 			onStop: stopAll,
 			build: (security) => mcpHttpApp(security, () => createMcpServer(sessionOptions))

@@ -89,6 +89,16 @@ export const demoOption = Type.Boolean({
 	description: 'Use the built-in simulated Instagram'
 })
 
+/**
+ * `schema` made optional and without a default, the default said in its help text instead: a value
+ * then means the option was given on the command line, for an option that only applies with
+ * another (`smkit mcp --port` needs `--http`). The command fills the default in itself.
+ */
+export function givenOnly<Schema extends TSchema>(schema: Schema, description: string) {
+	const { default: fallback, ...rest } = schema as Schema & FlagAnnotations
+	return Type.Optional({ ...rest, description: `${description} (default: ${fallback})` } as unknown as Schema)
+}
+
 /** The values a set of option schemas parses to. */
 export type ParsedOptions<Properties extends TProperties> = StaticDecode<TObject<Properties>>
 

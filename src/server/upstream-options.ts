@@ -1,6 +1,6 @@
 /**
  * How every command reaches Instagram: proxies (`--proxy URL`, `--proxy-file FILE` with
- * `--proxy-mode rotate|sticky`, else the standard HTTPS_PROXY / HTTP_PROXY / ALL_PROXY and NO_PROXY
+ * `--proxy-mode rotate|sticky`, which is bad usage without any proxy, else the standard HTTPS_PROXY / HTTP_PROXY / ALL_PROXY and NO_PROXY
  * variables) and the speed mode (`--speed`, else SMKIT_SPEED, else `normal`; demo mode's simulator
  * runs `unlimited` unless a speed is chosen). The schemas register the flags on every command that
  * talks to Instagram; `resolveUpstream` turns them and the environment into client options.
@@ -29,12 +29,15 @@ export const upstreamOptions = {
 			description: 'A list of proxies, one URL a line, used as --proxy-mode says'
 		})
 	),
-	proxyMode: Type.Union([Type.Literal('rotate'), Type.Literal('sticky')], {
-		default: 'rotate',
-		flag: '--proxy-mode <mode>',
-		description: 'rotate: the next proxy for each request; sticky: one proxy until it fails',
-		error: "--proxy-mode must be rotate or sticky, got '{value}'"
-	}),
+	// No default in the schema: given without any proxy, it is bad usage rather than ignored.
+	proxyMode: Type.Optional(
+		Type.Union([Type.Literal('rotate'), Type.Literal('sticky')], {
+			flag: '--proxy-mode <mode>',
+			description:
+				'With proxies: rotate takes the next one for each request, sticky one until it fails (default: rotate)',
+			error: "--proxy-mode must be rotate or sticky, got '{value}'"
+		})
+	),
 	speed: Type.Optional(
 		Type.Union(
 			[Type.Literal('safe'), Type.Literal('normal'), Type.Literal('fast'), Type.Literal('unlimited')],
@@ -51,7 +54,8 @@ export const upstreamOptions = {
 export interface UpstreamCommandOptions {
 	proxy?: string
 	proxyFile?: string
-	proxyMode: 'rotate' | 'sticky'
+	/** Given only with proxies to choose from; `rotate` when not given. */
+	proxyMode?: 'rotate' | 'sticky'
 	speed?: SpeedMode
 }
 
@@ -133,12 +137,20 @@ export function resolveUpstream(
 	const urls = options.proxyFile
 		? readProxyFile(options.proxyFile)
 		: [options.proxy ?? fromEnvironment?.url].filter((url): url is string => Boolean(url))
+	if (options.proxyMode && urls.length === 0)
+		throw new UsageError(
+			`--proxy-mode ${options.proxyMode} needs proxies to choose from: give --proxy-file (or --proxy, or HTTPS_PROXY in the environment)`
+		)
 	const speed = resolveSpeed(options.speed, env, demo)
 	const lines: string[] = []
 	let proxies: ProxyPool | undefined
 	if (urls.length > 0) {
 		try {
-			proxies = new ProxyPool({ urls, mode: options.proxyMode, noProxy: env.NO_PROXY ?? env.no_proxy })
+			proxies = new ProxyPool({
+				urls,
+				mode: options.proxyMode ?? 'rotate',
+				noProxy: env.NO_PROXY ?? env.no_proxy
+			})
 		} catch (error) {
 			const source = options.proxyFile
 				? '--proxy-file'

@@ -128,3 +128,42 @@ describe('smkit mcp --http', () => {
 		expect(JSON.parse((refused.content as { text: string }[])[0].text)).toMatchObject({ code: 'forbidden' })
 	})
 })
+
+describe('smkit mcp without --http', () => {
+	/** Runs `smkit mcp --demo ...args` with no input; resolves to its exit code and output. */
+	async function run(args: string[]) {
+		const child = Bun.spawn([await compiledBinary(), 'mcp', '--demo', '--env', 'empty.env', ...args], {
+			cwd: workDir,
+			env: { PATH: process.env.PATH ?? '', HOME: workDir },
+			stdin: 'ignore',
+			stdout: 'pipe',
+			stderr: 'pipe'
+		})
+		const [code, stdout, stderr] = await Promise.all([
+			child.exited,
+			new Response(child.stdout).text(),
+			new Response(child.stderr).text()
+		])
+		return { code, stdout, stderr }
+	}
+
+	it('refuses --port, --host and --token as bad usage naming them, instead of serving stdio', async () => {
+		const port = await run(['--port', '5'])
+		expect(port.code).toBe(2)
+		expect(port.stderr).toContain(
+			'--port applies only with --http (without it smkit mcp serves stdio): add --http or leave it out'
+		)
+		expect(port.stdout).toBe('')
+		const both = await run(['--host', '0.0.0.0', '--token', 'a-long-enough-token-123'])
+		expect(both.code).toBe(2)
+		expect(both.stderr).toContain('--host, --token apply only with --http')
+	})
+
+	it('says in --help which options need --http, with their defaults', async () => {
+		const help = await run(['--help'])
+		expect(help.code).toBe(0)
+		expect(help.stdout).toMatch(/--port <port>\s+With --http: the server port \(default: 8866\)/)
+		expect(help.stdout).toMatch(/--host <host>\s+With --http: the server host \(default: 127\.0\.0\.1\)/)
+		expect(help.stdout).toMatch(/--proxy-mode <mode>\s+With proxies: .*\(default: rotate\)/)
+	})
+})

@@ -20,7 +20,7 @@ describe('parsePlaygroundOptions', () => {
 			corsOrigin: undefined,
 			proxy: undefined,
 			proxyFile: undefined,
-			proxyMode: 'rotate',
+			proxyMode: undefined,
 			speed: undefined
 		})
 	})

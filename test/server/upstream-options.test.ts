@@ -14,7 +14,8 @@ import { resolveUpstream } from '../../src/server/upstream-options'
 const folder = await mkdtemp(path.join(tmpdir(), 'smkit-upstream-'))
 afterAll(() => rm(folder, { recursive: true, force: true }))
 
-const rotate = { proxyMode: 'rotate' as const }
+/** No option given: proxies come from the environment, in rotation. */
+const defaults = {}
 const INSTAGRAM = new URL('https://www.instagram.com/api/v1/users/web_profile_info/')
 const SIMULATOR = 'http://127.0.0.1:4000'
 
@@ -31,37 +32,37 @@ function usageError(run: () => unknown): UsageError {
 describe('upstream', () => {
 	it('SMKIT_UPSTREAM_URL that is not an http(s) origin is bad usage naming it; blank counts as unset', () => {
 		for (const value of ['localhost:9000', '127.0.0.1', 'ftp://127.0.0.1', 'http://', 'http:// x'])
-			expect(usageError(() => resolveUpstream(rotate, { SMKIT_UPSTREAM_URL: value })).message).toStartWith(
+			expect(usageError(() => resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: value })).message).toStartWith(
 				'SMKIT_UPSTREAM_URL must be an http:// or https:// origin'
 			)
-		expect(resolveUpstream(rotate, { SMKIT_UPSTREAM_URL: '  ' }).lines).toEqual([])
-		expect(resolveUpstream(rotate, { SMKIT_UPSTREAM_URL: `${SIMULATOR}/` }).lines).toEqual([])
+		expect(resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: '  ' }).lines).toEqual([])
+		expect(resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: `${SIMULATOR}/` }).lines).toEqual([])
 	})
 })
 
 describe('speed', () => {
 	it('--speed wins over SMKIT_SPEED, which wins over the default (normal; unlimited in demo mode)', () => {
-		expect(resolveUpstream(rotate, {}).speed).toBe('normal')
-		expect(resolveUpstream(rotate, {}, true).speed).toBe('unlimited')
-		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'safe' }).speed).toBe('safe')
-		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'safe' }, true).speed).toBe('safe')
-		expect(resolveUpstream({ ...rotate, speed: 'fast' }, { SMKIT_SPEED: 'safe' }).speed).toBe('fast')
-		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'fast' }).clientOptions.speed).toBe('fast')
+		expect(resolveUpstream(defaults, {}).speed).toBe('normal')
+		expect(resolveUpstream(defaults, {}, true).speed).toBe('unlimited')
+		expect(resolveUpstream(defaults, { SMKIT_SPEED: 'safe' }).speed).toBe('safe')
+		expect(resolveUpstream(defaults, { SMKIT_SPEED: 'safe' }, true).speed).toBe('safe')
+		expect(resolveUpstream({ ...defaults, speed: 'fast' }, { SMKIT_SPEED: 'safe' }).speed).toBe('fast')
+		expect(resolveUpstream(defaults, { SMKIT_SPEED: 'fast' }).clientOptions.speed).toBe('fast')
 	})
 
 	it('says a chosen speed at start and warns about unlimited, but not for demo mode default', () => {
-		expect(resolveUpstream(rotate, {}).lines).toEqual([])
-		expect(resolveUpstream(rotate, {}, true)).toMatchObject({ lines: [], warnings: [] })
-		expect(resolveUpstream(rotate, { SMKIT_SPEED: 'fast' }).lines).toEqual([
+		expect(resolveUpstream(defaults, {}).lines).toEqual([])
+		expect(resolveUpstream(defaults, {}, true)).toMatchObject({ lines: [], warnings: [] })
+		expect(resolveUpstream(defaults, { SMKIT_SPEED: 'fast' }).lines).toEqual([
 			'Speed: fast (rate-limit budgets x2)'
 		])
-		const unlimited = resolveUpstream({ ...rotate, speed: 'unlimited' }, {})
+		const unlimited = resolveUpstream({ ...defaults, speed: 'unlimited' }, {})
 		expect(unlimited.warnings).toEqual([UNLIMITED_WARNING])
 		expect(unlimited.lines).toEqual(['Speed: unlimited (no client-side rate limits)'])
 	})
 
 	it('refuses an unknown SMKIT_SPEED as bad usage', () => {
-		expect(usageError(() => resolveUpstream(rotate, { SMKIT_SPEED: 'turbo' })).message).toContain(
+		expect(usageError(() => resolveUpstream(defaults, { SMKIT_SPEED: 'turbo' })).message).toContain(
 			"SMKIT_SPEED must be safe, normal, fast or unlimited, got 'turbo'"
 		)
 	})
@@ -70,23 +71,23 @@ describe('speed', () => {
 describe('proxies', () => {
 	it('takes HTTPS_PROXY for Instagram, HTTP_PROXY for an http:// upstream, else ALL_PROXY', () => {
 		const env = { HTTPS_PROXY: 'http://127.0.0.1:3001', HTTP_PROXY: 'http://127.0.0.1:3002' }
-		const https = resolveUpstream(rotate, env).clientOptions.proxies
+		const https = resolveUpstream(defaults, env).clientOptions.proxies
 		expect(https?.pick(INSTAGRAM)?.url).toBe('http://127.0.0.1:3001')
-		const http = resolveUpstream(rotate, { ...env, SMKIT_UPSTREAM_URL: SIMULATOR }).clientOptions.proxies
+		const http = resolveUpstream(defaults, { ...env, SMKIT_UPSTREAM_URL: SIMULATOR }).clientOptions.proxies
 		expect(http?.pick(new URL(`${SIMULATOR}/x`))?.url).toBe('http://127.0.0.1:3002')
-		const all = resolveUpstream(rotate, { ALL_PROXY: 'http://127.0.0.1:3003' }).clientOptions.proxies
+		const all = resolveUpstream(defaults, { ALL_PROXY: 'http://127.0.0.1:3003' }).clientOptions.proxies
 		expect(all?.pick(INSTAGRAM)?.url).toBe('http://127.0.0.1:3003')
-		expect(resolveUpstream(rotate, {}).clientOptions.proxies).toBeUndefined()
+		expect(resolveUpstream(defaults, {}).clientOptions.proxies).toBeUndefined()
 	})
 
 	it('--proxy wins over the variables; NO_PROXY hosts are reached directly and the start-up line says so', () => {
 		const chosen = resolveUpstream(
-			{ ...rotate, proxy: 'http://127.0.0.1:3009' },
+			{ ...defaults, proxy: 'http://127.0.0.1:3009' },
 			{ HTTPS_PROXY: 'http://127.0.0.1:3001' }
 		)
 		expect(chosen.clientOptions.proxies?.pick(INSTAGRAM)?.url).toBe('http://127.0.0.1:3009')
 		expect(chosen.lines).toEqual(['Proxy: http://127.0.0.1:3009'])
-		const bypassed = resolveUpstream(rotate, {
+		const bypassed = resolveUpstream(defaults, {
 			HTTPS_PROXY: 'http://127.0.0.1:3001',
 			NO_PROXY: 'localhost, .instagram.com'
 		})
@@ -105,19 +106,34 @@ describe('proxies', () => {
 		expect(sticky.lines).toEqual([`Proxies: 2 from ${file}, sticky`])
 	})
 
+	it('a --proxy-file without --proxy-mode rotates', async () => {
+		const file = path.join(folder, 'rotating.txt')
+		await writeFile(file, 'http://127.0.0.1:3001\nhttp://127.0.0.1:3002\n')
+		expect(resolveUpstream({ proxyFile: file }, {}).clientOptions.proxies?.mode).toBe('rotate')
+	})
+
+	it('--proxy-mode without any proxy is bad usage, not ignored; one from the environment counts', () => {
+		for (const proxyMode of ['sticky', 'rotate'] as const)
+			expect(usageError(() => resolveUpstream({ proxyMode }, {})).message).toStartWith(
+				`--proxy-mode ${proxyMode} needs proxies to choose from: give --proxy-file`
+			)
+		const fromEnvironment = resolveUpstream({ proxyMode: 'sticky' }, { HTTPS_PROXY: 'http://127.0.0.1:3001' })
+		expect(fromEnvironment.clientOptions.proxies?.mode).toBe('sticky')
+	})
+
 	it('refuses bad proxy settings as bad usage, never showing credentials', async () => {
 		const empty = path.join(folder, 'empty.txt')
 		await writeFile(empty, '# nothing\n')
 		const cases: [Parameters<typeof resolveUpstream>[0], Record<string, string>, string][] = [
 			[
-				{ ...rotate, proxy: 'socks5://user:s0cks-pass@127.0.0.1:1080' },
+				{ ...defaults, proxy: 'socks5://user:s0cks-pass@127.0.0.1:1080' },
 				{},
 				'socks5 proxies are not supported'
 			],
-			[{ ...rotate }, { HTTPS_PROXY: 'ftp://user:ftp-pass@host' }, 'must be an http:// or https:// URL'],
-			[{ ...rotate, proxy: 'http://127.0.0.1:1', proxyFile: empty }, {}, 'cannot be combined'],
-			[{ ...rotate, proxyFile: empty }, {}, 'lists no proxy'],
-			[{ ...rotate, proxyFile: path.join(folder, 'missing.txt') }, {}, 'cannot read']
+			[{ ...defaults }, { HTTPS_PROXY: 'ftp://user:ftp-pass@host' }, 'must be an http:// or https:// URL'],
+			[{ ...defaults, proxy: 'http://127.0.0.1:1', proxyFile: empty }, {}, 'cannot be combined'],
+			[{ ...defaults, proxyFile: empty }, {}, 'lists no proxy'],
+			[{ ...defaults, proxyFile: path.join(folder, 'missing.txt') }, {}, 'cannot read']
 		]
 		for (const [options, env, message] of cases) {
 			const error = usageError(() => resolveUpstream(options, env))
@@ -128,8 +144,8 @@ describe('proxies', () => {
 
 	it('a proxy URL without its scheme (user:password@host:port) shows neither part and names its variable', () => {
 		for (const [options, env, source] of [
-			[{ ...rotate, proxy: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, {}, '--proxy'],
-			[{ ...rotate }, { HTTPS_PROXY: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, 'HTTPS_PROXY']
+			[{ ...defaults, proxy: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, {}, '--proxy'],
+			[{ ...defaults }, { HTTPS_PROXY: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, 'HTTPS_PROXY']
 		] as const) {
 			const error = usageError(() => resolveUpstream(options, env))
 			expect(error.message).toBe(`${source}: [redacted proxy]: a proxy must be an http:// or https:// URL`)
@@ -137,7 +153,7 @@ describe('proxies', () => {
 	})
 
 	it('prints proxies without their credentials', () => {
-		const secret = resolveUpstream({ ...rotate, proxy: 'http://alice:pr0xy-s3cret@127.0.0.1:3001' }, {})
+		const secret = resolveUpstream({ ...defaults, proxy: 'http://alice:pr0xy-s3cret@127.0.0.1:3001' }, {})
 		expect(secret.lines.join('\n')).not.toContain('pr0xy-s3cret')
 		expect(secret.lines.join('\n')).not.toContain('alice')
 	})
