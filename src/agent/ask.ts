@@ -15,6 +15,7 @@ import { createStdinPrompt, createTerminalApprover, type TerminalApprover } from
 import { LineReader, runInteractive } from './ask-interactive'
 import { type AskCliOptions, parseAskOptions } from './ask-options'
 import { LiveView, paint, printResponse } from './ask-terminal'
+import { modelOptionsOf } from './options'
 import { runParallel } from './parallel'
 import { agentSettingsOf } from './settings'
 import {
@@ -67,7 +68,8 @@ function setupFor(options: AskCliOptions, env: Record<string, string | undefined
 		model: options.model,
 		apiKey: options.apiKey,
 		baseURL: options.baseURL,
-		...agentSettingsOf(options)
+		...agentSettingsOf(options),
+		modelOptions: modelOptionsOf(options)
 	} satisfies AgentSetupOptions
 }
 

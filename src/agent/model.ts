@@ -5,7 +5,7 @@
  */
 import type OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
-import { AgentAbortError, AgentProviderError, toProviderError } from './provider-error'
+import { AgentAbortError, AgentProviderError, modelTimeoutError, toProviderError } from './provider-error'
 import type { ProviderConfig } from './providers'
 
 /** A tool call the model asked for. `raw` keeps provider extras (Gemini's thought signatures) for replay. */
@@ -64,9 +64,18 @@ export interface ChatModel {
 	complete(request: ModelRequest): Promise<ModelReply>
 }
 
+/** How long one model call may take by default, its retries included (the CLI's `--model-timeout`). */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000
+
+/** How long listing a server's models (`--model auto`) may take. */
+const MODEL_LIST_TIMEOUT_MS = 10_000
+
 /** SDK client settings. */
 export interface ChatModelOptions {
-	/** Per-request timeout in ms (default 120000). */
+	/**
+	 * How long one model call may take in ms, retries included (default 120000). Past it the call
+	 * fails naming the endpoint's host: a model that never answers is not waited for twice.
+	 */
 	timeoutMs?: number
 	/** SDK retries of 429/5xx/connection failures (default 1; the SDK's own default is 2). */
 	maxRetries?: number
@@ -104,7 +113,11 @@ export function toWireMessages(messages: readonly ConversationMessage[]): ChatCo
  * The SDK is loaded on the first model call: it is the largest module of the program, and a server
  * whose AI chat is never used should not carry it in its heap.
  */
-async function createSdkClient(config: ProviderConfig, options: ChatModelOptions): Promise<OpenAI> {
+async function createSdkClient(
+	config: ProviderConfig,
+	options: ChatModelOptions,
+	attemptTimeoutMs: number
+): Promise<OpenAI> {
 	const { default: OpenAI } = await import('openai')
 	return new OpenAI({
 		apiKey: config.apiKey ?? 'missing',
@@ -112,7 +125,7 @@ async function createSdkClient(config: ProviderConfig, options: ChatModelOptions
 		// Never pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID for another provider's endpoint.
 		organization: null,
 		project: null,
-		timeout: options.timeoutMs ?? 120_000,
+		timeout: attemptTimeoutMs,
 		maxRetries: options.maxRetries ?? 1,
 		fetch: options.fetch,
 		logLevel: 'off'
@@ -152,6 +165,7 @@ function parseReply(body: unknown): ModelReply {
 /** Builds the SDK-backed model for a resolved provider (the model must not be `auto` any more). */
 export function createChatModel(config: ProviderConfig, options: ChatModelOptions = {}): ChatModel {
 	let client: Promise<OpenAI> | undefined
+	const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS
 	const secrets = [config.apiKey]
 	return {
 		provider: config,
@@ -163,9 +177,12 @@ export function createChatModel(config: ProviderConfig, options: ChatModelOption
 						function: { name: tool.name, description: tool.description, parameters: tool.parameters }
 					}))
 				: undefined
+			const deadline = AbortSignal.timeout(timeoutMs)
+			const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline
 			try {
-				// No temperature: reasoning models reject anything but their default.
-				client ??= createSdkClient(config, options)
+				// No temperature: reasoning models reject anything but their default. Each attempt
+				// may use the whole time: the call's own deadline ends it first.
+				client ??= createSdkClient(config, options, timeoutMs + 1000)
 				const body = await (await client).chat.completions.create(
 					{
 						model: config.model,
@@ -173,10 +190,11 @@ export function createChatModel(config: ProviderConfig, options: ChatModelOption
 						...(tools ? { tools } : {}),
 						...(config.maxTokens ? { max_tokens: config.maxTokens } : {})
 					},
-					{ signal: request.signal }
+					{ signal }
 				)
 				return parseReply(body)
 			} catch (error) {
+				if (deadline.aborted && !request.signal?.aborted) throw modelTimeoutError(config, timeoutMs)
 				throw toProviderError(error, config, secrets, request.signal)
 			}
 		}
@@ -196,7 +214,11 @@ export async function resolveModel(
 	options: ChatModelOptions & { signal?: AbortSignal } = {}
 ): Promise<ProviderConfig> {
 	if (config.model !== 'auto') return config
-	const client = await createSdkClient(config, { ...options, timeoutMs: options.timeoutMs ?? 10_000 })
+	const client = await createSdkClient(
+		config,
+		options,
+		Math.min(options.timeoutMs ?? MODEL_LIST_TIMEOUT_MS, MODEL_LIST_TIMEOUT_MS)
+	)
 	let first: string | undefined
 	try {
 		const page = await client.models.list({ signal: options.signal })

@@ -3,6 +3,7 @@
  * `smkit agent-web` and `smkit playground`: the permission level and the AI provider settings.
  */
 import { Type } from '@sinclair/typebox'
+import { type ChatModelOptions, DEFAULT_MODEL_TIMEOUT_MS } from './model'
 import { findProvider, providerNames } from './providers'
 
 /** `--permission`: ask_once unless given. */
@@ -16,7 +17,7 @@ export const permissionOption = Type.Union(
 	}
 )
 
-/** `--provider`, `--model`, `--api-key`, `--base-url`: which model answers. */
+/** `--provider`, `--model`, `--api-key`, `--base-url`: which model answers; `--model-timeout`: how long it may take. */
 export const providerOptions = {
 	provider: Type.Optional(
 		Type.Transform(
@@ -48,5 +49,18 @@ export const providerOptions = {
 			description: 'OpenAI-compatible endpoint for the provider',
 			error: '--base-url must be an http(s) URL, e.g. http://127.0.0.1:11434/v1'
 		})
-	)
+	),
+	modelTimeout: Type.Number({
+		minimum: 1,
+		maximum: 3600,
+		default: DEFAULT_MODEL_TIMEOUT_MS / 1000,
+		flag: '--model-timeout <seconds>',
+		description: 'Seconds one model call may take, retries included',
+		error: "--model-timeout must be a number of seconds from 1 to 3600 (got '{value}')."
+	})
+}
+
+/** The model call settings `--model-timeout` makes. */
+export function modelOptionsOf(options: { modelTimeout: number }): ChatModelOptions {
+	return { timeoutMs: Math.round(options.modelTimeout * 1000) }
 }

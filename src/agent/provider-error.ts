@@ -43,6 +43,19 @@ export class AgentProviderError extends Error {
 	}
 }
 
+/**
+ * A model call that took longer than its limit. Names the endpoint's host only: a base URL's path
+ * or query may carry an account id or a key.
+ */
+export function modelTimeoutError(provider: { label: string; baseURL: string }, timeoutMs: number) {
+	const seconds = Math.round(timeoutMs / 100) / 10
+	return new AgentProviderError(
+		provider.label,
+		'timeout',
+		`no answer from the model endpoint ${new URL(provider.baseURL).host} within ${seconds} s`
+	)
+}
+
 /** The ask was cancelled by its caller (Ctrl-C, a closed stream). */
 export class AgentAbortError extends Error {
 	override name = 'AgentAbortError'
@@ -73,7 +86,11 @@ export function toProviderError(
 	const label = provider.label
 	if (signal?.aborted || error instanceof APIUserAbortError) return new AgentAbortError()
 	if (error instanceof APIConnectionTimeoutError) {
-		return new AgentProviderError(label, 'timeout', 'the model did not answer in time')
+		return new AgentProviderError(
+			label,
+			'timeout',
+			`no answer from the model endpoint ${new URL(provider.baseURL).host} in time`
+		)
 	}
 	if (error instanceof APIConnectionError) {
 		return new AgentProviderError(label, 'network', `could not reach ${new URL(provider.baseURL).host}`)

@@ -6,7 +6,7 @@
  */
 
 import { setupChat } from '../agent/chat/setup'
-import { permissionOption, providerOptions } from '../agent/options'
+import { modelOptionsOf, permissionOption, providerOptions } from '../agent/options'
 import type { PermissionLevel } from '../agent/permissions'
 import { describeProvider } from '../agent/providers'
 import type { AgentSettings } from '../agent/settings'
@@ -76,6 +76,7 @@ export async function startAgentWebServer(
 				apiKey: options.apiKey,
 				baseURL: options.baseURL,
 				permission: options.permission,
+				modelOptions: modelOptionsOf(options),
 				...extras
 			},
 			AGENT_WEB_APPROVAL_HINT

@@ -225,6 +225,22 @@ describe('smkit ask', () => {
 		expect(result.stderr).not.toContain('sk-cli-test')
 	})
 
+	test('a model that never answers fails at --model-timeout, exit 1, naming the endpoint host only', async () => {
+		llm.setScript([{ hang: true }, { hang: true }])
+		const result = await smkit(['hi', '--demo', '--model-timeout', '1'])
+		expect(result.code).toBe(1)
+		expect(result.stderr).toContain(
+			`smkit: OpenAI: no answer from the model endpoint ${new URL(llm.url).host} within 1 s`
+		)
+		const bad = await smkit(['hi', '--demo', '--model-timeout', '0'])
+		expect(bad.code).toBe(2)
+		expect(bad.stderr).toContain('--model-timeout must be a number of seconds from 1 to 3600')
+		const help = await smkit(['--help'])
+		expect(help.stdout).toMatch(
+			/--model-timeout <seconds>\s+Seconds one model call may take, retries included \(default: 120\)/
+		)
+	})
+
 	test('bad usage exits 2', async () => {
 		for (const args of [
 			['hi', '--permission', 'everything'],

@@ -77,6 +77,24 @@ describe('chat model over the openai SDK', () => {
 		expect(error.message).toContain('OpenAI')
 	})
 
+	test('a model that never answers fails once at the call limit, retries included, naming only the host', async () => {
+		llm.setScript([{ hang: true }, { hang: true }])
+		const config = resolveProvider({
+			provider: 'openai',
+			apiKey: secretKey,
+			baseURL: llm.url,
+			model: 'fake-model'
+		})
+		const before = llm.chatRequests().length
+		const error = await failure(createChatModel(config, { maxRetries: 1, timeoutMs: 300 }).complete(ask))
+		expect(error.kind).toBe('timeout')
+		expect(error.message).toBe(
+			`OpenAI: no answer from the model endpoint ${new URL(llm.url).host} within 0.3 s`
+		)
+		// The time was spent: no second attempt of the same wait.
+		expect(llm.chatRequests().length - before).toBe(1)
+	})
+
 	test('an unreachable provider is a network error', async () => {
 		const config = resolveProvider({ provider: 'groq', apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1' })
 		const error = await failure(createChatModel(config, { maxRetries: 0 }).complete(ask))
