@@ -110,7 +110,10 @@ export async function runCollect(
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env, options.demo)
 	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
-	const instagram = await openInstagram(options, env, upstream.clientOptions)
+	// No retries inside the client: a 429, 5xx or dropped connection goes to the job, whose own
+	// back-off (longer, honouring Retry-After) the progress line shows as a wait; the client's
+	// retries waited up to half a minute with the line standing still.
+	const instagram = await openInstagram(options, env, { ...upstream.clientOptions, maxRetries: 0 })
 	const controller = new AbortController()
 	const interrupt = () => controller.abort(new Error('interrupted'))
 	process.once('SIGINT', interrupt)

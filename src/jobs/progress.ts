@@ -1,6 +1,7 @@
 /**
  * Progress of `smkit collect` on stderr. On a terminal: one line redrawn in place with a bar,
- * collected/total, rate, time left and any wait (a budget slot, a back-off after 429/5xx).
+ * collected/total, rate, time left (a wait included) and any wait (a budget slot, a back-off after
+ * 429/5xx), counting down while it lasts.
  * Without a terminal: one plain line per stored page and per wait, for logs.
  */
 import { terminalLine } from '../cli-error'
@@ -112,8 +113,10 @@ export class ProgressReporter {
 			parts.push(`${number(job.collected)}/${number(total)}`, `${Math.floor(share * 100)}%`)
 		} else parts.push(number(job.collected))
 		parts.push(`${number(this.#rate)}/s`)
+		// The time left counts the wait too: it goes down while the job waits, never below the wait.
+		const waitLeft = Math.max(0, this.#waitUntil - now) / 1000
 		if (total !== null && this.#rate > 0 && job.collected < total)
-			parts.push(`ETA ${clock((total - job.collected) / this.#rate)}`)
+			parts.push(`ETA ${clock(waitLeft + (total - job.collected) / this.#rate)}`)
 		this.#waitShown = this.#waitUntil > now
 		if (this.#waitShown)
 			parts.push(`waiting ${Math.ceil((this.#waitUntil - now) / 1000)} s (${this.#waitReason})`)

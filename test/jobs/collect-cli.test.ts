@@ -138,6 +138,32 @@ test('Ctrl-C exits 130 and the same command continues; --fresh starts over', asy
 	expect(pksOfFile(join(folder, 'interrupted.jsonl'))).toEqual(expected.slice(0, 250))
 }, 60_000)
 
+test('a rate-limit back-off is reported as a wait while it lasts, and the list still ends complete', async () => {
+	// Two 429s in a row: the job's own back-off, not a silent retry inside the client.
+	simulator.faults.set({ kind: 'rate_limit', times: 2, retryAfter: 1, pathPattern: 'followers' })
+	try {
+		const child = collect([
+			'followers',
+			'mega.travel',
+			'--limit',
+			'300',
+			'--out',
+			'limited.jsonl',
+			'--db',
+			'limited.db'
+		])
+		const [code, text] = await Promise.all([child.exited, new Response(child.stderr).text()])
+		expect(code).toBe(0)
+		const waits = text.split('\n').filter((line) => line.startsWith('waiting '))
+		expect(waits).toHaveLength(2)
+		for (const line of waits) expect(line).toMatch(/^waiting \d+ s: .+; trying again in \d+ s$/)
+		expect(text).toContain('done: 300 records')
+		expect(pksOfFile(join(folder, 'limited.jsonl'))).toEqual(expected.slice(0, 300))
+	} finally {
+		simulator.faults.clear()
+	}
+}, 60_000)
+
 test('CSV and JSON to standard output come from the store; bad arguments exit 2', async () => {
 	const csv = collect(['followers', 'luna.explorer', '--format', 'csv', '--db', 'formats.db'])
 	const [code, text] = await Promise.all([csv.exited, new Response(csv.stdout).text()])

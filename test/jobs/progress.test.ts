@@ -50,6 +50,25 @@ test('on a terminal, the time left of a wait counts down while nothing else happ
 	expect(terminal.writes.length).toBe(written)
 })
 
+test('on a terminal, the time left includes the wait and goes down with it', async () => {
+	const terminal = { ...output(true), columns: 200 }
+	const reporter = new ProgressReporter(terminal, 'followers mega.travel')
+	try {
+		// 5,000 records left at 250/s: 20 s of collecting after a 10 s back-off.
+		const waiting = { ...job, status: 'waiting' as const, error: 'HTTP 429; trying again in 10 s' }
+		reporter.event({ type: 'wait', job: waiting, wait_ms: 10_000, rate: 250 })
+		expect(terminal.writes.at(-1)).toContain(
+			'250/s  ETA 0:30  waiting 10 s (back-off after an upstream error)'
+		)
+		const deadline = Date.now() + 8000
+		while (!/ETA 0:2\d {2}waiting [1-9] s/.test(terminal.writes.at(-1) ?? '') && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 100))
+		expect(terminal.writes.at(-1)).toMatch(/250\/s {2}ETA 0:2\d {2}waiting [1-9] s/)
+	} finally {
+		reporter.finish()
+	}
+})
+
 test('without a terminal, a wait and a page are one line each', () => {
 	const log = output(false)
 	const reporter = new ProgressReporter(log, 'followers mega.travel')
