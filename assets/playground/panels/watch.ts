@@ -81,7 +81,7 @@ export function createWatchPanel(): Panel {
 		const answer = await apiRequest<{ iso: string }>('POST', '/api/demo/clock', { advance_hours: 24 })
 		if (answer.ok && answer.envelope)
 			showToast(
-				`Demo time is now ${formatTime(answer.envelope.data.iso)}; run a watch to see what changed.`,
+				`Demo time is now ${formatTime(answer.envelope.data.iso)}; run a watch to see what changed (its snapshot keeps the real time of the run).`,
 				'success'
 			)
 		else showToast(`Could not move demo time: ${answer.error}`, 'error')
