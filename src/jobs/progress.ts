@@ -39,6 +39,9 @@ function expectedTotal(job: Job): number | null {
 /** Reports a job's events as they come. */
 export class ProgressReporter {
 	#rate = 0
+	/** When the first event came, and the records the job had then: the base of the rate during a wait. */
+	#startedAt = 0
+	#collectedAtStart = 0
 	#waitUntil = 0
 	#waitReason = ''
 	#lastDraw = 0
@@ -55,6 +58,10 @@ export class ProgressReporter {
 
 	/** One event of the job. */
 	event(event: JobEvent): void {
+		if (this.#startedAt === 0) {
+			this.#startedAt = Date.now()
+			this.#collectedAtStart = event.job.collected
+		}
 		if (event.rate !== undefined) this.#rate = event.rate
 		if (event.type === 'wait') {
 			this.#waitUntil = Date.now() + (event.wait_ms ?? 0)
@@ -94,6 +101,16 @@ export class ProgressReporter {
 		this.#drawn = false
 	}
 
+	/**
+	 * No page comes while a wait lasts: the records per second since the start, which fall as the
+	 * wait runs on, never above the rate of the last page.
+	 */
+	#rateWhileWaiting(job: Job, now: number): number {
+		const seconds = (now - this.#startedAt) / 1000
+		if (seconds <= 0) return this.#rate
+		return Math.min(this.#rate, Math.round(((job.collected - this.#collectedAtStart) / seconds) * 10) / 10)
+	}
+
 	#stopTicker(): void {
 		clearInterval(this.#ticker)
 		this.#ticker = undefined
@@ -112,12 +129,13 @@ export class ProgressReporter {
 			parts.push(`[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`)
 			parts.push(`${number(job.collected)}/${number(total)}`, `${Math.floor(share * 100)}%`)
 		} else parts.push(number(job.collected))
-		parts.push(`${number(this.#rate)}/s`)
-		// The time left counts the wait too: it goes down while the job waits, never below the wait.
+		this.#waitShown = this.#waitUntil > now
+		parts.push(`${number(this.#waitShown ? this.#rateWhileWaiting(job, now) : this.#rate)}/s`)
+		// The time left counts the wait too (it goes down while the job waits, never below the wait),
+		// then the rest at the pace of the pages so far.
 		const waitLeft = Math.max(0, this.#waitUntil - now) / 1000
 		if (total !== null && this.#rate > 0 && job.collected < total)
 			parts.push(`ETA ${clock(waitLeft + (total - job.collected) / this.#rate)}`)
-		this.#waitShown = this.#waitUntil > now
 		if (this.#waitShown)
 			parts.push(`waiting ${Math.ceil((this.#waitUntil - now) / 1000)} s (${this.#waitReason})`)
 		const columns = this.output.columns && this.output.columns > 20 ? this.output.columns : 100

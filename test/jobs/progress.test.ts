@@ -55,6 +55,7 @@ test('on a terminal, the time left includes the wait and goes down with it', asy
 	const reporter = new ProgressReporter(terminal, 'followers mega.travel')
 	try {
 		// 5,000 records left at 250/s: 20 s of collecting after a 10 s back-off.
+		reporter.event({ type: 'status', job: { ...job, collected: 0, pages: 0 } })
 		const waiting = { ...job, status: 'waiting' as const, error: 'HTTP 429; trying again in 10 s' }
 		reporter.event({ type: 'wait', job: waiting, wait_ms: 10_000, rate: 250 })
 		expect(terminal.writes.at(-1)).toContain(
@@ -64,6 +65,28 @@ test('on a terminal, the time left includes the wait and goes down with it', asy
 		while (!/ETA 0:2\d {2}waiting [1-9] s/.test(terminal.writes.at(-1) ?? '') && Date.now() < deadline)
 			await new Promise((resolve) => setTimeout(resolve, 100))
 		expect(terminal.writes.at(-1)).toMatch(/250\/s {2}ETA 0:2\d {2}waiting [1-9] s/)
+	} finally {
+		reporter.finish()
+	}
+})
+
+test('on a terminal, the rate falls while a wait lasts: no record comes meanwhile', async () => {
+	const terminal = { ...output(true), columns: 200 }
+	const reporter = new ProgressReporter(terminal, 'followers mega.travel')
+	try {
+		reporter.event({ type: 'status', job })
+		reporter.event({ type: 'page', job: { ...job, collected: 600, pages: 3 }, added: 200, rate: 250 })
+		const waiting = { ...job, collected: 600, pages: 3, status: 'waiting' as const }
+		reporter.event({ type: 'wait', job: waiting, wait_ms: 10_000 })
+		const deadline = Date.now() + 8000
+		while (!/waiting [1-9] s/.test(terminal.writes.at(-1) ?? '') && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 100))
+		// 200 records in at least a second: under 250/s, and lower the longer it waits.
+		const rate = Number(/ (\d+(?:\.\d)?)\/s /.exec(terminal.writes.at(-1) ?? '')?.[1])
+		expect(rate).toBeLessThanOrEqual(200)
+		expect(rate).toBeGreaterThan(0)
+		// The time left is still the wait plus the rest at the pages' pace.
+		expect(terminal.writes.at(-1)).toMatch(/ETA 0:2\d {2}waiting [1-9] s/)
 	} finally {
 		reporter.finish()
 	}
