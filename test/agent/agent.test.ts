@@ -164,7 +164,7 @@ console.log(followers.items.length)`
 			[{ malformed: '{"choices":[{"message":{"role":"assistant","content":null}}]}' }],
 			'empty reply'
 		],
-		['timeout', [{ hang: true }], 'did not answer in time']
+		['timeout', [{ hang: true }], 'no answer from the model endpoint 127.0.0.1:']
 	]
 	for (const [name, script, phrase] of failures) {
 		test(`provider failure (${name}) is success false with an error naming the provider, never an answer`, async () => {
