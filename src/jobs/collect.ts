@@ -15,7 +15,7 @@ import { IgError } from '../client/errors'
 import { openInstagram } from '../demo'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
-import { DEFAULT_DB_PATH, openStore } from '../store/db'
+import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { EXPORT_FORMATS } from './export'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
 import { clock, counted, number, ProgressReporter } from './progress'
@@ -207,6 +207,7 @@ export async function runCollect(
 		process.exitCode = 1
 	} catch (error) {
 		if (error instanceof IgError && error.kind === 'bad_request') throw new UsageError(error.message)
+		if (isSqliteError(error)) throw storeError(options.dbPath, error)
 		throw error
 	} finally {
 		if (jobId !== undefined) jobs.release(jobId)

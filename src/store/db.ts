@@ -61,7 +61,7 @@ export function openStore(
 	migrations: readonly Migration[] = MIGRATIONS
 ): Store {
 	const fail = (error: unknown): never => {
-		throw new Error(`cannot open the store ${path}: ${error instanceof Error ? error.message : error}`)
+		throw storeError(path, error, 'cannot open the store')
 	}
 	let db: Database
 	try {
@@ -76,6 +76,13 @@ export function openStore(
 		db.exec('PRAGMA synchronous = NORMAL')
 		db.exec('PRAGMA foreign_keys = ON')
 		migrate(db, migrations)
+		// A file smkit cannot write (read-only file, folder or file system) fails here, at start,
+		// rather than at the first job, watch or list with an internal error. Rewriting the header's
+		// user_version with its own value is a write that changes nothing.
+		const { user_version } = db.query<{ user_version: number }, []>('PRAGMA user_version').get() ?? {
+			user_version: 0
+		}
+		db.exec(`PRAGMA user_version = ${Number(user_version)}`)
 	} catch (error) {
 		db.close()
 		return fail(error)
@@ -89,6 +96,34 @@ export function openStore(
 		transaction: <Result>(work: () => Result): Result => db.transaction(work).immediate(),
 		close: () => db.close()
 	}
+}
+
+/** What to do about SQLite's errors that come from the file rather than from smkit. */
+const STORE_HINTS: Record<string, string> = {
+	SQLITE_READONLY:
+		'smkit writes to the file and to its folder, for the -wal and -shm files beside it: check both can be written',
+	SQLITE_CANTOPEN: 'check that the folder exists and can be written',
+	SQLITE_CORRUPT:
+		'the file is damaged: move it away (smkit starts an empty store), or recover what it holds with sqlite3 FILE .recover',
+	SQLITE_NOTADB: 'it is not a SQLite database: give --db another path',
+	SQLITE_FULL: 'the disk is full: free some space, then run the command again'
+}
+
+/**
+ * An error of the store at `path` as one line naming the file and, for errors of the file itself
+ * (read-only, damaged, not a database, disk full), what to do: `cannot open the store demo/smkit.db:
+ * database disk image is malformed (the file is damaged: ...)`.
+ */
+export function storeError(path: string, error: unknown, doing = 'the store'): Error {
+	const message = error instanceof Error ? error.message : String(error)
+	const code = String((error as { code?: unknown })?.code ?? '')
+	const hint = STORE_HINTS[code] ?? STORE_HINTS[code.replace(/_[A-Z]+$/, '')]
+	return new Error(`${doing} ${path}: ${message}${hint ? ` (${hint})` : ''}`)
+}
+
+/** True for an error SQLite raised (bun:sqlite's SQLiteError), whatever its code. */
+export function isSqliteError(error: unknown): boolean {
+	return error instanceof Error && error.name === 'SQLiteError'
 }
 
 /** Applies the migrations `db` has not seen yet, each in its own transaction. */

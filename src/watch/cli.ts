@@ -17,7 +17,7 @@ import { openInstagram } from '../demo'
 import { JobStore } from '../jobs/store'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
-import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { DEFAULT_DB_PATH, isSqliteError, openStore, type Store, storeError } from '../store/db'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
 import { formatTable } from './table'
@@ -213,6 +213,9 @@ export async function runWatchCommand(
 		}
 		if (action === 'diff') return diff(watches, args, options)
 		await run(store, watches, args, options)
+	} catch (error) {
+		if (isSqliteError(error)) throw storeError(options.dbPath, error)
+		throw error
 	} finally {
 		store.close()
 	}
