@@ -1,37 +1,25 @@
 /**
- * CSV export. Header = union of keys in first-seen order; nested objects flattened one level with
- * dotted keys (`user.username`); arrays and anything deeper as JSON text; null and missing cells
- * empty; RFC 4180 quoting, comma, CRLF; a leading `'` defuses cells spreadsheets would run as
- * formulas.
+ * CSV export: records (flattened by `csv-table.ts`: union header, dotted columns for objects, JSON
+ * text for arrays and anything deeper) written as RFC 4180 text, comma, CRLF; null and missing cells
+ * empty; a leading `'` defuses cells spreadsheets would run as formulas.
  *
- * Bounded work: at most 1,000 columns, and for an export request 10,000,000 cells (rows x
- * columns), each refused with a 400 naming the cap before any output, because records with
- * distinct keys grow the output with rows x columns. Rows are kept as arrays indexed through a Map of column names, so field names
- * such as `__proto__` or `constructor` are plain data. The response is streamed in chunks pulled
- * by the client, so the event loop keeps serving other requests while a large export is written.
+ * Bounded work: besides the table's 1,000 columns, an export request may have 10,000,000 cells
+ * (rows x columns), refused with a 400 naming the cap before any output, because records with
+ * distinct keys grow the output with rows x columns. The response is streamed in chunks pulled by
+ * the client, so the event loop keeps serving other requests while a large export is written.
  */
+import { type CsvTable, isPlainObject, type Row, toCsvTable, toCsvTableAsync } from './csv-table'
 import { HttpError } from './envelope'
 
-/** Most columns an export may have. */
-export const MAX_COLUMNS = 1000
 /** Most cells (rows x columns) an export may have. */
 export const MAX_CELLS = 10_000_000
 /** Hard stop for the streamed output, in bytes (the caps above keep the endpoint well below it). */
 export const MAX_OUTPUT_BYTES = 128 * 1024 * 1024
 
-/** Records flattened per slice before yielding to the event loop. */
-const RECORDS_PER_SLICE = 2000
 /** Characters of CSV text per streamed chunk. */
 const CHUNK_CHARACTERS = 64 * 1024
 
-type Row = Record<string, unknown>
-
-/** A table ready to write: the header and one array of cells per record, in header order. */
-export interface CsvTable {
-	header: string[]
-	rows: unknown[][]
-}
-
+/** The UTF-8 byte order mark every CSV file starts with (docs/api-contract.md, "CSV export"). */
 export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
 
 /**
@@ -42,9 +30,6 @@ export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
 const formulaStart = /^[\s;]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/
 /** Cells that must be quoted: separators, quotes, line breaks, edge whitespace, and `;`. */
 const needsQuotes = /[",;\r\n]|^\s|\s$/
-
-const isPlainObject = (value: unknown): value is Row =>
-	typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Formats a string as a CSV cell: quoted when needed, formulas prefixed with `'`. */
 function stringCell(text: string): string {
@@ -57,74 +42,6 @@ function stringCell(text: string): string {
 function cellText(value: unknown): string {
 	if (value === null || value === undefined) return ''
 	return typeof value === 'string' ? stringCell(value) : String(value)
-}
-
-/**
- * JSON text of a nested cell. A value nested thousands of levels deep overflows the stack of
- * JSON.stringify: that is the caller's bad input (400 naming the column), not a server error.
- */
-function jsonCell(value: object, column: string): string {
-	try {
-		return JSON.stringify(value)
-	} catch (error) {
-		if (!(error instanceof RangeError)) throw error
-		throw new HttpError(
-			'bad_request',
-			`Invalid data: the value of '${column}' is nested too deeply to export`
-		)
-	}
-}
-
-/** Builds rows column by column, growing the header as new names appear (capped). */
-class TableBuilder {
-	readonly header: string[] = []
-	readonly rows: unknown[][] = []
-	private readonly columns = new Map<string, number>()
-
-	/** The index of a column, added to the header when first seen. */
-	private columnIndex(name: string): number {
-		let index = this.columns.get(name)
-		if (index === undefined) {
-			if (this.header.length >= MAX_COLUMNS) {
-				throw new HttpError(
-					'bad_request',
-					`Invalid data: the records have more than ${MAX_COLUMNS.toLocaleString('en-US')} columns; export fewer distinct fields`
-				)
-			}
-			index = this.header.length
-			this.columns.set(name, index)
-			this.header.push(name)
-		}
-		return index
-	}
-
-	/** Flattens one record one level deep into a row of cells. */
-	add(record: Row): void {
-		const cells: unknown[] = []
-		for (const key of Object.keys(record)) {
-			const value = record[key]
-			if (value === null || typeof value !== 'object') {
-				cells[this.columnIndex(key)] = value
-			} else if (Array.isArray(value) || Object.keys(value).length === 0) {
-				cells[this.columnIndex(key)] = jsonCell(value, key)
-			} else {
-				for (const childKey of Object.keys(value)) {
-					const column = `${key}.${childKey}`
-					const child = (value as Row)[childKey]
-					cells[this.columnIndex(column)] =
-						child !== null && typeof child === 'object' ? jsonCell(child, column) : child
-				}
-			}
-		}
-		this.rows.push(cells)
-	}
-
-	/** The finished table, or a 400 when it has no columns. */
-	finish(): CsvTable {
-		if (this.header.length === 0)
-			throw new HttpError('bad_request', 'Invalid data: the records have no fields')
-		return { header: this.header, rows: this.rows }
-	}
 }
 
 /**
@@ -167,24 +84,6 @@ export function recordsOf(body: unknown): Row[] {
 		}
 	}
 	return records as Row[]
-}
-
-/** Flattens records into a table in one go (see `toCsvTableAsync` for the yielding form). */
-export function toCsvTable(records: readonly Row[]): CsvTable {
-	const builder = new TableBuilder()
-	for (const record of records) builder.add(record)
-	return builder.finish()
-}
-
-/** Flattens records into a table, yielding to the event loop between slices. */
-export async function toCsvTableAsync(records: readonly Row[]): Promise<CsvTable> {
-	const builder = new TableBuilder()
-	for (let start = 0; start < records.length; start += RECORDS_PER_SLICE) {
-		if (start > 0) await new Promise((resolve) => setImmediate(resolve))
-		const end = Math.min(records.length, start + RECORDS_PER_SLICE)
-		for (let index = start; index < end; index++) builder.add(records[index])
-	}
-	return builder.finish()
 }
 
 /** The CSV text of a table in chunks of about `CHUNK_CHARACTERS`: header line, then CRLF-separated rows. */

@@ -31,6 +31,31 @@ describe('toCsv', () => {
 		])
 	})
 
+	it('gives an object field the same dotted columns whether it is null or an object in the first record', () => {
+		// Posts without a location or music come first on a page as often as not.
+		const posts = [
+			{ pk: '1', location: null, music: null, like_count: 3 },
+			{ pk: '2', location: { pk: '7', name: 'Lisbon' }, music: { id: '9' }, like_count: 4 },
+			{ pk: '3', location: {}, like_count: 5 }
+		]
+		const expected = [
+			['pk', 'location.pk', 'location.name', 'music.id', 'like_count'],
+			['1', '', '', '', '3'],
+			['2', '7', 'Lisbon', '9', '4'],
+			['3', '', '', '', '5']
+		]
+		expect(parse(toCsv(posts))).toEqual(expected)
+		// The same columns in the same order with the object first.
+		const reordered = parse(toCsv([posts[1], posts[0], posts[2]] as Row[]))
+		expect(reordered[0]).toEqual(expected[0])
+		// A field holding plain values as well keeps its own column beside the dotted ones.
+		expect(parse(toCsv([{ tag: 'x' }, { tag: { name: 'y' } }]))).toEqual([
+			['tag', 'tag.name'],
+			['x', ''],
+			['', 'y']
+		])
+	})
+
 	it('writes null and missing as empty cells, booleans and numbers as text', () => {
 		expect(toCsv([{ a: null, b: true, c: 0, d: 1.5 }, { e: false }])).toBe(
 			'a,b,c,d,e\r\n,true,0,1.5,\r\n,,,,false'
