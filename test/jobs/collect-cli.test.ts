@@ -166,12 +166,11 @@ test('a rate-limit back-off is reported as a wait while it lasts, and the list s
 
 test('CSV and JSON to standard output come from the store; bad arguments exit 2', async () => {
 	const csv = collect(['followers', 'luna.explorer', '--format', 'csv', '--db', 'formats.db'])
-	const [code, text] = await Promise.all([csv.exited, new Response(csv.stdout).text()])
+	const [code, bytes] = await Promise.all([csv.exited, new Response(csv.stdout).bytes()])
 	expect(code).toBe(0)
-	const lines = text
-		.replace(/^\uFEFF/, '')
-		.trim()
-		.split('\r\n')
+	// The byte order mark on standard output too: the same file as --out writes (docs/api-contract.md).
+	expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+	const lines = new TextDecoder().decode(bytes).trim().split('\r\n')
 	expect(lines[0]).toBe('pk,username,full_name,is_private,is_verified,profile_pic_url')
 	expect(lines.length).toBe(1 + 263)
 	const json = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '5', '--db', 'formats.db'])
