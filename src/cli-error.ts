@@ -47,6 +47,21 @@ export function terminalLine(text: string): string {
 	return terminalText(text.replace(/[\n\t]+/g, ' '))
 }
 
+/** DEL and the C1 controls: JSON.stringify leaves them raw, and `terminalText`'s `\x9b` is no JSON escape. */
+const rawInJson = /[\u007f-\u009f]/g
+
+/**
+ * `--json` output: indented JSON text that stays valid JSON and is safe on a terminal. JSON escapes
+ * C0 controls already; DEL and C1 controls (a C1 CSI starts an escape sequence) become `\u009b`
+ * escapes instead of being sent raw, and parse back to the same text.
+ */
+export function jsonText(value: unknown): string {
+	return JSON.stringify(value, null, 2).replace(
+		rawInJson,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+	)
+}
+
 /**
  * One line for the terminal: the message only, never a stack trace or a secret-bearing object, and
  * no control character (a message may quote Instagram's answer).

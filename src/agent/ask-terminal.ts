@@ -4,7 +4,7 @@
  * Off a terminal it prints plain text; `--quiet` prints only the answer.
  */
 import { styleText } from 'node:util'
-import { terminalText } from '../cli-error'
+import { jsonText, terminalText } from '../cli-error'
 import type { AgentEvent, AskResponse } from './events'
 import { deniedNotice } from './permissions'
 
@@ -171,7 +171,7 @@ export async function printResponse(
 	mode: { json: boolean; quiet: boolean }
 ): Promise<void> {
 	if (mode.json) {
-		process.stdout.write(`${JSON.stringify(response, null, 2)}\n`)
+		process.stdout.write(`${jsonText(response)}\n`)
 		return
 	}
 	if (response.answer) {

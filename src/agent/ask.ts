@@ -6,7 +6,7 @@
  * exits 0 only when every task succeeded.
  */
 
-import { terminalLine, terminalText } from '../cli-error'
+import { jsonText, terminalLine, terminalText } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { openDemoSession } from '../demo'
@@ -147,7 +147,7 @@ async function runParallelMode(
 		}
 	})
 	if (options.json) {
-		process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+		process.stdout.write(`${jsonText(result)}\n`)
 	} else if (options.quiet) {
 		// The answers as they are for a pipe; a terminal gets no control character (as a single ask).
 		const answers = result.results.map((task) => task.answer).join('\n\n')

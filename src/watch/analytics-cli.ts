@@ -3,7 +3,7 @@
  * command line, as tables (the best value of each compared row marked with *) or `--json`.
  */
 import { Type } from '@sinclair/typebox'
-import { terminalLine, UsageError } from '../cli-error'
+import { jsonText, terminalLine, UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgArgumentError } from '../client/errors'
 import {
@@ -128,7 +128,7 @@ async function withAnalytics<Result>(
 export async function runAnalyticsCommand(username: unknown, raw: Record<string, unknown> = {}) {
 	await withAnalytics(raw, async (analytics, options) => {
 		const figures = await analytics.profile(String(username ?? ''), { posts: options.posts })
-		process.stdout.write(`${options.json ? JSON.stringify(figures, null, 2) : analyticsText(figures)}\n`)
+		process.stdout.write(`${options.json ? jsonText(figures) : analyticsText(figures)}\n`)
 	})
 }
 
@@ -139,8 +139,6 @@ export async function runCompareCommand(usernames: unknown, raw: Record<string, 
 		throw new UsageError(`compare takes ${COMPARE_MIN} to ${COMPARE_MAX} usernames, got ${names.length}`)
 	await withAnalytics(raw, async (analytics, options) => {
 		const comparison = await analytics.compare(names, { posts: options.posts })
-		process.stdout.write(
-			`${options.json ? JSON.stringify(comparison, null, 2) : comparisonText(comparison)}\n`
-		)
+		process.stdout.write(`${options.json ? jsonText(comparison) : comparisonText(comparison)}\n`)
 	})
 }

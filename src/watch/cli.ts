@@ -10,7 +10,7 @@
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { terminalText, UsageError } from '../cli-error'
+import { jsonText, terminalText, UsageError } from '../cli-error'
 import { requireTag, requireUsername } from '../client/api/base'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { openInstagram } from '../demo'
@@ -67,6 +67,8 @@ const USAGE = 'add USERNAME|#TAG, list, run [ID...], diff ID or remove ID'
 
 // Names and error messages come from Instagram: no control character reaches the terminal.
 const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
+/** `--json` output: valid JSON whatever the names hold (`terminalText` would make `\x9b` of a C1 control). */
+const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
 const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
 
@@ -201,7 +203,7 @@ export async function runWatchCommand(
 			)
 		if (action === 'list') {
 			const all = watches.list()
-			if (options.json) print(JSON.stringify(all, null, 2))
+			if (options.json) printJson(all)
 			else print(all.length === 0 ? 'No watches yet: smkit watch add USERNAME' : watchTable(all))
 			return
 		}
@@ -226,7 +228,7 @@ function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions)
 	const spec = watchSpecOf(String(args[0]), options.every, options.followers)
 	try {
 		const watch = watches.create(spec)
-		if (options.json) print(JSON.stringify(watch, null, 2))
+		if (options.json) printJson(watch)
 		else
 			print(
 				`Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; due now (smkit watch run)`
@@ -251,7 +253,8 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)
 	const result = watches.diff(id, from, to)
 	if (!result) throw new UsageError(watches.missingSnapshots(id, from, to))
-	print(options.json ? JSON.stringify(result, null, 2) : diffText(result))
+	if (options.json) printJson(result)
+	else print(diffText(result))
 }
 
 async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
@@ -309,7 +312,7 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 		await scheduler.stop()
 		await instagram.stop()
 	}
-	if (options.json) print(JSON.stringify(outcomes, null, 2))
+	if (options.json) printJson(outcomes)
 	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
 	if (failed.length > 0) {
 		warn(

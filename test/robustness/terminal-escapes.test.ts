@@ -119,6 +119,32 @@ test("a failure quoting Instagram's message, in any command, prints it as text",
 	expectDefused(run.output)
 })
 
+test('--json output stays valid JSON holding the hostile text exactly, with no control character sent raw', async () => {
+	const jsonOf = async (...args: string[]) => {
+		const child = Bun.spawn([binary, ...args, '--json', ...env], {
+			cwd: folder,
+			stdout: 'pipe',
+			stderr: 'pipe'
+		})
+		const [code, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()])
+		expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+		return { code, value: JSON.parse(stdout) }
+	}
+	const analytics = await jsonOf('analytics', 'xss.payload', '--posts', '3')
+	expect(analytics.code).toBe(0)
+	expect(analytics.value.full_name).toBe(HOSTILE)
+	const compare = await jsonOf('compare', 'xss.payload', 'smkit_demo', '--posts', '3')
+	expect(compare.value.accounts[0].full_name).toBe(HOSTILE)
+
+	const watch = ['--db', 'json.db']
+	expect((await smkit('watch', 'add', 'nobody.here.zz', ...watch, ...env)).code).toBe(0)
+	const run = await jsonOf('watch', 'run', ...watch)
+	expect(run.code).toBe(1)
+	expect(run.value[0].error).toContain(HOSTILE)
+	const list = await jsonOf('watch', 'list', ...watch)
+	expect(list.value[0].last_error).toContain(HOSTILE)
+})
+
 test('login prints the account name Instagram reports as text', async () => {
 	const login = await smkit('login', '--cookies', 'cookies.txt', '--env', 'login.env')
 	expect(login.code).toBe(0)
