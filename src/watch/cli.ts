@@ -210,7 +210,8 @@ export async function runWatchCommand(
 		if (action === 'remove') {
 			const id = idOf(args[0])
 			if (!watches.delete(id)) throw new UsageError(`No watch ${id}`)
-			print(`Removed watch ${id} and its snapshots`)
+			if (options.json) printJson({ removed: id })
+			else print(`Removed watch ${id} and its snapshots`)
 			return
 		}
 		if (action === 'diff') return diff(watches, args, options)
@@ -263,9 +264,14 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 	const targets = ids.length > 0 ? ids.map((id) => watches.get(id) as Watch) : watches.due()
 	if (targets.length === 0) {
 		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
-		print(
-			next ? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}` : 'No watches yet'
-		)
+		const message = next
+			? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}`
+			: 'No watches yet'
+		// With --json, standard output is the (empty) list of runs; the reason goes to standard error.
+		if (options.json) {
+			printJson([])
+			warn(message)
+		} else print(message)
 		return
 	}
 	const env = mergeEnv(loadEnvFile(options.envPath))
@@ -291,7 +297,8 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 			if (interrupted) break
 			try {
 				const snapshot = await scheduler.run(watch.id)
-				outcomes.push({ watch, snapshot })
+				// The watch as the run left it (last run, status, next run), not as it was before.
+				outcomes.push({ watch: watches.get(watch.id) ?? watch, snapshot })
 				if (!options.json) {
 					const counts =
 						watch.kind === 'hashtag'
@@ -302,7 +309,7 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 			} catch (error) {
 				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
 				if (interrupted) break
-				outcomes.push({ watch, error: (error as Error).message })
+				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: (error as Error).message })
 				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${(error as Error).message}`)
 			}
 		}

@@ -101,6 +101,26 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	)
 }, 120_000)
 
+test('with --json every watch action prints JSON only; a run reports each watch as the run left it', async () => {
+	const json = async (...args: string[]) => {
+		const result = await smkit('watch', ...args, '--json', '--db', 'json.db', '--env', 'none.env', '--demo')
+		return { ...result, value: JSON.parse(result.stdout) }
+	}
+	const added = await json('add', 'luna.explorer')
+	expect(added.value).toMatchObject({ id: 1, snapshots: 0, last_status: null })
+	const run = await json('run')
+	expect(run.code).toBe(0)
+	expect(run.value[0].watch).toMatchObject({ id: 1, snapshots: 1, last_status: 'ok' })
+	expect(run.value[0].watch.last_run_at).not.toBeNull()
+	// Nothing due: an empty list of runs, the reason on standard error.
+	const idle = await json('run')
+	expect(idle.value).toEqual([])
+	expect(idle.stderr).toContain('No watch is due')
+	const removed = await json('remove', '1')
+	expect(removed.value).toEqual({ removed: 1 })
+	expect((await json('run')).value).toEqual([])
+})
+
 test('bad usage exits 2 naming the actions, or the option an action does not take; nothing is stored', async () => {
 	const usage = (...args: string[]) => smkit('watch', ...args, '--db', 'usage.db', '--env', 'none.env')
 	for (const [args, message] of [
