@@ -70,3 +70,31 @@ export function formatCliError(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error)
 	return `smkit: ${terminalText(message)}`
 }
+
+/** What a command given `--json` prints on standard output when it fails (its message goes to standard error too). */
+export interface JsonFailure {
+	success: false
+	/** The message, as on standard error. */
+	error: string
+	/**
+	 * `bad_usage` (exit 2); an Instagram failure's code as in the playground's envelopes
+	 * (`not_found`, `private_account`, `login_required`, ...); else `failed`.
+	 */
+	code: string
+	exit_code: number
+}
+
+/**
+ * A failure as `--json` prints it, so standard output is JSON whatever happened and a script reads
+ * `.success` and `.code` instead of parsing the message. `usage` marks cac's own errors.
+ */
+export function jsonFailure(error: unknown, usage = false): JsonFailure {
+	const exitCode = usage ? 2 : exitCodeOf(error)
+	const kind = error && typeof error === 'object' && 'kind' in error ? error.kind : undefined
+	return {
+		success: false,
+		error: error instanceof Error ? error.message : String(error),
+		code: exitCode === 2 ? 'bad_usage' : typeof kind === 'string' ? kind : 'failed',
+		exit_code: exitCode
+	}
+}

@@ -7,7 +7,7 @@ import { cac } from 'cac'
 import packageJson from '../package.json'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
-import { exitCodeOf, formatCliError, UsageError } from './cli-error'
+import { exitCodeOf, formatCliError, jsonFailure, jsonText, UsageError } from './cli-error'
 import { collectOptions, runCollect } from './jobs/collect'
 import { mcpOptions } from './mcp/options'
 import { playgroundOptions, runPlayground } from './playground/serve'
@@ -180,4 +180,7 @@ try {
 	console.error(usage ? asTyped(formatCliError(error)) : formatCliError(error))
 	if (usage) console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
 	process.exitCode = usage ? 2 : exitCodeOf(error)
+	// A command given --json keeps standard output JSON when it fails, as when it succeeds.
+	const takesJson = cli.matchedCommand?.options.some((option) => option.name === 'json')
+	if (takesJson && cli.options.json === true) process.stdout.write(`${jsonText(jsonFailure(error, usage))}\n`)
 }

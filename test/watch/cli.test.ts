@@ -212,3 +212,24 @@ test('analytics and compare print tables, or JSON with --json', async () => {
 	const tooFew = await smkit('compare', 'luna.explorer', '--demo', '--env', 'none.env')
 	expect(tooFew.code).toBe(2)
 }, 120_000)
+
+test('a failing command given --json prints a JSON failure on standard output, the message on standard error', async () => {
+	const cases: [string[], number, string][] = [
+		[['analytics', 'private.pat'], 1, 'private_account'],
+		[['analytics', 'nobody.here.zz'], 1, 'not_found'],
+		[['compare', 'luna.explorer', 'private.pat'], 1, 'private_account'],
+		[['compare', 'luna.explorer', 'luna.explorer'], 2, 'bad_usage'],
+		[['analytics', 'luna.explorer', '--posts', 'abc'], 2, 'bad_usage'],
+		[['analytics', 'luna.explorer', '--no-such-option'], 2, 'bad_usage'],
+		[['watch', 'diff', '99', '--db', 'failures.db'], 2, 'bad_usage']
+	]
+	for (const [args, exitCode, code] of cases) {
+		const result = await smkit(...args, '--json', '--demo', '--env', 'none.env')
+		expect(result.code).toBe(exitCode)
+		const failure = JSON.parse(result.stdout)
+		expect(failure).toEqual({ success: false, error: expect.any(String), code, exit_code: exitCode })
+		expect(result.stderr).toContain(`smkit: ${failure.error}`)
+	}
+	// Without --json standard output stays empty.
+	expect((await smkit('analytics', 'private.pat', '--demo', '--env', 'none.env')).stdout).toBe('')
+}, 120_000)
