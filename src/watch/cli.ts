@@ -20,7 +20,7 @@ import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, type Store, storeError } from '../store/db'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
-import { formatTable } from './table'
+import { clip, formatTable } from './table'
 import { parseEvery, type SnapshotDiff, type Watch, type WatchSpec } from './types'
 
 /** The options of `smkit watch`. */
@@ -114,7 +114,7 @@ function watchTable(watches: readonly Watch[]): string {
 			watch.kind === 'account' ? (watch.followers ? 'list' : 'count') : '-',
 			watch.snapshots,
 			when(watch.last_run_at),
-			watch.last_status === 'failed' ? `failed: ${watch.last_error ?? ''}`.slice(0, 60) : watch.last_status,
+			watch.last_status === 'failed' ? clip(`failed: ${watch.last_error ?? ''}`, 60) : watch.last_status,
 			when(watch.next_run_at)
 		])
 	)
@@ -145,12 +145,7 @@ function diffText(diff: SnapshotDiff): string {
 					`${title}:`,
 					formatTable(
 						['post', 'likes', 'comments', 'caption'],
-						list.map((post) => [
-							post.url,
-							post.like_count,
-							post.comment_count,
-							post.caption_text.slice(0, 40)
-						])
+						list.map((post) => [post.url, post.like_count, post.comment_count, clip(post.caption_text, 40)])
 					)
 				)
 	} else if (diff.gained && diff.lost) {

@@ -1,4 +1,8 @@
-/** Plain-text tables for the terminal: columns padded to their widest cell, numbers right-aligned. */
+/**
+ * Plain-text tables for the terminal: columns padded to their widest cell, numbers right-aligned.
+ * Widths are what a terminal shows, not UTF-16 code units: a CJK character takes two columns, an
+ * accent written as a combining mark none, an emoji two whatever its code units.
+ */
 
 /** One table cell: text, a number (grouped with commas) or nothing. */
 export type Cell = string | number | null | undefined
@@ -34,14 +38,35 @@ export function formatTable(
 			)
 	)
 	const widths = titles.map((title, column) =>
-		Math.max(title.length, ...texts.map((row) => (row[column] ?? '').length))
+		Math.max(Bun.stringWidth(title), ...texts.map((row) => Bun.stringWidth(row[column] ?? '')))
 	)
 	const line = (cells: readonly string[]) =>
 		cells
-			.map((cell, column) =>
-				numeric[column] ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number)
-			)
+			.map((cell, column) => {
+				const padding = ' '.repeat((widths[column] as number) - Bun.stringWidth(cell))
+				return numeric[column] ? padding + cell : cell + padding
+			})
 			.join('  ')
 			.trimEnd()
 	return [line(titles), widths.map((width) => '-'.repeat(width)).join('  '), ...texts.map(line)].join('\n')
+}
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' })
+
+/**
+ * `text` cut to at most `width` terminal columns, with `…` when cut. Cuts fall between whole
+ * characters as people see them: never inside an emoji, a surrogate pair or a letter with its
+ * accent (`slice` by code units left half an emoji, shown as a replacement character).
+ */
+export function clip(text: string, width: number): string {
+	if (Bun.stringWidth(text) <= width) return text
+	let kept = ''
+	let used = 0
+	for (const { segment } of graphemes.segment(text)) {
+		const next = Bun.stringWidth(segment)
+		if (used + next > width - 1) break
+		kept += segment
+		used += next
+	}
+	return `${kept}…`
 }

@@ -3,7 +3,7 @@
  * hold (a caption's line breaks, a hostile name's control characters), columns aligned.
  */
 import { expect, test } from 'bun:test'
-import { formatTable } from '../../src/watch/table'
+import { clip, formatTable } from '../../src/watch/table'
 
 test('a cell with line breaks, tabs or control characters stays on its row', () => {
 	const table = formatTable(
@@ -32,4 +32,27 @@ test('numbers are grouped and right-aligned; missing cells show a dash', () => {
 			]
 		).split('\n')
 	).toEqual(['name    count', '------  -----', 'x       1,234', 'longer      -'])
+})
+
+test('columns line up on the terminal with wide, combining and emoji characters in the names', () => {
+	const names = ['李明', '佐藤 花子', 'Ольга Петрова', 'e\u0301tienne', '🏔️ peak', '👨‍👩‍👧 family', 'plain']
+	const lines = formatTable(
+		['full name', 'pk'],
+		names.map((name, index) => [name, String(index)])
+	).split('\n')
+	// The pk column starts at the same terminal column on every line.
+	const starts = lines.slice(2).map((line) => Bun.stringWidth(line.slice(0, line.lastIndexOf(' ') + 1)))
+	expect(new Set(starts).size).toBe(1)
+	expect(starts[0]).toBe(Bun.stringWidth(lines[0]?.slice(0, lines[0].indexOf('pk')) ?? ''))
+})
+
+test('clip cuts by terminal columns between whole characters, marking the cut', () => {
+	expect(clip('short', 40)).toBe('short')
+	// 39 letters and an emoji: slice(0, 40) kept half the emoji's surrogate pair.
+	const caption = `${'a'.repeat(39)}🌅 and more`
+	expect(clip(caption, 40)).toBe(`${'a'.repeat(39)}…`)
+	expect(clip('🌅🌅🌅🌅', 5)).toBe('🌅🌅…')
+	expect(clip('東京タワーの夜景', 7)).toBe('東京タ…')
+	expect(clip('e\u0301e\u0301e\u0301', 2)).toBe('e\u0301…')
+	for (const text of [clip(caption, 40), clip('🌅🌅🌅🌅', 5)]) expect(text).not.toMatch(/\p{Cs}/u)
 })
