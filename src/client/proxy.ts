@@ -74,6 +74,14 @@ export function validateProxyUrl(text: string): string {
 		throw new ProxyConfigError(
 			`${redactProxyUrl(trimmed)}: ${scheme} proxies are not supported (Bun's fetch speaks http:// and https:// proxies only)`
 		)
+	// Written without a scheme, as proxy sellers' lists are: say how to write it. Only a bare
+	// host:port is shown; anything else may hold a password (host:port:user:password).
+	if (scheme === undefined && /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(trimmed))
+		throw new ProxyConfigError(`${trimmed}: a proxy URL starts with its scheme: http://${trimmed}`)
+	if (scheme === undefined)
+		throw new ProxyConfigError(
+			'[redacted proxy]: a proxy must be an http:// or https:// URL, such as http://user:password@host:port (a host:port:user:password line is written http://user:password@host:port)'
+		)
 	if (!URL.canParse(trimmed) || (scheme !== 'http' && scheme !== 'https'))
 		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: a proxy must be an http:// or https:// URL`)
 	if (!new URL(trimmed).hostname)

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
 import type { ClientOptions } from '../client/client'
-import { bypassesProxy, ProxyConfigError, ProxyPool } from '../client/proxy'
+import { bypassesProxy, ProxyConfigError, ProxyPool, validateProxyUrl } from '../client/proxy'
 import { INSTAGRAM_ORIGIN } from '../client/request'
 import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, UNLIMITED_WARNING } from '../client/speed'
 
@@ -70,7 +70,10 @@ export interface UpstreamSettings {
 	warnings: string[]
 }
 
-/** Proxy URLs of a `--proxy-file`: one a line, blank lines and `#` comments skipped. */
+/**
+ * Proxy URLs of a `--proxy-file`: one a line, blank lines and `#` comments skipped. A line that is
+ * no usable proxy is bad usage naming its line number, so it can be found in a list of hundreds.
+ */
 export function readProxyFile(path: string): string[] {
 	let text: string
 	try {
@@ -78,10 +81,17 @@ export function readProxyFile(path: string): string[] {
 	} catch {
 		throw new UsageError(`--proxy-file: cannot read '${path}'`)
 	}
-	const urls = text
-		.split(/\r?\n/)
-		.map((line) => line.trim())
-		.filter((line) => line !== '' && !line.startsWith('#'))
+	const urls: string[] = []
+	for (const [index, raw] of text.split(/\r?\n/).entries()) {
+		const line = raw.trim()
+		if (line === '' || line.startsWith('#')) continue
+		try {
+			urls.push(validateProxyUrl(line))
+		} catch (error) {
+			if (!(error instanceof ProxyConfigError)) throw error
+			throw new UsageError(`--proxy-file: '${path}' line ${index + 1}: ${error.message}`)
+		}
+	}
 	if (urls.length === 0) throw new UsageError(`--proxy-file: '${path}' lists no proxy`)
 	return urls
 }

@@ -148,8 +148,37 @@ describe('proxies', () => {
 			[{ ...defaults }, { HTTPS_PROXY: 'alice:pr0xy-s3cret@127.0.0.1:3001' }, 'HTTPS_PROXY']
 		] as const) {
 			const error = usageError(() => resolveUpstream(options, env))
-			expect(error.message).toBe(`${source}: [redacted proxy]: a proxy must be an http:// or https:// URL`)
+			expect(error.message).toStartWith(
+				`${source}: [redacted proxy]: a proxy must be an http:// or https:// URL`
+			)
+			expect(error.message).not.toMatch(/alice|pr0xy-s3cret/)
 		}
+	})
+
+	it('names the line of a --proxy-file that is no usable proxy, and how to write a scheme-less one', async () => {
+		const list = path.join(folder, 'list.txt')
+		const refusal = async (lines: string[]) => {
+			await writeFile(list, `# bought list\n${lines.join('\n')}\n`)
+			return usageError(() => resolveUpstream({ ...defaults, proxyFile: list }, {})).message
+		}
+		const good = 'http://alice:pr0xy-s3cret@127.0.0.1:3001'
+		// The seller's host:port:user:password form: line 4, with how to write it, and no password shown.
+		const sold = await refusal([good, '', '10.0.0.7:8000:bob:b0b-s3cret'])
+		expect(sold).toStartWith(
+			`--proxy-file: '${list}' line 4: [redacted proxy]: a proxy must be an http:// or https:// URL`
+		)
+		expect(sold).toContain('http://user:password@host:port')
+		expect(sold).not.toMatch(/b0b-s3cret|pr0xy-s3cret/)
+		expect(await refusal([good, '10.0.0.7:8000'])).toBe(
+			`--proxy-file: '${list}' line 3: 10.0.0.7:8000: a proxy URL starts with its scheme: http://10.0.0.7:8000`
+		)
+		expect(await refusal(['socks5://bob:b0b-s3cret@10.0.0.7:1080'])).toBe(
+			`--proxy-file: '${list}' line 2: socks5://[redacted]@10.0.0.7:1080: socks5 proxies are not supported (Bun's fetch speaks http:// and https:// proxies only)`
+		)
+		// --proxy says the same for host:port.
+		expect(usageError(() => resolveUpstream({ ...defaults, proxy: '127.0.0.1:8080' }, {})).message).toBe(
+			'--proxy: 127.0.0.1:8080: a proxy URL starts with its scheme: http://127.0.0.1:8080'
+		)
 	})
 
 	it('prints proxies without their credentials', () => {
