@@ -1,7 +1,8 @@
 /**
  * Session import: a browser's cookies in the three forms people have (a Netscape `cookies.txt`
  * file as browser extensions and yt-dlp write it, a JSON export — an array of `{name, value,
- * domain}` or `{cookies: [...]}` — or a pasted `Cookie:` header), reduced to instagram.com's
+ * domain}` or `{cookies: [...]}`, or Cookie Quick Manager's `Name raw` fields — or a pasted
+ * `Cookie:` header), reduced to instagram.com's
  * cookies and mapped to the environment variables of the session.
  *
  * Nothing here prints or returns a cookie value in a message: errors name cookies, never values.
@@ -84,7 +85,29 @@ export function parseNetscapeCookies(text: string): ImportedCookie[] {
 	return cookies
 }
 
-/** Reads a JSON export: an array of cookies, or an object with a `cookies` array (EditThisCookie, Cookie-Editor, Playwright). */
+/**
+ * A cookie of Cookie Quick Manager, Firefox's cookie extension, whose JSON export names its fields
+ * `Name raw`, `Content raw`, `Host raw` (a URL: `https://.instagram.com/`) and `Expires raw`
+ * (seconds as text, `0` for a session cookie).
+ */
+function quickManagerCookie(record: Record<string, unknown>): ImportedCookie | undefined {
+	const name = record['Name raw']
+	const value = record['Content raw']
+	if (typeof name !== 'string' || typeof value !== 'string') return undefined
+	const host = typeof record['Host raw'] === 'string' ? record['Host raw'] : ''
+	const expires = Number(record['Expires raw'] ?? 0)
+	return {
+		name: name.trim(),
+		value: value.trim(),
+		domain: host.replace(/^[a-z]+:\/\//i, '').replace(/[/:].*$/, ''),
+		expires: Number.isFinite(expires) && expires > 0 ? expires : 0
+	}
+}
+
+/**
+ * Reads a JSON export: an array of cookies, or an object with a `cookies` array (EditThisCookie,
+ * Cookie-Editor, Playwright), or Cookie Quick Manager's array.
+ */
 export function parseJsonCookies(text: string): ImportedCookie[] {
 	let parsed: unknown
 	try {
@@ -99,6 +122,11 @@ export function parseJsonCookies(text: string): ImportedCookie[] {
 	for (const entry of list) {
 		if (typeof entry !== 'object' || entry === null) continue
 		const record = entry as Record<string, unknown>
+		const quickManager = quickManagerCookie(record)
+		if (quickManager) {
+			cookies.push(quickManager)
+			continue
+		}
 		if (typeof record.name !== 'string' || typeof record.value !== 'string') continue
 		const expires = Number(record.expirationDate ?? record.expires ?? record.expiry ?? 0)
 		cookies.push({

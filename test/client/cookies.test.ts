@@ -66,6 +66,47 @@ describe('session import', () => {
 		}
 	})
 
+	it("reads Cookie Quick Manager's JSON export (Firefox): Name raw, Content raw, Host raw, Expires raw", () => {
+		const cookie = (host: string, name: string, content: string, expires = String(FUTURE)) => ({
+			'Host raw': host,
+			'Name raw': name,
+			'Path raw': '/',
+			'Content raw': content,
+			Expires: expires === '0' ? 'At the end of the session' : '01-01-2100 00:00:00',
+			'Expires raw': expires,
+			'Send for': 'Encrypted connections only',
+			'Send for raw': 'true',
+			'HTTP only raw': 'true',
+			'SameSite raw': 'no_restriction',
+			'This domain only': 'Valid for subdomains',
+			'This domain only raw': 'false',
+			'Store raw': 'firefox-default',
+			'First Party Domain': ''
+		})
+		const exported = [
+			cookie('https://.instagram.com/', 'sessionid', SESSION),
+			cookie('https://.instagram.com/', 'csrftoken', CSRF),
+			cookie('https://www.instagram.com/', 'ds_user_id', '1234'),
+			cookie('https://.instagram.com/', 'rur', '"NCG\\0541234"', '0'),
+			cookie('https://.facebook.com/', 'sessionid', 'other-site'),
+			cookie('https://.instagram.com/', 'mid', 'stale', '1000')
+		]
+		const result = importSession(JSON.stringify(exported, null, 2), FUTURE - 100)
+		expect(result.variables).toEqual({
+			SESSION_ID: SESSION,
+			CSRF_TOKEN: CSRF,
+			DS_USER_ID: '1234',
+			RUR: 'NCG\\0541234'
+		})
+		expect(result.instagramCookies).toBe(5)
+		expect(result.ignoredCookies).toBe(1)
+		// An expired session in such an export is named as expired.
+		const expired = [cookie('https://.instagram.com/', 'sessionid', SESSION, '1000'), ...exported.slice(1, 3)]
+		expect(() => importSession(JSON.stringify(expired), FUTURE - 100)).toThrow(
+			'No usable sessionid cookie (expired)'
+		)
+	})
+
 	it('reads a pasted Cookie header, with or without the header name', () => {
 		const header = `ig_did=ABC; csrftoken=${CSRF}; ds_user_id=1234; sessionid=${SESSION}; wd=1707x932`
 		for (const text of [header, `Cookie: ${header}`, `cookie:${header}\n`]) {
