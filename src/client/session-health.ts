@@ -11,7 +11,7 @@
  * The transport reports every authenticated answer here; rate limits, server errors and network
  * failures say nothing about the session and leave the state as it was.
  */
-import type { IgErrorKind } from './errors'
+import { IgApiError, type IgErrorKind } from './errors'
 
 /** How to get a fresh session, for messages after an expiry (servers, the CLI and the UI say the same). */
 export const RECONNECT_HINT =
@@ -20,6 +20,30 @@ export const RECONNECT_HINT =
 /** What to do about a challenge, for messages after one (servers and the UI say the same). */
 export const CHALLENGE_HINT =
 	'Instagram asks this session to pass a challenge: open instagram.com in the browser and complete it, then check the session again (or reconnect with fresh cookies)'
+
+/**
+ * A session error Instagram answered (`login_required`, `challenge_required`) as the same error
+ * with what to do added to its message, as the servers' answers have it: a command line reporting
+ * Instagram's bare 'login_required' leaves a cron job's reader without a next step. Any other error
+ * (a missing session is reported with its own advice before a request) comes back as it is.
+ */
+export function withSessionAdvice(error: unknown): unknown {
+	if (!(error instanceof IgApiError)) return error
+	const advice =
+		error.kind === 'login_required'
+			? `The session has expired: to reconnect, ${RECONNECT_HINT}`
+			: error.kind === 'challenge_required'
+				? CHALLENGE_HINT
+				: undefined
+	if (advice === undefined) return error
+	return new IgApiError(error.kind, `${error.message}. ${advice}`, {
+		upstreamStatus: error.upstreamStatus,
+		body: error.body,
+		endpoint: error.endpoint,
+		retryAfter: error.retryAfter,
+		challengeUrl: error.challengeUrl
+	})
+}
 
 /** One of the five states above. */
 export type SessionState = 'none' | 'unchecked' | 'valid' | 'expired' | 'challenge'

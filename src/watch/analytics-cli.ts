@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox'
 import { jsonText, terminalLine, UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgArgumentError } from '../client/errors'
+import { withSessionAdvice } from '../client/session-health'
 import {
 	Analytics,
 	COMPARE_MAX,
@@ -118,7 +119,7 @@ async function withAnalytics<Result>(
 		return await work(new Analytics(instagram.client), options)
 	} catch (error) {
 		if (error instanceof IgArgumentError) throw new UsageError(error.message)
-		throw error
+		throw withSessionAdvice(error)
 	} finally {
 		await instagram.stop()
 	}

@@ -13,6 +13,7 @@ import { Type } from '@sinclair/typebox'
 import { jsonText, terminalText, UsageError } from '../cli-error'
 import { requireTag, requireUsername } from '../client/api/base'
 import { loadEnvFile, mergeEnv } from '../client/env'
+import { withSessionAdvice } from '../client/session-health'
 import { openInstagram } from '../demo'
 import { JobStore } from '../jobs/store'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
@@ -304,8 +305,10 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 			} catch (error) {
 				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
 				if (interrupted) break
-				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: (error as Error).message })
-				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${(error as Error).message}`)
+				// An expired or challenged session says how to fix it: cron mails this line to someone.
+				const message = (withSessionAdvice(error) as Error).message
+				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: message })
+				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${message}`)
 			}
 		}
 	} finally {

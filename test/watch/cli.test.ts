@@ -233,3 +233,38 @@ test('a failing command given --json prints a JSON failure on standard output, t
 	// Without --json standard output stays empty.
 	expect((await smkit('analytics', 'private.pat', '--demo', '--env', 'none.env')).stdout).toBe('')
 }, 120_000)
+
+test('an expired or challenged session makes analytics, compare and watch run say how to fix it', async () => {
+	const watchArgs = ['--db', 'session.db', '--env', 'none.env', '--demo']
+	// A hashtag's info needs the session (an account's profile counts are answered without one).
+	expect((await smkit('watch', 'add', '#sunset', ...watchArgs)).code).toBe(0)
+	try {
+		simulator.session.set('expired')
+		const analytics = await smkit('analytics', 'luna.explorer', '--demo', '--env', 'none.env')
+		expect(analytics.code).toBe(1)
+		expect(analytics.stderr).toContain('The session has expired: to reconnect, log in to instagram.com')
+		expect(analytics.stderr).toContain('smkit login --cookies FILE')
+		const compare = await smkit(
+			'compare',
+			'luna.explorer',
+			'mega.travel',
+			'--demo',
+			'--json',
+			'--env',
+			'none.env'
+		)
+		expect(JSON.parse(compare.stdout)).toMatchObject({ code: 'login_required' })
+		expect(JSON.parse(compare.stdout).error).toContain('to reconnect')
+		const run = await smkit('watch', 'run', ...watchArgs)
+		expect(run.code).toBe(1)
+		expect(run.stderr).toContain('FAILED  watch 1 #sunset:')
+		expect(run.stderr).toContain('The session has expired: to reconnect')
+
+		simulator.session.set('challenge')
+		const challenged = await smkit('analytics', 'luna.explorer', '--demo', '--env', 'none.env')
+		expect(challenged.code).toBe(1)
+		expect(challenged.stderr).toContain('open instagram.com in the browser and complete it')
+	} finally {
+		simulator.session.set('valid')
+	}
+})
