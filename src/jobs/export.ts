@@ -18,10 +18,24 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv; charset=utf-8'
 }
 
+/**
+ * Characters JSON leaves raw that some line readers take for line ends: NEL, LINE SEPARATOR and
+ * PARAGRAPH SEPARATOR (Python's `str.splitlines`, some editors). Captions pasted from phones carry them.
+ */
+const lineEndsInJson = /[\u0085\u2028\u2029]/g
+
+/** A record as JSON text on one line for any line reader: the characters above as `\u2028` escapes. */
+export function recordJson(record: unknown): string {
+	return JSON.stringify(record).replace(
+		lineEndsInJson,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+	)
+}
+
 /** Records as JSONL text: one JSON object per line, each line ended. */
 export function jsonLines(records: Iterable<unknown>): string {
 	let text = ''
-	for (const record of records) text += `${JSON.stringify(record)}\n`
+	for (const record of records) text += `${recordJson(record)}\n`
 	return text
 }
 
@@ -34,7 +48,7 @@ export function exportParts(
 	if (format === 'jsonl') return [jsonLines(jobs.records(id))]
 	const records = [...jobs.records(id)] as Record<string, unknown>[]
 	if (format === 'json') {
-		const lines = records.map((record) => JSON.stringify(record))
+		const lines = records.map(recordJson)
 		return [lines.length === 0 ? '[]\n' : `[\n${lines.join(',\n')}\n]\n`]
 	}
 	return records.length === 0 ? [UTF8_BOM] : [UTF8_BOM, toCsv(records)]

@@ -61,3 +61,24 @@ test('a symbolic link stays a link; the file it names gets the records', () => {
 	expect(lstatSync(link).isSymbolicLink()).toBe(true)
 	expect(readFileSync(link, 'utf8')).toBe('\uFEFFpk\r\n1\r\n2')
 })
+
+test('a caption with line or paragraph separators stays on its record line in JSONL and JSON', () => {
+	const caption = 'first\u2028second\u2029third\u0085fourth'
+	jobs.storePage(id, [{ key: '3', data: { pk: '3', caption_text: caption } }], null)
+	for (const format of ['jsonl', 'json'] as const) {
+		const out = join(folder, `records.${format}`)
+		writeExport(jobs, id, format, out)
+		const text = readFileSync(out, 'utf8')
+		// Python's str.splitlines() (and editors) break lines at these characters: none is left raw.
+		expect(text).not.toMatch(/[\u0085\u2028\u2029]/)
+		const records =
+			format === 'json'
+				? JSON.parse(text)
+				: text
+						.trim()
+						.split('\n')
+						.map((line) => JSON.parse(line))
+		expect(records).toHaveLength(3)
+		expect(records[2].caption_text).toBe(caption)
+	}
+})
