@@ -5,7 +5,9 @@
  */
 import { lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { toCsv, UTF8_BOM } from '../server/csv'
+import type { TObject, TSchema } from '@sinclair/typebox'
+import { csvChunks, toCsv, UTF8_BOM } from '../server/csv'
+import { KIND_SOURCES } from './kinds'
 import type { JobStore } from './store'
 
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'json'] as const
@@ -51,7 +53,28 @@ export function exportParts(
 		const lines = records.map(recordJson)
 		return [lines.length === 0 ? '[]\n' : `[\n${lines.join(',\n')}\n]\n`]
 	}
-	return records.length === 0 ? [UTF8_BOM] : [UTF8_BOM, toCsv(records)]
+	if (records.length > 0) return [UTF8_BOM, toCsv(records)]
+	const job = jobs.get(id)
+	return job
+		? [UTF8_BOM, ...csvChunks({ header: modelColumns(KIND_SOURCES[job.kind].record), rows: [] })]
+		: [UTF8_BOM]
+}
+
+/**
+ * The CSV columns records of `model` have, flattened as the export flattens them (an object
+ * field, nullable or not, as its dotted columns): the header of an empty list, so a script reading
+ * the file (pandas' read_csv) gets no rows instead of an error about a file with no columns.
+ */
+export function modelColumns(model: TObject): string[] {
+	const columns: string[] = []
+	for (const [key, property] of Object.entries(model.properties)) {
+		const object = [property, ...((property.anyOf as TSchema[] | undefined) ?? [])].find(
+			(schema) => schema.type === 'object' && schema.properties
+		)
+		if (object) for (const child of Object.keys(object.properties)) columns.push(`${key}.${child}`)
+		else columns.push(key)
+	}
+	return columns
 }
 
 /**

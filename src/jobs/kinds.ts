@@ -4,9 +4,13 @@
  * so they follow the client's pagination rule; each asks for the largest page the upstream serves
  * (or one upstream page where Instagram fixes the size), so one job page is one upstream request.
  */
+
+import type { TObject } from '@sinclair/typebox'
 import { requirePk, requireTag, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
 import { IgArgumentError } from '../client/errors'
+import { Comment, Media } from '../client/models/media'
+import { UserShort } from '../client/models/users'
 import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../client/shortcode'
 import type { PageData } from '../client/types'
 import type { JobKind } from './types'
@@ -32,6 +36,8 @@ export interface KindSource {
 	): Promise<PageData<unknown>>
 	/** The record's identity: a record with the same key is the same record. */
 	key(record: unknown): string
+	/** The model of its records: the columns of a CSV of an empty list. */
+	record: TObject
 }
 
 const keyOf = (record: unknown): string => String((record as { pk?: unknown }).pk ?? '')
@@ -81,13 +87,17 @@ const userSource = (
 		return { id: user.pk, total: totalOf(user) }
 	},
 	page: fetch,
-	key: keyOf
+	key: keyOf,
+	record: UserShort
 })
 
-const posts = userSource(
-	(ig, pk, cursor, signal) => ig.feed.getUserFeed(pk, { count: FEED_PAGE, cursor, signal }),
-	(user) => user.media_count
-)
+const posts = {
+	...userSource(
+		(ig, pk, cursor, signal) => ig.feed.getUserFeed(pk, { count: FEED_PAGE, cursor, signal }),
+		(user) => user.media_count
+	),
+	record: Media
+}
 
 /** Every kind's source. */
 export const KIND_SOURCES: Record<JobKind, KindSource> = {
@@ -108,7 +118,8 @@ export const KIND_SOURCES: Record<JobKind, KindSource> = {
 			return { id: info.name || target, total: info.media_count ?? null }
 		},
 		page: (ig, tag, cursor, signal) => ig.feed.getTagFeed(tag, { cursor, signal }),
-		key: keyOf
+		key: keyOf,
+		record: Media
 	},
 	comments: {
 		normalizeTarget: normalizeMedia,
@@ -117,7 +128,8 @@ export const KIND_SOURCES: Record<JobKind, KindSource> = {
 			return { id: media.pk, total: null }
 		},
 		page: (ig, pk, cursor, signal) => ig.media.getComments(pk, { cursor, signal }),
-		key: keyOf
+		key: keyOf,
+		record: Comment
 	},
 	likers: {
 		normalizeTarget: normalizeMedia,
@@ -126,7 +138,8 @@ export const KIND_SOURCES: Record<JobKind, KindSource> = {
 			return { id: media.pk, total: null }
 		},
 		page: (ig, pk, cursor, signal) => ig.media.getLikers(pk, { cursor, signal }),
-		key: keyOf
+		key: keyOf,
+		record: UserShort
 	}
 }
 

@@ -82,3 +82,28 @@ test('a caption with line or paragraph separators stays on its record line in JS
 		expect(records[2].caption_text).toBe(caption)
 	}
 })
+
+test('a list with no records is a CSV with the header of its records, not an empty file', () => {
+	const header = (kind: 'followers' | 'posts' | 'comments') => {
+		const empty = jobs.create({ kind, target: `empty-${kind}` }).id
+		const out = join(folder, `${kind}.csv`)
+		writeExport(jobs, empty, 'csv', out)
+		const bytes = readFileSync(out)
+		expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+		return bytes.subarray(3).toString('utf8').split(',')
+	}
+	expect(header('followers')).toEqual([
+		'pk',
+		'username',
+		'full_name',
+		'is_private',
+		'is_verified',
+		'profile_pic_url'
+	])
+	const posts = header('posts')
+	expect(posts.slice(0, 3)).toEqual(['pk', 'id', 'code'])
+	expect(posts).toContain('user.username')
+	expect(posts).toContain('location.name')
+	expect(posts).not.toContain('location')
+	expect(header('comments')).toEqual(expect.arrayContaining(['text', 'user.pk', 'replies']))
+})
