@@ -148,6 +148,31 @@ function asTyped(message: string): string {
 	})
 }
 
+/**
+ * A reader that stops early (`| head`, a pager quit before the end) closes standard output, and the
+ * writes after that fail with EPIPE: thrown by the write, or emitted on the stream, where nothing
+ * listening made Bun print a stack and exit 1. The reader chose to stop, and nothing more can be
+ * shown: the command ends as it would have (collect also pauses its job, with its own listener).
+ */
+const readerGone = (error: unknown) => (error as { code?: unknown } | null)?.code === 'EPIPE'
+process.stdout.on('error', (error) => {
+	if (!readerGone(error)) throw error
+})
+
+/** A failed command on standard error (and standard output with --json), with its exit code. */
+function reportFailure(error: unknown): void {
+	// cac's own errors (an unknown option, a missing argument or option value, an extra argument)
+	// are usage mistakes: exit 2, with a pointer to the command's help.
+	const usage = error instanceof Error && error.name === 'CACError'
+	const command = cli.matchedCommand?.name
+	console.error(usage ? asTyped(formatCliError(error)) : formatCliError(error))
+	if (usage) console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
+	process.exitCode = usage ? 2 : exitCodeOf(error)
+	// A command given --json keeps standard output JSON when it fails, as when it succeeds.
+	const takesJson = cli.matchedCommand?.options.some((option) => option.name === 'json')
+	if (takesJson && cli.options.json === true) process.stdout.write(`${jsonText(jsonFailure(error, usage))}\n`)
+}
+
 try {
 	const options = [...cli.globalCommand.options, ...cli.commands.flatMap((command) => command.options)]
 	const words = attachOptionValues(helpWord(process.argv), options)
@@ -173,14 +198,6 @@ try {
 		await cli.runMatchedCommand()
 	}
 } catch (error) {
-	// cac's own errors (an unknown option, a missing argument or option value, an extra argument)
-	// are usage mistakes: exit 2, with a pointer to the command's help.
-	const usage = error instanceof Error && error.name === 'CACError'
-	const command = cli.matchedCommand?.name
-	console.error(usage ? asTyped(formatCliError(error)) : formatCliError(error))
-	if (usage) console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
-	process.exitCode = usage ? 2 : exitCodeOf(error)
-	// A command given --json keeps standard output JSON when it fails, as when it succeeds.
-	const takesJson = cli.matchedCommand?.options.some((option) => option.name === 'json')
-	if (takesJson && cli.options.json === true) process.stdout.write(`${jsonText(jsonFailure(error, usage))}\n`)
+	// A write the reader's going away made throw: the command ends quietly, as it would have.
+	if (!readerGone(error)) reportFailure(error)
 }

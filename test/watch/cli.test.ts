@@ -268,3 +268,16 @@ test('an expired or challenged session makes analytics, compare and watch run sa
 		simulator.session.set('valid')
 	}
 })
+
+test('a reader that stops early (| head) ends the command quietly with its own exit code', async () => {
+	// 97 KB of JSON: more than a pipe holds, so writes fail once head has gone.
+	const script = `set -o pipefail; "${binary}" compare luna.explorer mega.travel --posts 200 --demo --json --env none.env | head -c 10 > /dev/null`
+	const child = Bun.spawn(['bash', '-c', script], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url },
+		stderr: 'pipe'
+	})
+	const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+	expect(stderr).toBe('')
+	expect(code).toBe(0)
+})
