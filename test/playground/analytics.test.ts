@@ -143,6 +143,24 @@ describe('GET /api/analytics/profile/{username}', () => {
 		)
 	})
 
+	it('gives no average or rate for an account without posts, as for its posting pace and best post', async () => {
+		// the.vintage.notes: a public demo account with followers and no posts.
+		const body = await expectOk(await harness.get('/api/analytics/profile/the.vintage.notes'))
+		expect(Value.Check(ProfileAnalytics, body.data)).toBe(true)
+		expect(body.data).toMatchObject({
+			posts_analyzed: 0,
+			avg_likes: null,
+			avg_comments: null,
+			engagement_rate: null,
+			posts_per_week: null,
+			top_posts: []
+		})
+		expect(body.data.follower_count).toBeGreaterThan(0)
+		const compared = await expectOk(await harness.get('/api/compare?users=the.vintage.notes,luna.explorer'))
+		for (const metric of ['avg_likes', 'avg_comments', 'engagement_rate', 'posts_per_week', 'top_post'])
+			expect(compared.data.rows.find((row: { metric: string }) => row.metric === metric).values[0]).toBeNull()
+	})
+
 	it('works without a session, from the public profile and posts', async () => {
 		const anonymous = await startPlayground({ loggedIn: false })
 		try {

@@ -134,6 +134,35 @@ test(
 )
 
 test(
+	'Analytics of an account without posts shows a dash for its averages and rate, not 0',
+	async () => {
+		await open('analytics')
+		await page.locator('main input[name="username"]').fill('the.vintage.notes')
+		await page.locator('main form button[type=submit]').click()
+		await page.locator('main .heatmap').waitFor()
+		const cards = await page
+			.locator('main .stat-card')
+			.evaluateAll((articles) =>
+				Object.fromEntries(
+					articles.map((article) => [
+						article.querySelector('.stat-card-title')?.textContent,
+						article.querySelector('.stat-card-value')?.textContent
+					])
+				)
+			)
+		expect(cards).toMatchObject({
+			'Engagement rate': '—',
+			'Average likes': '—',
+			'Average comments': '—',
+			'Posts per week': '—',
+			'Posts analysed': '0'
+		})
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)
+
+test(
 	'Watch: add luna.explorer, advance demo time by a day, run again: gained and lost as the API says',
 	async () => {
 		await open('watch')

@@ -29,9 +29,9 @@ interface Figures {
 	full_name: string
 	follower_count: number
 	posts_analyzed: number
-	avg_likes: number
-	avg_comments: number
-	engagement_rate: number
+	avg_likes: number | null
+	avg_comments: number | null
+	engagement_rate: number | null
 	posts_per_week: number | null
 	heatmap: number[][]
 	top_posts: TopPost[]
@@ -121,6 +121,9 @@ export function topPost(post: TopPost): HTMLElement {
 	)
 }
 
+/** A figure that is null without posts (or followers) as a dash, else grouped. */
+const decimal = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'))
+
 /** The figures as cards, bars, heat map, top posts and terms. */
 export function figuresView(figures: Figures): HTMLElement[] {
 	const terms = (list: { term: string; posts: number }[], prefix: string) =>
@@ -140,13 +143,13 @@ export function figuresView(figures: Figures): HTMLElement[] {
 			'div',
 			{ className: 'stat-grid' },
 			card('Followers', formatCount(figures.follower_count)),
-			card('Engagement rate', `${figures.engagement_rate.toLocaleString('en-US')} %`),
-			card('Average likes', figures.avg_likes.toLocaleString('en-US')),
-			card('Average comments', figures.avg_comments.toLocaleString('en-US')),
 			card(
-				'Posts per week',
-				figures.posts_per_week === null ? '—' : figures.posts_per_week.toLocaleString('en-US')
+				'Engagement rate',
+				figures.engagement_rate === null ? '—' : `${figures.engagement_rate.toLocaleString('en-US')} %`
 			),
+			card('Average likes', decimal(figures.avg_likes)),
+			card('Average comments', decimal(figures.avg_comments)),
+			card('Posts per week', decimal(figures.posts_per_week)),
 			card('Posts analysed', formatCount(figures.posts_analyzed))
 		),
 		h('h3', { className: 'section-title', text: 'Media mix' }),

@@ -51,9 +51,14 @@ export const ProfileAnalytics = Type.Object({
 	posts_analyzed: Count,
 	first_post_at: Nullable(Type.Integer({ description: 'oldest analysed post (unix seconds)' })),
 	last_post_at: Nullable(Type.Integer({ description: 'newest analysed post (unix seconds)' })),
-	avg_likes: Type.Number({ description: 'rounded to 2 decimals' }),
-	avg_comments: Type.Number({ description: 'rounded to 2 decimals' }),
-	engagement_rate: Type.Number({ description: 'percent, rounded to 3 decimals' }),
+	avg_likes: Nullable(Type.Number({ description: 'rounded to 2 decimals; null without posts' })),
+	avg_comments: Nullable(Type.Number({ description: 'rounded to 2 decimals; null without posts' })),
+	engagement_rate: Nullable(
+		Type.Number({
+			description:
+				'(average likes + comments) / followers, percent, rounded to 3 decimals; null without posts or followers'
+		})
+	),
 	posts_per_week: Nullable(
 		Type.Number({
 			description:

@@ -119,11 +119,14 @@ export function analyzePosts(profile: User, posts: readonly Media[], requested: 
 		posts_analyzed: count,
 		first_post_at: first,
 		last_post_at: last,
-		avg_likes: round(avgLikes, 2),
-		avg_comments: round(avgComments, 2),
-		engagement_rate: profile.follower_count
-			? round(((avgLikes + avgComments) / profile.follower_count) * 100, 3)
-			: 0,
+		// Without posts there is no average, and without followers no rate: null, as posts_per_week
+		// and the best post are, rather than a 0 that reads as a measured figure and ranks in compare.
+		avg_likes: count ? round(avgLikes, 2) : null,
+		avg_comments: count ? round(avgComments, 2) : null,
+		engagement_rate:
+			count && profile.follower_count
+				? round(((avgLikes + avgComments) / profile.follower_count) * 100, 3)
+				: null,
 		posts_per_week: count >= 2 && spanWeeks > 0 ? round((count - 1) / spanWeeks, 2) : null,
 		by_weekday: heatmap.map((hours) => hours.reduce((sum, value) => sum + value, 0)),
 		by_hour: Array.from({ length: 24 }, (_, hour) =>
