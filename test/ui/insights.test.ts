@@ -190,6 +190,17 @@ test(
 				expect(rows[index]).toContain(user.username)
 			})
 		}
+		// Each list downloads as a file named after it, so gained and lost are told apart.
+		for (const list of ['gained', 'lost'] as const) {
+			if (diff[list].length === 0) continue
+			const [download] = await Promise.all([
+				page.waitForEvent('download'),
+				page.locator(`main [data-list="${list}"] button`, { hasText: 'to CSV' }).click()
+			])
+			expect(download.suggestedFilename()).toMatch(
+				new RegExp(`^followers-${list}-luna\\.explorer-${diff.from.id}-${diff.to.id}-\\d{8}-\\d{6}\\.csv$`)
+			)
+		}
 		expect(await page.locator('main svg.chart g.chart-column').count()).toBe(2)
 		// At this 1280 px window each list shows all its columns: none is cut off behind a scroll bar.
 		expect(page.viewportSize()?.width).toBe(1280)

@@ -60,7 +60,7 @@ export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promis
 		className: 'button button-primary',
 		text: watch.kind === 'hashtag' ? 'Show changes' : 'Show gained and lost',
 		attrs: { type: 'button' },
-		on: { click: () => void showDiff(watch.id, Number(from.value), Number(to.value), diffArea) }
+		on: { click: () => void showDiff(watch.id, watch.target, Number(from.value), Number(to.value), diffArea) }
 	})
 	replaceChildren(
 		detail,
@@ -81,7 +81,8 @@ export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promis
 		diffArea,
 		latestTopPosts(snapshots.at(-1))
 	)
-	if (snapshots.length >= 2) await showDiff(watch.id, Number(from.value), Number(to.value), diffArea)
+	if (snapshots.length >= 2)
+		await showDiff(watch.id, watch.target, Number(from.value), Number(to.value), diffArea)
 }
 
 /** A hashtag snapshot's top posts. */

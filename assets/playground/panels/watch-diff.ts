@@ -23,8 +23,18 @@ interface Diff {
 const signed = (value: number | null) =>
 	value === null ? '—' : `${value > 0 ? '+' : ''}${formatCount(value)}`
 
-/** Shows in `area` the diff of watch `watchId` from snapshot `from` to `to`. */
-export async function showDiff(watchId: number, from: number, to: number, area: HTMLElement): Promise<void> {
+/**
+ * Shows in `area` the diff of watch `watchId` (of the account `target`) from snapshot `from` to
+ * `to`. Its CSV files are named after what they hold (`followers-gained-luna.explorer-3-4-...csv`):
+ * gained and lost downloaded together were both `export-TIME.csv`.
+ */
+export async function showDiff(
+	watchId: number,
+	target: string,
+	from: number,
+	to: number,
+	area: HTMLElement
+): Promise<void> {
 	const answer = await apiGet<Diff>(`/api/watches/${watchId}/diff?from=${from}&to=${to}`)
 	if (!answer.ok || !answer.envelope) {
 		replaceChildren(area, errorBox(answer.code, answer.error))
@@ -51,7 +61,9 @@ export async function showDiff(watchId: number, from: number, to: number, area: 
 						className: 'button button-small',
 						text: `Export ${title.toLowerCase()} to CSV`,
 						attrs: { type: 'button' },
-						on: { click: () => void exportCsv(users) }
+						on: {
+							click: () => void exportCsv(users, `followers-${title.toLowerCase()}-${target}-${from}-${to}`)
+						}
 					})
 				: null,
 			users.length > 0 ? dataTable(users) : h('p', { className: 'result-empty', text: 'Nobody.' })
