@@ -98,3 +98,23 @@ export function jsonFailure(error: unknown, usage = false): JsonFailure {
 		exit_code: exitCode
 	}
 }
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' })
+
+/**
+ * `text` cut to at most `width` terminal columns, with `…` when cut. Cuts fall between whole
+ * characters as people see them: never inside an emoji, a surrogate pair or a letter with its
+ * accent (`slice` by code units left half an emoji, shown as a replacement character).
+ */
+export function clip(text: string, width: number): string {
+	if (Bun.stringWidth(text) <= width) return text
+	let kept = ''
+	let used = 0
+	for (const { segment } of graphemes.segment(text)) {
+		const next = Bun.stringWidth(segment)
+		if (used + next > width - 1) break
+		kept += segment
+		used += next
+	}
+	return `${kept}…`
+}

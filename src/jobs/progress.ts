@@ -4,7 +4,7 @@
  * 429/5xx), counting down while it lasts.
  * Without a terminal: one plain line per stored page and per wait, for logs.
  */
-import { terminalLine } from '../cli-error'
+import { clip, terminalLine } from '../cli-error'
 import type { Job, JobEvent } from './types'
 
 /** Where progress goes: stderr or a test double. */
@@ -139,7 +139,9 @@ export class ProgressReporter {
 		if (this.#waitShown)
 			parts.push(`waiting ${Math.ceil((this.#waitUntil - now) / 1000)} s (${this.#waitReason})`)
 		const columns = this.output.columns && this.output.columns > 20 ? this.output.columns : 100
-		this.output.write(`\r\x1b[2K${parts.join('  ').slice(0, columns - 1)}`)
+		// Cut to what the terminal shows (a hashtag's CJK characters take two columns each): a line
+		// that wraps leaves its first part behind at every redraw.
+		this.output.write(`\r\x1b[2K${clip(parts.join('  '), columns - 1)}`)
 		this.#drawn = true
 	}
 }

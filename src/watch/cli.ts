@@ -10,7 +10,7 @@
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { jsonText, terminalText, UsageError } from '../cli-error'
+import { clip, jsonText, terminalText, UsageError } from '../cli-error'
 import { requireTag, requireUsername } from '../client/api/base'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { withSessionAdvice } from '../client/session-health'
@@ -21,7 +21,7 @@ import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, type Store, storeError } from '../store/db'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
-import { clip, formatTable } from './table'
+import { formatTable } from './table'
 import { parseEvery, type SnapshotDiff, type Watch, type WatchSpec } from './types'
 
 /** The options of `smkit watch`. */

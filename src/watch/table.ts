@@ -50,23 +50,3 @@ export function formatTable(
 			.trimEnd()
 	return [line(titles), widths.map((width) => '-'.repeat(width)).join('  '), ...texts.map(line)].join('\n')
 }
-
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' })
-
-/**
- * `text` cut to at most `width` terminal columns, with `…` when cut. Cuts fall between whole
- * characters as people see them: never inside an emoji, a surrogate pair or a letter with its
- * accent (`slice` by code units left half an emoji, shown as a replacement character).
- */
-export function clip(text: string, width: number): string {
-	if (Bun.stringWidth(text) <= width) return text
-	let kept = ''
-	let used = 0
-	for (const { segment } of graphemes.segment(text)) {
-		const next = Bun.stringWidth(segment)
-		if (used + next > width - 1) break
-		kept += segment
-		used += next
-	}
-	return `${kept}…`
-}

@@ -103,3 +103,21 @@ test('without a terminal, a wait and a page are one line each', () => {
 		'page 3: 600 of 5,400 collected (+200), 250/s\n'
 	])
 })
+
+test('on a narrow terminal the line fits the columns the terminal shows, wide characters counted twice', () => {
+	const terminal = { ...output(true), columns: 40 }
+	const reporter = new ProgressReporter(terminal, 'tag 東京カフェ巡り')
+	try {
+		reporter.event({
+			type: 'page',
+			job: { ...job, kind: 'tag', target: '東京カフェ巡り' },
+			added: 200,
+			rate: 250
+		})
+		const line = (terminal.writes.at(-1) as string).replace('\r\x1b[2K', '')
+		expect(line).toStartWith('tag 東京カフェ巡り')
+		expect(Bun.stringWidth(line)).toBeLessThanOrEqual(39)
+	} finally {
+		reporter.finish()
+	}
+})

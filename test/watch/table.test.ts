@@ -3,7 +3,8 @@
  * hold (a caption's line breaks, a hostile name's control characters), columns aligned.
  */
 import { expect, test } from 'bun:test'
-import { clip, formatTable } from '../../src/watch/table'
+import { clip } from '../../src/cli-error'
+import { formatTable } from '../../src/watch/table'
 
 test('a cell with line breaks, tabs or control characters stays on its row', () => {
 	const table = formatTable(
