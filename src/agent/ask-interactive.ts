@@ -4,7 +4,7 @@
  * the running ask; a second Ctrl-C exits (code 130). Lines are queued, so piped input works too.
  */
 import { createInterface } from 'node:readline'
-import { terminalText } from '../cli-error'
+import { clip, terminalText } from '../cli-error'
 import type { Agent } from './agent'
 import type { LinePrompt } from './ask-approver'
 import { LiveView, paint, printResponse } from './ask-terminal'
@@ -140,9 +140,7 @@ export async function runInteractive(options: {
 				if (!history.length) process.stdout.write('(no messages yet)\n')
 				for (const entry of history) {
 					const text = terminalText(entry.content.replace(/\s+/g, ' '))
-					process.stdout.write(
-						`${paint('bold', entry.role.padEnd(9), process.stdout)} ${text.slice(0, 120)}\n`
-					)
+					process.stdout.write(`${paint('bold', entry.role.padEnd(9), process.stdout)} ${clip(text, 120)}\n`)
 				}
 				continue
 			}

@@ -4,7 +4,7 @@
  * Off a terminal it prints plain text; `--quiet` prints only the answer.
  */
 import { styleText } from 'node:util'
-import { jsonText, terminalText } from '../cli-error'
+import { clip, jsonText, terminalText } from '../cli-error'
 import type { AgentEvent, AskResponse } from './events'
 import { deniedNotice } from './permissions'
 
@@ -137,7 +137,7 @@ export class LiveView {
 			case 'tool_call':
 				if (event.source === 'code') {
 					const args = JSON.stringify(event.arguments ?? []).slice(1, -1)
-					this.spin(terminalText(`⬡ ig.${event.name}(${args.length > 60 ? `${args.slice(0, 60)}…` : args})`))
+					this.spin(terminalText(`⬡ ig.${event.name}(${clip(args, 60)})`))
 				}
 				break
 			case 'tool_result':

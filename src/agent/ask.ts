@@ -6,7 +6,7 @@
  * exits 0 only when every task succeeded.
  */
 
-import { jsonText, terminalLine, terminalText } from '../cli-error'
+import { clip, jsonText, terminalLine, terminalText } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { openDemoSession } from '../demo'
@@ -157,7 +157,7 @@ async function runParallelMode(
 		for (const [index, task] of result.results.entries()) {
 			// A summary for people: one line each, with no control character from the answer.
 			const answer = terminalLine((task.answer || task.error || '').replace(/\s+/g, ' '))
-			process.stdout.write(`${task.success ? '✅' : '❌'} Task ${index + 1}: ${answer.slice(0, 100)}\n`)
+			process.stdout.write(`${task.success ? '✅' : '❌'} Task ${index + 1}: ${clip(answer, 100)}\n`)
 		}
 		const steps = result.results.reduce((total, task) => total + task.steps, 0)
 		process.stdout.write(

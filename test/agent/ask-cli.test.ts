@@ -201,6 +201,15 @@ describe('smkit ask', () => {
 		expect(parsed.total_tokens).toBe(30)
 	})
 
+	test('--parallel cuts a long answer in its summary between whole characters', async () => {
+		// 99 letters then emoji: a cut at 100 code units kept half of the first one's surrogate pair.
+		llm.setScript(() => reply.text(`${'a'.repeat(99)}🌅🌅🌅 and the rest of a long answer`, 10))
+		const result = await smkit(['--parallel', 'task one', 'task two', '--demo'])
+		expect(result.code).toBe(0)
+		expect(result.stdout).not.toContain('\uFFFD')
+		expect(result.stdout).toContain(`Task 1: ${'a'.repeat(99)}…`)
+	})
+
 	test('--parallel prints answers that carry escape sequences as text', async () => {
 		const hostile = '\u001b]0;PWNED\u0007\u001b[2J'
 		// Answered by question: the two tasks ask at the same time, in no fixed order.
