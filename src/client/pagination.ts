@@ -40,6 +40,14 @@ const INSIDE_PAGE = '~p1.'
 /** What every cursor of ours starts with: one that does but is not `INSIDE_PAGE` was damaged. */
 const OUR_CURSOR = '~p'
 const NOT_OURS = 'cursor is not a next_cursor this list returned'
+
+/**
+ * The error for a cursor this list cannot have returned (damaged, or another list's): a list method
+ * that reads its own cursors refuses one instead of starting over or reading another list.
+ */
+export function foreignCursor(): IgArgumentError {
+	return new IgArgumentError(NOT_OURS)
+}
 /** The largest in-page offset a cursor may carry. */
 const MAX_OFFSET = 100_000
 
@@ -67,7 +75,7 @@ function encodePosition(position: Position): string | null {
 function decodePosition(cursor: string | null | undefined): Position {
 	if (!cursor) return { cursor: null, skip: 0 }
 	if (!cursor.startsWith(OUR_CURSOR)) return { cursor, skip: 0 }
-	if (!cursor.startsWith(INSIDE_PAGE)) throw new IgArgumentError(NOT_OURS)
+	if (!cursor.startsWith(INSIDE_PAGE)) throw foreignCursor()
 	const encoded = cursor.slice(INSIDE_PAGE.length)
 	let parsed: unknown
 	try {
@@ -78,7 +86,7 @@ function decodePosition(cursor: string | null | undefined): Position {
 	const { c, o } = (parsed ?? {}) as { c?: unknown; o?: unknown }
 	const validCursor = c === null || (typeof c === 'string' && c !== '')
 	if (!validCursor || !Number.isInteger(o) || (o as number) < 1 || (o as number) > MAX_OFFSET)
-		throw new IgArgumentError(NOT_OURS)
+		throw foreignCursor()
 	return { cursor: c as string | null, skip: o as number }
 }
 
@@ -99,7 +107,7 @@ export async function paginate<Item>(
 	const items: Item[] = []
 	const seen = new Set<string>()
 	let position: Position | null = decodePosition(options.cursor)
-	if (shape === 'whole' && position.cursor !== null) throw new IgArgumentError(NOT_OURS)
+	if (shape === 'whole' && position.cursor !== null) throw foreignCursor()
 	if (position.cursor) seen.add(position.cursor)
 	for (let pages = 0; position && pages < MAX_PAGES; pages++) {
 		const wanted = count === undefined ? undefined : count - items.length

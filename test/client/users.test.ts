@@ -138,6 +138,20 @@ describe('ig.public against the simulator (anonymous)', () => {
 		}
 	})
 
+	it("refuses another account's public posts cursor and a made-up one instead of reading the wrong posts", async () => {
+		const ig = context.client({ credentials: undefined })
+		const luna = await ig.public.getPosts(DEMO.luna.username, { count: 12 })
+		expect(luna.next_cursor).not.toBeNull()
+		// The sources page by user id: read for xss.payload, luna's cursor would go on with luna's posts.
+		for (const cursor of [luna.next_cursor, 'garbage', `q:${DEMO.luna.pk}:QVFDcG9zdHM6MTI`]) {
+			const error = await failure(ig.public.getPosts(DEMO.xss.username, { count: 3, cursor }))
+			expect({ cursor, kind: error.kind }).toEqual({ cursor, kind: 'bad_request' })
+		}
+		// Its own account still reads on from it, in any spelling of the username.
+		const next = await ig.public.getPosts('@Luna.Explorer', { count: 3, cursor: luna.next_cursor })
+		expect(next.items.map((post) => post.user.pk)).toEqual([DEMO.luna.pk, DEMO.luna.pk, DEMO.luna.pk])
+	})
+
 	it('says private_account for the posts of a private account, not_found for an unknown one', async () => {
 		const ig = context.client({ credentials: undefined })
 		expect((await failure(ig.public.getPosts(DEMO.pat.username))).kind).toBe('private_account')

@@ -8,7 +8,7 @@ import { IgApiError, IgError, IgNetworkError, IgTimeoutError } from '../errors'
 import { normalizeGraphMedia, normalizeMedia } from '../normalize/media'
 import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, count, flag, type Raw, text } from '../normalize/values'
-import { type ListOptions, type Page, paginate } from '../pagination'
+import { foreignCursor, type ListOptions, type Page, paginate } from '../pagination'
 import type { Media, PageData, PublicProfile } from '../types'
 import { ApiGroup, call, queryHash, type RequestOptions, requireUsername } from './base'
 import { parseProfileHtml } from './public-html'
@@ -56,6 +56,28 @@ function timelinePage(user: Raw): PageData<Media> & { hasMore: boolean } {
 	}
 }
 
+/** Which source serves a later page of public posts: the GraphQL timeline query or the mobile feed. */
+type PostsSource = 'q' | 'm'
+
+/**
+ * The cursor of a later page of public posts: the source, the account (username and id) and the
+ * source's own cursor. The account is in it because the sources page by user id alone: another
+ * account's cursor would otherwise bring that account's posts back as this one's.
+ */
+function postsCursor(source: PostsSource, username: string, userId: string, upstream: string): string {
+	return `${source}:${username}:${userId}:${upstream}`
+}
+
+/** What a public posts cursor names; refuses one made for another account or by another list. */
+function readPostsCursor(
+	cursor: string,
+	username: string
+): { source: PostsSource; userId: string; upstream: string } {
+	const match = /^([qm]):([a-z0-9._]{1,30}):(\d{1,30}):(.+)$/s.exec(cursor)
+	if (!match || match[2] !== username) throw foreignCursor()
+	return { source: match[1] as PostsSource, userId: match[3] as string, upstream: match[4] as string }
+}
+
 /** Anonymous access. */
 export class Public extends ApiGroup {
 	/**
@@ -76,10 +98,11 @@ export class Public extends ApiGroup {
 		const name = requireUsername(username)
 		return paginate(async (cursor, limit) => {
 			const size = Math.min(limit ?? 12, 50)
-			const [kind, userId = '', position = ''] = cursor?.split(':') ?? []
-			if (kind === 'q') return this.#graphqlPosts(userId, size, position, options.signal)
-			if (kind === 'm') return this.#mobilePosts(userId, size, position, options.signal)
-			return this.#firstPostsPage(name, size, options.signal)
+			if (!cursor) return this.#firstPostsPage(name, size, options.signal)
+			const { source, userId, upstream } = readPostsCursor(cursor, name)
+			return source === 'q'
+				? this.#graphqlPosts(name, userId, size, upstream, options.signal)
+				: this.#mobilePosts(name, userId, size, upstream, options.signal)
 		}, options)
 	}
 
@@ -95,7 +118,10 @@ export class Public extends ApiGroup {
 		if (!user || !userId) throw strategiesFailed(username, errors)
 		const page = timelinePage(user)
 		if (page.items.length)
-			return { items: page.items, next_cursor: page.next_cursor ? `q:${userId}:${page.next_cursor}` : null }
+			return {
+				items: page.items,
+				next_cursor: page.next_cursor ? postsCursor('q', username, userId, page.next_cursor) : null
+			}
 		if (flag(user.is_private))
 			throw new IgApiError('private_account', `@${username} is private: its posts are not public`, {
 				upstreamStatus: 200,
@@ -105,8 +131,8 @@ export class Public extends ApiGroup {
 		if (known !== undefined && count(known) === 0) return { items: [], next_cursor: null }
 		// The profile listed no posts although it has some: the GraphQL fallback runs on empty results too.
 		for (const strategy of [
-			() => this.#graphqlPosts(userId, size, '', signal),
-			() => this.#mobilePosts(userId, size, '', signal)
+			() => this.#graphqlPosts(username, userId, size, '', signal),
+			() => this.#mobilePosts(username, userId, size, '', signal)
 		]) {
 			try {
 				const next = await strategy()
@@ -121,6 +147,7 @@ export class Public extends ApiGroup {
 	}
 
 	async #graphqlPosts(
+		username: string,
 		userId: string,
 		size: number,
 		after: string,
@@ -133,10 +160,14 @@ export class Public extends ApiGroup {
 			signal
 		})
 		const page = timelinePage({ id: userId, ...asObject(data.user) })
-		return { items: page.items, next_cursor: page.next_cursor ? `q:${userId}:${page.next_cursor}` : null }
+		return {
+			items: page.items,
+			next_cursor: page.next_cursor ? postsCursor('q', username, userId, page.next_cursor) : null
+		}
 	}
 
 	async #mobilePosts(
+		username: string,
 		userId: string,
 		size: number,
 		maxId: string,
@@ -152,7 +183,7 @@ export class Public extends ApiGroup {
 		const next = text(body.next_max_id)
 		return {
 			items: asArray(body.items).map(normalizeMedia),
-			next_cursor: flag(body.more_available) && next ? `m:${userId}:${next}` : null
+			next_cursor: flag(body.more_available) && next ? postsCursor('m', username, userId, next) : null
 		}
 	}
 
