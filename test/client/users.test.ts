@@ -116,6 +116,14 @@ describe('ig.public against the simulator (anonymous)', () => {
 		expect(page.items[0]?.user.username).toBe('luna.explorer')
 	})
 
+	it('names the owner on every page of public posts, not only on the first', async () => {
+		const ig = context.client({ credentials: undefined })
+		const owners = new Set<string>()
+		for await (const post of await ig.public.getPosts(DEMO.luna.username, { count: 5 }))
+			owners.add(`${post.user.pk} ${post.user.username}`)
+		expect([...owners]).toEqual([`${DEMO.luna.pk} luna.explorer`])
+	})
+
 	it('falls back to the GraphQL query, then the HTML page, when web_profile_info fails', async () => {
 		context.sim.faults.set({ kind: 'server_error', pathPattern: 'web_profile_info' })
 		try {

@@ -159,7 +159,9 @@ export class Public extends ApiGroup {
 			anonymous: 'web',
 			signal
 		})
-		const page = timelinePage({ id: userId, ...asObject(data.user) })
+		// The query answers `user` with its posts only: the owner's username comes from the request, so
+		// these posts name their owner as the first page's do.
+		const page = timelinePage({ id: userId, username, ...asObject(data.user) })
 		return {
 			items: page.items,
 			next_cursor: page.next_cursor ? postsCursor('q', username, userId, page.next_cursor) : null
