@@ -178,7 +178,22 @@ export async function runCollect(
 				'paused',
 				`${outputError ?? (outputClosed ? 'Output closed' : 'Interrupted')}: run the same command again to continue`
 			)
-		if (outputError === undefined) sink.end()
+		let unwritten = false
+		if (outputError === undefined)
+			try {
+				sink.end()
+			} catch (error) {
+				// CSV and JSON are written once the list is complete. The job stays unfinished, so running
+				// the command again writes the file from the store instead of collecting the list anew.
+				outputError = `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
+				unwritten = finished.status === 'done'
+				if (unwritten)
+					finished = jobs.setStatus(
+						job.id,
+						'paused',
+						`${outputError}: run the same command again to write it`
+					)
+			}
 		const seconds = (performance.now() - started) / 1000
 		const added = finished.collected - collectedBefore
 		log(
@@ -187,7 +202,11 @@ export async function runCollect(
 		)
 		if (finished.status === 'done') return
 		if (outputError !== undefined) {
-			log(`${outputError}: run the same command again to continue where it stopped.`)
+			log(
+				unwritten
+					? `${outputError}: the records are stored; run the same command again to write the file.`
+					: `${outputError}: run the same command again to continue where it stopped.`
+			)
 			process.exitCode = 1
 			return
 		}

@@ -3,7 +3,7 @@
  * rules: union header, dotted columns, formulas defused, UTF-8 with BOM), always in arrival order
  * and read from the store, so a file written after a crash holds exactly the stored records.
  */
-import { lstatSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { lstatSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { csvChunks, toCsv, UTF8_BOM } from '../server/csv'
@@ -93,8 +93,14 @@ export function writeExport(jobs: JobStore, id: number, format: ExportFormat, pa
 	}
 	const target = existing ? realpathSync(path) : linkedTarget(path)
 	const temporary = `${target}.tmp-${process.pid}`
-	writeFileSync(temporary, content)
-	renameSync(temporary, target)
+	try {
+		writeFileSync(temporary, content)
+		renameSync(temporary, target)
+	} catch (error) {
+		// A full disk leaves part of the file written: removed, it does not hold the space it filled.
+		rmSync(temporary, { force: true })
+		throw error
+	}
 }
 
 /** Where `path`, which does not exist, would be: a link to a missing file names that file. */

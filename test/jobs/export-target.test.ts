@@ -1,10 +1,20 @@
 /**
  * Writing a job's records to `--out` when the path is not a plain file: a pipe (as /dev/null or
  * /dev/stdout are devices) is written into and stays a pipe, and a symbolic link keeps pointing at
- * the file it names, which gets the records.
+ * the file it names, which gets the records. A write that fails leaves no temporary file behind.
  */
 import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs'
+import {
+	lstatSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeExport } from '../../src/jobs/export'
@@ -106,4 +116,15 @@ test('a list with no records is a CSV with the header of its records, not an emp
 	expect(posts).toContain('location.name')
 	expect(posts).not.toContain('location')
 	expect(header('comments')).toEqual(expect.arrayContaining(['text', 'user.pk', 'replies']))
+})
+
+test('a file that cannot be written whole (a full disk) leaves no temporary file filling the disk', () => {
+	const path = join(folder, 'followers.csv')
+	writeFileSync(path, 'the previous export')
+	// The temporary file is the one a full disk cuts short: here it leads to /dev/full, where every
+	// write fails with ENOSPC as on a full disk.
+	symlinkSync('/dev/full', `${path}.tmp-${process.pid}`)
+	expect(() => writeExport(jobs, id, 'csv', path)).toThrow('ENOSPC')
+	expect(readdirSync(folder).filter((name) => name.startsWith('followers.csv'))).toEqual(['followers.csv'])
+	expect(readFileSync(path, 'utf8')).toBe('the previous export')
 })
