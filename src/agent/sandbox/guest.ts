@@ -29,6 +29,9 @@ const parse = JSON.parse
 const freeze = Object.freeze
 const create = Object.create
 const defineProperty = Object.defineProperty
+const assign = Object.assign
+const isArray = Array.isArray
+const asyncIterator = Symbol.asyncIterator
 const ErrorClass = Error
 const TypeErrorClass = TypeError
 const StringClass = String
@@ -157,7 +160,33 @@ async function call(path, args) {
 	} catch (error) {
 		throw new TypeErrorClass('ig.' + path + ': arguments must be JSON data (' + errorText(error) + ')')
 	}
-	return settle(await bridge(path, text))
+	return iterablePage(path, list, settle(await bridge(path, text)))
+}
+
+// A list method's page, as the client's own pages are: also async-iterable over its records and
+// then every record after it, asking the same method for each following page (one call each).
+function iterablePage(path, args, page) {
+	if (page === null || typeof page !== 'object' || !isArray(page.items) || !('next_cursor' in page)) return page
+	const last = args[args.length - 1]
+	const hasOptions = last !== null && typeof last === 'object' && !isArray(last)
+	const leading = hasOptions ? args.slice(0, -1) : args
+	const options = hasOptions ? last : {}
+	defineProperty(page, asyncIterator, {
+		enumerable: false,
+		value: async function* records() {
+			yield* page.items
+			const seen = []
+			let cursor = page.next_cursor
+			// A cursor seen before would bring its page back again: the list ends there, as in the client.
+			while (typeof cursor === 'string' && cursor !== '' && seen.indexOf(cursor) < 0) {
+				seen[seen.length] = cursor
+				const next = await call(path, leading.concat([assign({}, options, { cursor: cursor })]))
+				yield* next.items
+				cursor = next.next_cursor
+			}
+		}
+	})
+	return page
 }
 
 const ig = create(null)
