@@ -205,12 +205,26 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		}
 		// Media files go through the same proxies as the API calls.
 		const download = options.fetch ?? fetchThroughProxies(options.ig.proxies)
+		/**
+		 * A page's items the job has not stored yet, each once. The room a limit leaves is for these:
+		 * a record repeated at a page start (the list moved down under the walk) counted against it
+		 * would cut the page short, and the next page would go on past the records cut.
+		 */
+		const newItems = (items: readonly unknown[]): unknown[] => {
+			const stored = jobs.storedKeys(id, items.map(source.key))
+			return items.filter((item) => {
+				const key = source.key(item)
+				if (stored.has(key)) return false
+				stored.add(key)
+				return true
+			})
+		}
 		/** The page at `from`, retried through transient failures, with its files for `media`. */
 		const fetchPage = async (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> => {
 			await options.beforePage?.(stop)
 			return patiently(async () => {
 				const fetched = await source.page(options.ig, targetId as string, from, stop)
-				const items = room === null ? fetched.items : fetched.items.slice(0, Math.max(0, room))
+				const items = room === null ? fetched.items : newItems(fetched.items).slice(0, Math.max(0, room))
 				const records: KeyedRecord[] = []
 				for (const item of items) {
 					const data = folder

@@ -226,6 +226,16 @@ export class JobStore {
 		})
 	}
 
+	/** Which of `keys` the job has stored already. */
+	storedKeys(id: number, keys: readonly string[]): Set<string> {
+		const rows = this.store.db
+			.query<{ record_key: string }, [number, string]>(
+				'SELECT record_key FROM job_records WHERE job_id = ? AND record_key IN (SELECT value FROM json_each(?))'
+			)
+			.all(id, JSON.stringify(keys))
+		return new Set(rows.map((row) => row.record_key))
+	}
+
 	/** Forgets every record and the position (a fresh start of the same job). */
 	reset(id: number): void {
 		this.store.transaction(() => {
