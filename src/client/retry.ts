@@ -1,6 +1,6 @@
 /**
- * Retry policy (docs/instagram.md, "Errors"): retry rate limits,
- * 5xx answers, network errors and timeouts with exponential backoff and jitter, honouring
+ * Retry policy (docs/instagram.md, "Errors"): retry rate limits, 5xx answers, success answers cut
+ * off before their JSON ends, and network errors with exponential backoff and jitter, honouring
  * `Retry-After`; never retry not_found, private_account, login or challenge errors.
  */
 import { IgApiError, IgError, IgNetworkError, IgTimeoutError } from './errors'
@@ -20,13 +20,22 @@ export function isRetryable(error: unknown, idempotent: boolean): boolean {
 			const spam = Boolean((error.body as { spam?: unknown } | undefined)?.spam)
 			return !spam && (idempotent || error.upstreamStatus === 429)
 		}
-		return error.kind === 'upstream_error' && error.upstreamStatus >= 500 && idempotent
+		return error.kind === 'upstream_error' && (error.upstreamStatus >= 500 || cutOff(error)) && idempotent
 	}
 	// A timeout already cost a full request timeout; repeating it would keep the caller waiting
 	// minutes for an Instagram that does not answer. Connection failures are quick to retry.
 	if (error instanceof IgTimeoutError) return false
 	if (error instanceof IgNetworkError) return idempotent
 	return false
+}
+
+/**
+ * A success status whose body is not JSON (the classification keeps such a body as text): most
+ * often an answer cut off on its way, which the same read asked again gets whole. A page of a list
+ * lost to it would end a walk of the whole list (`for await`) that cannot be resumed.
+ */
+function cutOff(error: IgApiError): boolean {
+	return error.upstreamStatus >= 200 && error.upstreamStatus < 300 && typeof error.body === 'string'
 }
 
 /**

@@ -57,11 +57,26 @@ describe('simulator faults become typed client errors', () => {
 		expect(ig.stats.snapshot().retries).toBe(1)
 	})
 
-	it('malformed: upstream_error "malformed JSON"', async () => {
+	it('malformed: a read cut off once is asked again; one that stays malformed is upstream_error "malformed JSON"', async () => {
+		context.sim.faults.set({ kind: 'malformed', times: 1, pathPattern: '/media/' })
+		const ig = context.client()
+		expect((await ig.media.getInfo(DEMO.posts[0][1])).pk).toBe(DEMO.posts[0][1])
+		expect(ig.stats.snapshot().retries).toBe(1)
 		context.sim.faults.set({ kind: 'malformed', pathPattern: '/media/' })
 		const error = await failure(context.client().media.getInfo(DEMO.posts[0][1]))
 		expect(error.kind).toBe('upstream_error')
 		expect(error.message).toContain('malformed JSON')
+	})
+
+	it('a walk of a whole list with for await survives answers cut off on the way', async () => {
+		const pk = '1000000005'
+		const expected = [...context.sim.state.followersOf(pk)]
+		context.sim.faults.set({ kind: 'malformed', probability: 0.25, times: 12, pathPattern: '/followers/' })
+		const walked: string[] = []
+		for await (const user of await context.client().friendships.getFollowers(pk, { count: 7 }))
+			walked.push(user.pk)
+		expect(context.sim.faults.list()[0]?.hits).toBeGreaterThan(0)
+		expect(walked).toEqual(expected)
 	})
 
 	it('challenge: challenge_required keeping the challenge URL, not retried', async () => {
