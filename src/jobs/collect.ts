@@ -223,6 +223,9 @@ export async function runCollect(
 		log(finished.error ?? `The job ended ${finished.status}.`)
 		if (finished.status === 'paused')
 			log('To resume it: run the same command again; it continues where it stopped.')
+		// A list that cannot be read (no such account, a private one) fails again; anything else may pass.
+		if (finished.status === 'failed' && !['not_found', 'private_account'].includes(finished.error_code ?? ''))
+			log('Running the same command again continues from the last stored page (--fresh starts over).')
 		process.exitCode = 1
 	} catch (error) {
 		if (error instanceof IgError && error.kind === 'bad_request') throw new UsageError(error.message)

@@ -110,15 +110,20 @@ export class JobStore {
 		return rows.map(toJob)
 	}
 
-	/** The newest unfinished job of `owner` with this kind, target and limit (what a rerun continues). */
+	/**
+	 * What a rerun continues: the newest job of `owner` with this kind, target and limit, unless it
+	 * ended done or cancelled. A failed one continues too: its attempts ran out in a long outage, or
+	 * a bug stopped it, and its stored pages are as good as a paused job's. Only the newest counts, so
+	 * an old failure is never taken up after a later run of the same list has finished.
+	 */
 	findUnfinished(spec: JobSpec, owner: string): Job | undefined {
 		const row = this.store.db
 			.query<JobRow, [string, string, string, number | null]>(
 				`SELECT * FROM jobs WHERE owner = ? AND kind = ? AND target = ? AND item_limit IS ?
-				 AND status NOT IN ('done', 'failed', 'cancelled') ORDER BY id DESC LIMIT 1`
+				 ORDER BY id DESC LIMIT 1`
 			)
 			.get(owner, spec.kind, spec.target, spec.limit ?? null)
-		return row ? toJob(row) : undefined
+		return row && row.status !== 'done' && row.status !== 'cancelled' ? toJob(row) : undefined
 	}
 
 	/** Jobs of `owner` that were queued or running when their process stopped (to resume at start-up). */
