@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import packageJson from '../../package.json'
 import { compiledBinary, freePort, waitForOk } from '../support/binary'
+import { runProcess } from '../support/process'
 
 let folder: string
 let binary: string
@@ -20,15 +21,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 /** Runs the binary to completion in the empty folder, with `input` as its standard input. */
-async function runWithInput(input: string | undefined, ...args: string[]) {
-	const stdin = input === undefined ? 'ignore' : new TextEncoder().encode(input)
-	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe', stdin })
-	const [code, stdout, stderr] = await Promise.all([
-		child.exited,
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text()
-	])
-	return { code, stdout, stderr }
+function runWithInput(input: string | undefined, ...args: string[]) {
+	return runProcess([binary, ...args], { cwd: folder, stdin: input })
 }
 
 /** Runs the binary to completion in the empty folder, without standard input. */

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { compiledBinary } from '../support/binary'
+import { runProcess } from '../support/process'
 
 const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-http-'))
 writeFileSync(join(workDir, 'empty.env'), '')
@@ -131,21 +132,11 @@ describe('smkit mcp --http', () => {
 
 describe('smkit mcp without --http', () => {
 	/** Runs `smkit mcp --demo ...args` with no input; resolves to its exit code and output. */
-	async function run(args: string[]) {
-		const child = Bun.spawn([await compiledBinary(), 'mcp', '--demo', '--env', 'empty.env', ...args], {
+	const run = async (args: string[]) =>
+		runProcess([await compiledBinary(), 'mcp', '--demo', '--env', 'empty.env', ...args], {
 			cwd: workDir,
-			env: { PATH: process.env.PATH ?? '', HOME: workDir },
-			stdin: 'ignore',
-			stdout: 'pipe',
-			stderr: 'pipe'
+			env: { PATH: process.env.PATH ?? '', HOME: workDir }
 		})
-		const [code, stdout, stderr] = await Promise.all([
-			child.exited,
-			new Response(child.stdout).text(),
-			new Response(child.stderr).text()
-		])
-		return { code, stdout, stderr }
-	}
 
 	it('refuses --port, --host and --token as bad usage naming them, instead of serving stdio', async () => {
 		const port = await run(['--port', '5'])

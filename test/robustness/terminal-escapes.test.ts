@@ -13,6 +13,7 @@ import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { compiledBinary } from '../support/binary'
 import { demoCookieHeader } from '../support/demo-cookies'
+import { runProcess } from '../support/process'
 
 /** OSC 0 (window title) ended by BEL, erase display, a colour, and a C1 CSI. */
 const HOSTILE = '\u001b]0;PWNED\u0007\u001b[2J\u001b[31mRED\u009b1m'
@@ -69,12 +70,7 @@ afterAll(async () => {
 })
 
 async function smkit(...args: string[]) {
-	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe' })
-	const [code, stdout, stderr] = await Promise.all([
-		child.exited,
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text()
-	])
+	const { code, stdout, stderr } = await runProcess([binary, ...args], { cwd: folder })
 	return { code, output: `${stdout}${stderr}` }
 }
 

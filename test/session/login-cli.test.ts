@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
 import type { Simulator } from '../../src/simulator/server'
+import { runProcess } from '../support/process'
 import { type ProxiedUpstream, startProxiedUpstream } from '../support/proxied-upstream'
 import type { TestProxy } from '../support/proxy'
 
@@ -25,20 +26,12 @@ afterAll(() => upstream.stop())
 
 const COOKIES = `sessionid=${DEMO_CREDENTIALS.sessionId}; csrftoken=${DEMO_CREDENTIALS.csrfToken}; ds_user_id=${DEMO_CREDENTIALS.dsUserId}`
 
-async function login(...args: string[]) {
-	const child = Bun.spawn([binary, 'login', '--cookies', '-', '--env', 'login.env', ...args], {
+function login(...args: string[]) {
+	return runProcess([binary, 'login', '--cookies', '-', '--env', 'login.env', ...args], {
 		cwd: folder,
 		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url, NO_COLOR: '1' },
-		stdin: new TextEncoder().encode(COOKIES),
-		stdout: 'pipe',
-		stderr: 'pipe'
+		stdin: COOKIES
 	})
-	const [code, stdout, stderr] = await Promise.all([
-		child.exited,
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text()
-	])
-	return { code, stdout, stderr }
 }
 
 test('login --proxy prints the Proxy: line without its credentials, and checks the session through it', async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { compiledBinary } from '../support/binary'
+import { runProcess } from '../support/process'
 
 let binary: string
 let simulator: Simulator
@@ -23,19 +24,11 @@ afterAll(async () => {
 })
 
 /** Runs `smkit ARGS` in the test folder; resolves to its exit code and output. */
-async function smkit(...args: string[]) {
-	const child = Bun.spawn([binary, ...args], {
+function smkit(...args: string[]) {
+	return runProcess([binary, ...args], {
 		cwd: folder,
-		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url },
-		stdout: 'pipe',
-		stderr: 'pipe'
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url }
 	})
-	const [code, stdout, stderr] = await Promise.all([
-		child.exited,
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text()
-	])
-	return { code, stdout, stderr }
 }
 
 const watch = (...args: string[]) => smkit('watch', ...args, '--db', 'w.db', '--env', 'none.env', '--demo')

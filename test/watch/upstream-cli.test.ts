@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Simulator } from '../../src/simulator/server'
+import { runProcess } from '../support/process'
 import { type ProxiedUpstream, startProxiedUpstream } from '../support/proxied-upstream'
 import type { TestProxy } from '../support/proxy'
 
@@ -20,15 +21,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => upstream.stop())
 
-async function smkit(...args: string[]) {
-	const child = Bun.spawn([binary, ...args], { cwd: folder, stdout: 'pipe', stderr: 'pipe' })
-	const [code, stdout, stderr] = await Promise.all([
-		child.exited,
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text()
-	])
-	return { code, stdout, stderr }
-}
+const smkit = (...args: string[]) => runProcess([binary, ...args], { cwd: folder })
 
 /** Runs the command; every request the simulator saw in the meantime must have come through the proxy. */
 async function throughProxy(args: string[], proxyLine: RegExp) {
