@@ -26,6 +26,7 @@ import {
 import type { ProxyEntry, ProxyPool } from './proxy'
 import { type RateLimiter, sleep } from './rate-limit'
 import { redactSecrets } from './redact'
+import { readUpstreamText } from './response-body'
 import { backoffDelay, isRetryable, retryAfterOf } from './retry'
 import type { SessionHealth } from './session-health'
 import type { ClientStats } from './stats'
@@ -207,7 +208,7 @@ export class Transport {
 						redirect: spec.anonymous ? 'follow' : 'manual',
 						...(proxy ? { proxy: proxy.url } : {})
 					})
-					text = await response.text()
+					text = await readUpstreamText(response, `${spec.method} ${spec.path}`)
 					if (proxy && response.status === 407)
 						throw new Error(
 							new URL(proxy.url).username === ''
@@ -217,6 +218,11 @@ export class Transport {
 					if (proxy) settings.proxies?.recordSuccess(proxy)
 					break
 				} catch (error) {
+					// An answer over the size limit: Instagram's own failure, not the network's.
+					if (error instanceof IgApiError) {
+						settings.stats.recordRequest(statsKey, performance.now() - started, error.kind)
+						throw error
+					}
 					const failure = fetchFailure(error, {
 						endpoint: `${spec.method} ${spec.path}`,
 						timeoutMs: settings.timeout,
