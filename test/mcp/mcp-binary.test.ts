@@ -261,6 +261,27 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 		expect(allowing.asked[1]).toContain('media.unlike')
 	})
 
+	it("asks for run_code's saveFile as a file on this computer, not as a change to the account", async () => {
+		const declining = await connect([], { action: 'accept', allow: false })
+		const denied = await declining.client.callTool({
+			name: 'run_code',
+			arguments: { code: "return await saveFile('notes.txt', 'hello')" }
+		})
+		expect(denied.isError).toBe(true)
+		expect(declining.asked).toHaveLength(1)
+		expect(declining.asked[0]).toStartWith(
+			'smkit wants to write a file on this computer: Write file notes.txt'
+		)
+		expect(declining.asked[0]).not.toContain('Instagram account')
+		// Without elicitation the refusal says what the file write would have done.
+		const inCode = await session.client.callTool({
+			name: 'run_code',
+			arguments: { code: "return await saveFile('notes.txt', 'hello')" }
+		})
+		expect(textOf(inCode)).toContain('Refused: saving a file writes on this computer')
+		expect(textOf(inCode)).not.toContain('Instagram account')
+	})
+
 	it('--read-only offers no write tool and no write in run_code', async () => {
 		const readOnly = await connect(['--read-only', '--permission', 'full_access'])
 		const names = (await readOnly.client.listTools()).tools.map((tool) => tool.name)
