@@ -14,6 +14,14 @@ const URL = /https?:\/\/[^\s<>"]+|www\.[^\s<>"]+/gu
 const EMAIL = /[\p{L}\p{N}_.+-]+@[\p{L}\p{N}_-]+\.[\p{L}\p{N}_.-]+/gu
 const PHONE = /\+?[(\d][\d\s\-().]{7,}\d/gu
 
+/**
+ * The longest biography text parsed. Instagram allows 150 characters; the patterns above backtrack
+ * quadratically over a long run of one character (a 40,000-character biography of `(` held the
+ * event loop for a second, a megabyte would hold it for minutes), so a longer text, which only a
+ * forged answer can carry, is parsed up to here: 2,200 characters, Instagram's longest text (a caption).
+ */
+export const MAX_PARSED_BIO_CHARS = 2200
+
 /** Distinct values in first-seen order. */
 function unique(values: string[]): string[] {
 	return [...new Set(values)]
@@ -24,17 +32,18 @@ function matches(pattern: RegExp, text: string, group = 0): string[] {
 	return [...text.matchAll(pattern)].map((match) => (match[group] ?? '').replace(/[.,;:!?)]+$/u, ''))
 }
 
-/** Mentions, hashtags, URLs, e-mails and phone numbers found in a biography text. */
+/** Mentions, hashtags, URLs, e-mails and phone numbers found in a biography text (its first 2,200 characters). */
 export function parseBioText(
 	biography: string
 ): Pick<ParsedBio, 'bio_mentions' | 'bio_hashtags' | 'bio_urls' | 'bio_emails' | 'bio_phones'> {
-	const emails = matches(EMAIL, biography).filter((email) => (email.split('@')[1] ?? '').includes('.'))
+	const text = biography.slice(0, MAX_PARSED_BIO_CHARS)
+	const emails = matches(EMAIL, text).filter((email) => (email.split('@')[1] ?? '').includes('.'))
 	return {
-		bio_mentions: unique(matches(MENTION, biography, 1).filter(Boolean)),
-		bio_hashtags: unique(matches(HASHTAG, biography, 1)),
-		bio_urls: unique(matches(URL, biography)),
+		bio_mentions: unique(matches(MENTION, text, 1).filter(Boolean)),
+		bio_hashtags: unique(matches(HASHTAG, text, 1)),
+		bio_urls: unique(matches(URL, text)),
 		bio_emails: unique(emails),
-		bio_phones: unique(matches(PHONE, biography).map((phone) => phone.trim()))
+		bio_phones: unique(matches(PHONE, text).map((phone) => phone.trim()))
 	}
 }
 

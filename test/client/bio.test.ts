@@ -23,6 +23,16 @@ describe('bio parsing', () => {
 		expect(parseBioText('a@localhost b@mail.example.org').bio_emails).toEqual(['b@mail.example.org'])
 	})
 
+	it('parses only the first 2,200 characters of a forged, endless biography', () => {
+		// A run of one character makes the phone and e-mail patterns backtrack quadratically: a
+		// megabyte of it held the event loop for minutes. Instagram's biographies have 150 characters.
+		const head = '@early #early '
+		const parsed = parseBioText(`${head}${'('.repeat(2200)}${'a'.repeat(20_000)} @late #late`)
+		expect(parsed.bio_mentions).toEqual(['early'])
+		expect(parsed.bio_hashtags).toEqual(['early'])
+		expect(parsed.bio_phones).toEqual([])
+	})
+
 	it('returns empty lists for an empty biography', () => {
 		expect(parseBioText('')).toEqual({
 			bio_mentions: [],
