@@ -45,6 +45,37 @@ describe('profile HTML strategy', () => {
 		})
 	})
 
+	it('reads a forged page in one pass: unclosed tags and repeated markers do not make it backtrack', () => {
+		// Each prefix made one of the former patterns quadratic: 80 kB of `<meta ` held the event
+		// loop for 1.7 s, so these 250 kB took minutes; the profile after them is still found.
+		const forged = [
+			'window._sharedData={'.repeat(12_500),
+			'<script type="application/ld+json"'.repeat(7_000),
+			'<meta '.repeat(40_000),
+			'>',
+			fixtureText('profile_page.meta.html')
+		].join('')
+		const result = parseProfileHtml(forged, 'cafe.co')
+		if (result.kind !== 'profile') throw new Error(`expected a profile, got ${result.kind}`)
+		expect(normalizeUser(result.user)).toMatchObject({ username: 'cafe.co', follower_count: 1_200_000 })
+		// The former patterns took 39 s here on the test machine; one pass takes milliseconds.
+	}, 20_000)
+
+	it('reads a meta value holding the other quote, and ignores a tag whose name only starts alike', () => {
+		const page =
+			'<metadata property="og:image" content="https://evil.example/x.jpg">' +
+			'<meta property="og:image" content="https://cdn.example/luna\'s.jpg">' +
+			'<meta property="og:description" content="5 Followers, 6 Following, 7 Posts">' +
+			"<title>Luna's (@luna)</title>"
+		const result = parseProfileHtml(page, 'luna')
+		if (result.kind !== 'profile') throw new Error(`expected a profile, got ${result.kind}`)
+		expect(result.user).toMatchObject({
+			full_name: "Luna's",
+			profile_pic_url: "https://cdn.example/luna's.jpg",
+			follower_count: 5
+		})
+	})
+
 	it('recognises the login wall', () => {
 		expect(parseProfileHtml(fixtureText('profile_page.login_wall.html'), 'nasa')).toEqual({
 			kind: 'login_wall'

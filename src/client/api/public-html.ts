@@ -4,6 +4,7 @@
  * `window._sharedData`, JSON-LD, then the meta tags (`<title>`, `og:description` counts, `og:image`).
  * A page with `LoginAndSignupPage` or `login/?next=` is a login wall and yields nothing.
  */
+import { asciiLowerCase, openingTags, scriptBlocks } from '../html-scan'
 import { parseUpstreamJson } from '../json'
 import { asArray, asObject, type Raw, text } from '../normalize/values'
 
@@ -58,24 +59,36 @@ export function parseCount(value: string): number {
 	return Math.round(Number(digits.replace(',', '.')) * multiplier)
 }
 
-function metaContent(html: string, property: string): string | undefined {
-	const pattern = new RegExp(
-		`<meta[^>]+(?:property|name)=["']${property}["'][^>]*content=["']([^"']*)["']`,
-		'i'
-	)
-	const reversed = new RegExp(
-		`<meta[^>]+content=["']([^"']*)["'][^>]*(?:property|name)=["']${property}["']`,
-		'i'
-	)
-	const match = pattern.exec(html) ?? reversed.exec(html)
-	return match?.[1] === undefined ? undefined : decodeEntities(match[1])
+/** The decoded `content` of the first meta tag whose `property` or `name` is `property`. */
+function metaContent(metas: readonly Map<string, string>[], property: string): string | undefined {
+	for (const attributes of metas) {
+		const named = [attributes.get('property'), attributes.get('name')]
+		if (!named.some((value) => value !== undefined && asciiLowerCase(value) === property)) continue
+		const content = attributes.get('content')
+		if (content !== undefined) return decodeEntities(content)
+	}
+	return undefined
+}
+
+const SHARED_DATA = 'window._sharedData'
+
+/** `window._sharedData = {...};</script>`: the JSON between the `=` and the `;` before the first `</script>`. */
+function sharedDataJson(html: string): string | undefined {
+	const marker = html.indexOf(SHARED_DATA)
+	if (marker === -1) return undefined
+	const close = html.indexOf('</script>', marker)
+	if (close === -1) return undefined
+	const assignment = html.slice(marker + SHARED_DATA.length, close).trim()
+	if (!assignment.startsWith('=') || !assignment.endsWith(';')) return undefined
+	const json = assignment.slice(1, -1).trim()
+	return json.startsWith('{') && json.endsWith('}') ? json : undefined
 }
 
 function fromSharedData(html: string): Raw | undefined {
-	const match = /window\._sharedData\s*=\s*(\{.+?\});\s*<\/script>/s.exec(html)
-	if (!match?.[1]) return undefined
+	const json = sharedDataJson(html)
+	if (json === undefined) return undefined
 	try {
-		const data = asObject(parseUpstreamJson(match[1]))
+		const data = asObject(parseUpstreamJson(json))
 		const user = asObject(asObject(asArray(asObject(data.entry_data).ProfilePage)[0]).graphql).user
 		return user ? asObject(user) : undefined
 	} catch {
@@ -84,11 +97,10 @@ function fromSharedData(html: string): Raw | undefined {
 }
 
 function fromJsonLd(html: string, username: string): Raw | undefined {
-	for (const match of html.matchAll(
-		/<script[^>]+type=["']application\/ld\+json["'][^>]*>(.*?)<\/script>/gis
-	)) {
+	for (const script of scriptBlocks(html)) {
+		if (asciiLowerCase(script.attributes.get('type') ?? '') !== 'application/ld+json') continue
 		try {
-			const parsed = parseUpstreamJson(match[1] ?? '')
+			const parsed = parseUpstreamJson(script.content)
 			for (const entry of Array.isArray(parsed) ? parsed : [parsed]) {
 				const object = asObject(entry)
 				const person = asObject(object['@type'] === 'ProfilePage' ? object.mainEntity : object)
@@ -114,13 +126,23 @@ function fromJsonLd(html: string, username: string): Raw | undefined {
 	return undefined
 }
 
+/**
+ * The longest title and description read: Instagram's are under 200 characters, and the patterns
+ * below backtrack quadratically over a long run of digits or spaces.
+ */
+const MAX_META_TEXT = 1000
+
 function fromMeta(html: string, username: string): Raw | undefined {
-	const description = metaContent(html, 'og:description') ?? metaContent(html, 'description') ?? ''
+	const metas = openingTags(html, 'meta')
+	const description = (metaContent(metas, 'og:description') ?? metaContent(metas, 'description') ?? '').slice(
+		0,
+		MAX_META_TEXT
+	)
 	const counts =
 		/([\d.,]+[KkMmBb]?)\s+Followers?,\s*([\d.,]+[KkMmBb]?)\s+Following,\s*([\d.,]+[KkMmBb]?)\s+Posts?/i.exec(
 			description
 		)
-	const title = decodeEntities(/<title>([^<]*)<\/title>/i.exec(html)?.[1] ?? '')
+	const title = decodeEntities(/<title>([^<]*)<\/title>/i.exec(html)?.[1] ?? '').slice(0, MAX_META_TEXT)
 	const titleMatch = /^(.*?)\s*\(@([\w.]+)\)/.exec(title.trim())
 	if (!counts && !titleMatch) return undefined
 	const id = /"profile_id":"(\d+)"/.exec(html)?.[1] ?? /"user_id":"(\d+)"/.exec(html)?.[1]
@@ -128,7 +150,7 @@ function fromMeta(html: string, username: string): Raw | undefined {
 		id,
 		username: titleMatch?.[2] ?? username,
 		full_name: titleMatch?.[1] ?? '',
-		profile_pic_url: metaContent(html, 'og:image') ?? '',
+		profile_pic_url: metaContent(metas, 'og:image') ?? '',
 		follower_count: counts ? parseCount(counts[1] ?? '') : undefined,
 		following_count: counts ? parseCount(counts[2] ?? '') : undefined,
 		media_count: counts ? parseCount(counts[3] ?? '') : undefined
