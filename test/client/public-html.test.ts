@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { parseCount, parseProfileHtml } from '../../src/client/api/public-html'
+import { decodeEntities, parseCount, parseProfileHtml } from '../../src/client/api/public-html'
 import { normalizeUser } from '../../src/client/normalize/user'
 import { fixtureText } from '../support/upstream'
 
@@ -74,6 +74,16 @@ describe('profile HTML strategy', () => {
 			profile_pic_url: "https://cdn.example/luna's.jpg",
 			follower_count: 5
 		})
+	})
+
+	it('reads a numeric reference beyond Unicode as U+FFFD instead of failing the request', () => {
+		// String.fromCodePoint threw a RangeError: the playground answered 500 internal_error.
+		expect(decodeEntities('a&#99999999;b&#x110000;c&#x1F30D;')).toBe('a\ufffdb\ufffdc🌍')
+		const result = parseProfileHtml(
+			'<title>&#99999999; (@luna)</title><meta property="og:description" content="1 Followers, 2 Following, 3 Posts">',
+			'luna'
+		)
+		expect(result).toMatchObject({ kind: 'profile', user: { full_name: '\ufffd', follower_count: 1 } })
 	})
 
 	it('recognises the login wall', () => {

@@ -38,12 +38,17 @@ const ENTITIES: Record<string, string> = {
 	uacute: 'ú'
 }
 
+/** A numeric reference's character; U+FFFD beyond Unicode, as browsers do (fromCodePoint would throw). */
+function codePointText(codePoint: number): string {
+	return codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : '\ufffd'
+}
+
 /** Decodes the HTML entities found in attribute values and titles. */
-function decodeEntities(value: string): string {
+export function decodeEntities(value: string): string {
 	return value.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (match, entity: string) => {
 		if (ENTITIES[entity]) return ENTITIES[entity] as string
-		if (/^#x/i.test(entity)) return String.fromCodePoint(Number.parseInt(entity.slice(2), 16))
-		if (/^#\d/.test(entity)) return String.fromCodePoint(Number(entity.slice(1)))
+		if (/^#x/i.test(entity)) return codePointText(Number.parseInt(entity.slice(2), 16))
+		if (/^#\d/.test(entity)) return codePointText(Number(entity.slice(1)))
 		return match
 	})
 }
