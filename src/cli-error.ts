@@ -42,6 +42,21 @@ export function terminalText(text: string): string {
 	)
 }
 
+/**
+ * Bidirectional embeddings, overrides, isolates and marks, and zero-width characters: invisible,
+ * yet a terminal with bidirectional support reorders the text around them, so code or a message to
+ * approve could read otherwise than what runs or is sent.
+ */
+const invisibleCharacters = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/** `text` with every invisible or direction-changing character written as its `\u202e`-style escape. */
+export function revealInvisible(text: string): string {
+	return text.replace(
+		invisibleCharacters,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+	)
+}
+
 /** `terminalText` kept on one line: line breaks and tabs become a space, so no fake line follows. */
 export function terminalLine(text: string): string {
 	return terminalText(text.replace(/[\n\t]+/g, ' '))

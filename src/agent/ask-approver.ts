@@ -5,7 +5,7 @@
  * denied, with a message naming --full-access, and the ask exits 1 (see `deniedKinds`).
  */
 import { createInterface } from 'node:readline/promises'
-import { terminalText } from '../cli-error'
+import { revealInvisible, terminalText } from '../cli-error'
 import { paint } from './ask-terminal'
 import type { ActionKind, ApprovalRequest, Approver } from './permissions'
 
@@ -37,7 +37,8 @@ const kindLabels: Record<ActionKind, string> = {
 }
 
 function showDetail(detail: string): string {
-	const lines = terminalText(detail).split('\n')
+	// What is approved is shown as it is: no character may make it read otherwise (see revealInvisible).
+	const lines = terminalText(revealInvisible(detail)).split('\n')
 	const shown = lines
 		.slice(0, 40)
 		.map((line) => `  │ ${line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line}`)
@@ -86,7 +87,7 @@ export function createTerminalApprover(options: {
 			return false
 		}
 		process.stderr.write(
-			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${terminalText(request.title)}`)}\n`
+			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${terminalText(revealInvisible(request.title))}`)}\n`
 		)
 		process.stderr.write(`${showDetail(request.detail)}\n`)
 		for (;;) {

@@ -52,7 +52,9 @@ function script(request: RecordedRequest) {
 		'second question': "console.log('two')",
 		'Follow luna': `await ig.friendships.follow('${lunaPk}')`,
 		'Follow xss': `await ig.friendships.follow('${xssPk}')`,
-		'Save a report': "await saveFile('report.csv', 'name,likes\\nluna,3')"
+		'Save a report': "await saveFile('report.csv', 'name,likes\\nluna,3')",
+		// "Trojan Source": the override and isolate reorder how the follow reads around the string.
+		'Hidden follow': `const note = 'read only \u202e'; await ig.friendships.follow('${lunaPk}') // \u2066'`
 	}
 	if (question === 'Hostile') return reply.text(hostileAnswer)
 	if (question === 'Failing question') return reply.error(503, 'overloaded')
@@ -279,6 +281,30 @@ describe('approval cards', () => {
 			expect(await deniedLine.textContent()).toBe('✗ You denied: run code')
 			expect(await deniedBubble.textContent()).not.toContain('Do not retry')
 			expect(watch.errors).toEqual([])
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe('an approval card shows what runs', () => {
+	test(
+		'invisible and direction-changing characters in the code are written as escapes',
+		async () => {
+			// A conversation of its own: the earlier tests left theirs on this server.
+			const reset = await fetch(new URL('api/reset', askEveryUrl), { method: 'POST' })
+			expect(reset.status).toBe(200)
+			await page.goto(askEveryUrl)
+			await page.locator('.chat-empty').waitFor()
+			await ask('Hidden follow')
+			const card = page.locator('.chat-log > .chat-assistant').last().locator('.chat-approval').first()
+			await card.waitFor()
+			const shown = (await card.locator('code').textContent()) ?? ''
+			expect(shown).toContain("'read only \\u202e'; await ig.friendships.follow('")
+			expect(shown).toContain('\\u2066')
+			expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+			await card.locator('.chat-deny').click()
+			await page.locator('.chat-log > .chat-assistant[aria-busy="false"]').last().waitFor()
+			expect(await card.getAttribute('data-outcome')).toBe('denied')
 		},
 		BROWSER_TIMEOUT
 	)

@@ -23,6 +23,22 @@ const outcomeText: Record<string, string> = {
 	cancelled: 'Cancelled'
 }
 
+/**
+ * Characters that change how the text around them reads without being seen: bidirectional
+ * embeddings, overrides, isolates and marks, and zero-width characters. In code or a message to
+ * approve they can make it read otherwise than what runs or is sent (an override can turn a call
+ * into what looks like a comment), so a card shows each as its `\u202e` escape instead.
+ */
+const INVISIBLE_CHARACTERS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/** `text` with every invisible or direction-changing character written as its `\uXXXX` escape. */
+export function revealInvisible(text: string): string {
+	return text.replace(
+		INVISIBLE_CHARACTERS,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+	)
+}
+
 /** A card and the way to close it when the outcome arrives. */
 export interface ApprovalCard {
 	element: HTMLElement
@@ -35,7 +51,9 @@ export function approvalCard(
 	event: PermissionEvent,
 	decide: (allow: boolean) => Promise<JsonResult>
 ): ApprovalCard {
-	const { kind, detail } = event
+	const { kind } = event
+	const detail = revealInvisible(event.detail)
+	const title = revealInvisible(event.title)
 	const seconds = event.timeout_seconds ?? 120
 	const deadline = Date.now() + seconds * 1000
 	const state = h('p', { className: 'chat-approval-state', attrs: { 'aria-live': 'polite', tabindex: -1 } })
@@ -95,13 +113,13 @@ export function approvalCard(
 		'section',
 		{
 			className: 'chat-approval',
-			attrs: { 'aria-label': `Permission request: ${event.title}` }
+			attrs: { 'aria-label': `Permission request: ${title}` }
 		},
 		h(
 			'header',
 			{ className: 'chat-approval-header' },
 			h('span', { className: 'chat-approval-kind', text: kindLabels[kind] ?? 'Action' }),
-			h('strong', { className: 'chat-approval-title', text: event.title })
+			h('strong', { className: 'chat-approval-title', text: title })
 		),
 		body,
 		h('div', { className: 'chat-approval-actions' }, approve, deny),
