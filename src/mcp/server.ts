@@ -25,6 +25,7 @@ import {
 	type PermissionLevel
 } from '../agent/permissions'
 import { RunCodeParameters } from '../agent/tools'
+import { revealInvisible } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { invokeMethod, methodRegistry } from '../client/registry'
 import type { JobManager } from '../jobs/manager'
@@ -252,7 +253,8 @@ function elicitation(request: ApprovalRequest) {
 	const change = file ? 'write a file on this computer' : 'change your Instagram account'
 	return {
 		mode: 'form' as const,
-		message: `smkit wants to ${change}: ${request.title}\n${request.detail}\nAllow it?`,
+		// Shown by the client as it is: no character may make it read otherwise than what runs.
+		message: `smkit wants to ${change}: ${revealInvisible(request.title)}\n${revealInvisible(request.detail)}\nAllow it?`,
 		requestedSchema: {
 			type: 'object' as const,
 			properties: {

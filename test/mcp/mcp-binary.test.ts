@@ -265,7 +265,7 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 		const declining = await connect([], { action: 'accept', allow: false })
 		const denied = await declining.client.callTool({
 			name: 'run_code',
-			arguments: { code: "return await saveFile('notes.txt', 'hello')" }
+			arguments: { code: "return await saveFile('notes.txt', 'hello \u202e olleh')" }
 		})
 		expect(denied.isError).toBe(true)
 		expect(declining.asked).toHaveLength(1)
@@ -273,6 +273,8 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			'smkit wants to write a file on this computer: Write file notes.txt'
 		)
 		expect(declining.asked[0]).not.toContain('Instagram account')
+		// A direction override in what is asked about is written as its escape, not rendered.
+		expect(declining.asked[0]).toContain('hello \\u202e olleh')
 		// Without elicitation the refusal says what the file write would have done.
 		const inCode = await session.client.callTool({
 			name: 'run_code',
