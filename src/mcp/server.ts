@@ -24,6 +24,7 @@ import {
 	PermissionGate,
 	type PermissionLevel
 } from '../agent/permissions'
+import { AGENT_DEFAULTS } from '../agent/settings'
 import { RunCodeParameters } from '../agent/tools'
 import { revealInvisible } from '../cli-error'
 import type { InstagramClient } from '../client/client'
@@ -49,6 +50,11 @@ export interface McpServerOptions {
 	jobs: () => JobManager
 	/** Wall-clock limit of one run_code in ms (default 30000). */
 	codeTimeoutMs?: number
+	/**
+	 * How long a write waits for the user's answer to its elicitation before it is denied (default
+	 * 120000 ms, as the web servers' approvals); the MCP SDK's own request timeout would be 60 s.
+	 */
+	approvalTimeoutMs?: number
 	/** Diagnostics (standard error): never standard output, which carries the protocol. */
 	log: (line: string) => void
 }
@@ -69,11 +75,13 @@ export function createMcpServer(options: McpServerOptions): Server {
 	const canAsk = () => server.getClientCapabilities()?.elicitation !== undefined
 	// The elicitation of a call goes out with that call (its `sendRequest`), found by its signal.
 	const senders = new WeakMap<AbortSignal, (request: ApprovalRequest) => Promise<boolean>>()
+	// No answer in time rejects the request, which the permission gate takes as a denial.
+	const waitForAnswer = { timeout: options.approvalTimeoutMs ?? AGENT_DEFAULTS.approvalTimeoutMs }
 
 	const elicit = async (request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> => {
 		const send = signal && senders.get(signal)
 		if (send) return send(request)
-		const result = await server.elicitInput(elicitation(request))
+		const result = await server.elicitInput(elicitation(request), waitForAnswer)
 		return result.action === 'accept' && result.content?.allow === true
 	}
 	const approver: Approver = async (request, context) => {
@@ -196,7 +204,8 @@ export function createMcpServer(options: McpServerOptions): Server {
 		senders.set(extra.signal, async (approval) => {
 			const result = await extra.sendRequest(
 				{ method: 'elicitation/create', params: elicitation(approval) },
-				ElicitResultSchema
+				ElicitResultSchema,
+				waitForAnswer
 			)
 			return result.action === 'accept' && result.content?.allow === true
 		})
