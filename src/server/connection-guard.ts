@@ -9,12 +9,17 @@
  *   cannot pile up until the file descriptors run out. Once the request is read, the handler's own
  *   work has no deadline here (an ask waits on the model, a client call on Instagram, and both end
  *   on their own deadlines); after it answers, the deadline applies again while the response is
- *   written (event streams send keep-alives well within it).
+ *   written, and to an event stream at least `EVENT_STREAM_DEADLINE_SECONDS`: its keep-alives
+ *   (every 5 s for job progress and chat, 15 s for MCP over HTTP) must fall within it, since a
+ *   deadline shorter than that cut a stream while a job waited or a tool call ran.
  */
 import { failureResponse } from './envelope'
 
 /** Seconds of silence allowed while a request is read (default of `SMKIT_READ_TIMEOUT`). */
 export const DEFAULT_READ_TIMEOUT_SECONDS = 30
+
+/** The shortest deadline while an event stream is written: above every stream's keep-alive interval. */
+export const EVENT_STREAM_DEADLINE_SECONDS = 20
 
 /** Bun's limit for a socket's idle timeout. */
 const MAX_TIMEOUT_SECONDS = 255
@@ -62,11 +67,17 @@ export function malformedRequestResponse(): Response {
 	return failureResponse('Bad request: malformed Host header or request target', 'bad_request')
 }
 
+/** Whether a response is an event stream (`text/event-stream`), written for as long as its source runs. */
+function isEventStream(response: Response): boolean {
+	return response.headers.get('content-type')?.startsWith('text/event-stream') === true
+}
+
 /** `Bun.serve` options wrapping `fetch` with the guards above. */
 export function guardedServeOptions(
 	fetch: (request: Request) => Response | Promise<Response>,
 	readTimeoutSeconds: number = DEFAULT_READ_TIMEOUT_SECONDS
 ) {
+	const streamDeadline = Math.max(readTimeoutSeconds, EVENT_STREAM_DEADLINE_SECONDS)
 	return {
 		development: false,
 		idleTimeout: readTimeoutSeconds,
@@ -76,13 +87,19 @@ export function guardedServeOptions(
 			const endReadDeadline = () => setTimeoutOf(server, request, 0)
 			if (request.body === null || request.headers.get('content-length') === '0') endReadDeadline()
 			else bodiesBeingRead.set(request, endReadDeadline)
+			let response: Response | undefined
 			try {
-				return await fetch(request)
+				response = await fetch(request)
+				return response
 			} catch (error) {
 				return internalErrorResponse(error)
 			} finally {
 				bodiesBeingRead.delete(request)
-				setTimeoutOf(server, request, readTimeoutSeconds)
+				setTimeoutOf(
+					server,
+					request,
+					response && isEventStream(response) ? streamDeadline : readTimeoutSeconds
+				)
 			}
 		}
 	}
