@@ -3,8 +3,10 @@
  * (docs/instagram.md, "Users").
  */
 import { parseBioText } from '../bio'
+import { IgApiError } from '../errors'
+import { toId } from '../json'
 import { mergeUsers, normalizeUser, normalizeUserShort } from '../normalize/user'
-import { asArray, asObject } from '../normalize/values'
+import { asArray, asObject, type Raw } from '../normalize/values'
 import { type ListOptions, type Page, paginateWhole } from '../pagination'
 import type { FullProfile, ParsedBio, User, UserShort } from '../types'
 import {
@@ -23,6 +25,18 @@ import {
 /** Legacy GraphQL profile query (by id or username). */
 export const PROFILE_QUERY_HASH = 'c9100bf9110dd6361671f113dd02e7d6'
 
+/**
+ * A profile answer's user, which must carry its id: every other call addresses a user by it, and a
+ * profile without one is an answer Instagram did not mean (`upstream_error`), not a user.
+ */
+function withId(user: Raw, what: string, endpoint: string): Raw {
+	if (toId(user.pk ?? user.pk_id ?? user.id ?? user.user_id) !== '') return user
+	throw new IgApiError('upstream_error', `Instagram answered ${what} without its id (${endpoint})`, {
+		upstreamStatus: 200,
+		endpoint
+	})
+}
+
 /** web_profile_info for a username: the raw `data.user` (throws not_found when absent). */
 export async function webProfileInfo(client: ClientContext, username: string, signal?: AbortSignal) {
 	const body = await call(client, '/api/v1/users/web_profile_info/', {
@@ -32,7 +46,7 @@ export async function webProfileInfo(client: ClientContext, username: string, si
 	})
 	const user = asObject(body.data).user
 	if (!user) throw notFound(`User @${username}`, 'GET /api/v1/users/web_profile_info/')
-	return asObject(user)
+	return withId(asObject(user), `the profile of @${username}`, 'GET /api/v1/users/web_profile_info/')
 }
 
 /** `/users/{pk}/info/`: the raw `user` (throws not_found when absent). */
@@ -43,7 +57,7 @@ export async function userInfo(client: ClientContext, userPk: string, signal?: A
 		signal
 	})
 	if (!body.user) throw notFound(`User ${userPk}`, 'GET /api/v1/users/{pk}/info/')
-	return asObject(body.user)
+	return withId(asObject(body.user), `the profile of user ${userPk}`, 'GET /api/v1/users/{pk}/info/')
 }
 
 /** User lookups. */
