@@ -139,6 +139,11 @@ export interface ProviderConfig {
 	keyVariable?: string
 	maxTokens?: number
 	local: boolean
+	/**
+	 * The host of a base URL other than the provider's own (`--base-url`, `OPENAI_BASE_URL`,
+	 * `OLLAMA_HOST`), shown at start-up so the person sees where the key is sent; else undefined.
+	 */
+	endpoint?: string
 }
 
 /** A configuration problem the person must fix (unknown provider, missing key): not a provider failure. */
@@ -251,10 +256,15 @@ export function resolveProvider(request: ProviderRequest = {}): ProviderConfig {
 	// Another server than the provider's own may not know its default model: ask it which it has.
 	const asksServer = info.local || (chosenURL !== undefined && chosenURL.replace(/\/+$/, '') !== info.baseURL)
 	const model = wantsDefault ? (asksServer ? 'auto' : info.defaultModel) : requestedModel
+	const endpoint =
+		chosenURL !== undefined && chosenURL.replace(/\/+$/, '') !== info.baseURL
+			? new URL(chosenURL).host
+			: undefined
 	return {
 		name: info.name,
 		label: info.label,
 		baseURL,
+		endpoint,
 		model,
 		apiKey,
 		keySource,
@@ -274,6 +284,7 @@ export function missingKeyMessage(config: ProviderConfig): string {
 }
 
 /** Display name, e.g. `Gemini (gemini-2.5-flash)`, or `OpenAI (auto: the server's first chat model)`. */
-export function describeProvider(config: Pick<ProviderConfig, 'label' | 'model'>): string {
-	return `${config.label} (${config.model === 'auto' ? "auto: the server's first chat model" : config.model})`
+export function describeProvider(config: Pick<ProviderConfig, 'label' | 'model' | 'endpoint'>): string {
+	const model = config.model === 'auto' ? "auto: the server's first chat model" : config.model
+	return `${config.label} (${model})${config.endpoint ? ` at ${config.endpoint}` : ''}`
 }

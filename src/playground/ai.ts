@@ -42,6 +42,7 @@ export function createPlaygroundAi(options: PlaygroundAiOptions): PlaygroundAi {
 	return {
 		available: chat.available,
 		provider: chat.available ? chat.provider : null,
+		endpoint: chat.available ? chat.endpoint : undefined,
 		reason: chat.available ? undefined : chat.reason,
 		// A local runner's `auto` model becomes its real name after the first ask.
 		get model() {

@@ -64,6 +64,8 @@ export interface PlaygroundAi {
 	provider: string | null
 	/** Model in use (`auto` resolved when known), or null. */
 	model: string | null
+	/** The host of a model endpoint other than the provider's own, said at start-up. */
+	endpoint?: string
 	/** Why AI chat is off (what to set or fix), when it is. */
 	reason?: string
 	/**

@@ -138,7 +138,7 @@ export async function startPlaygroundServer(
 	})
 	print(
 		ai?.available
-			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}`
+			? `AI chat: ${ai.provider ?? 'on'}${ai.model ? ` (${ai.model})` : ''}${ai.endpoint ? ` at ${ai.endpoint}` : ''}`
 			: `AI chat: off (${ai?.reason ?? AI_UNAVAILABLE_MESSAGE})`
 	)
 	return running

@@ -153,6 +153,9 @@ export function resolveUpstream(
 		)
 	const speed = resolveSpeed(options.speed, env, demo)
 	const lines: string[] = []
+	// Said, since an environment file can set it: the session's cookies go wherever it points.
+	if (!demo && origin !== INSTAGRAM_ORIGIN)
+		lines.push(`Instagram: requests go to ${new URL(origin).origin} (SMKIT_UPSTREAM_URL), not instagram.com`)
 	let proxies: ProxyPool | undefined
 	if (urls.length > 0) {
 		try {

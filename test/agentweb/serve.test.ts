@@ -86,8 +86,11 @@ describe('startAgentWebServer', () => {
 			})
 			expect(expire.status).toBe(200)
 			const expired = await start()
-			expect(expired.find((line) => line.startsWith('Instagram: '))).toContain(
+			expect(expired.find((line) => line.startsWith('Instagram: Instagram '))).toContain(
 				'Instagram does not accept this session (login_required)'
+			)
+			expect(expired).toContain(
+				`Instagram: requests go to ${simulator.url} (SMKIT_UPSTREAM_URL), not instagram.com`
 			)
 			for (const line of [...valid, ...expired]) {
 				expect(line).not.toContain(DEMO_CREDENTIALS.sessionId)
@@ -114,7 +117,8 @@ describe('startAgentWebServer', () => {
 		)
 		try {
 			expect(lines[0]).toMatch(/^smkit agent-web: http:\/\/127\.0\.0\.1:\d+\/$/)
-			expect(lines).toContain("AI: OpenAI (auto: the server's first chat model)")
+			// The model endpoint given by --base-url is said (its host only: where the key goes).
+			expect(lines).toContain(`AI: OpenAI (auto: the server's first chat model) at ${new URL(llm.url).host}`)
 			expect(lines).toContain('Permission: full_access (actions run without asking)')
 			expect(lines).toContain('Demo data: the built-in simulated Instagram (no account needed)')
 			expect(lines.join('\n')).not.toContain(key)

@@ -111,6 +111,32 @@ describe('startPlaygroundServer', () => {
 		}
 	})
 
+	it('an environment file pointing the model at another server: the start-up line says its host, never the key', async () => {
+		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
+		const envPath = path.join(directory, 'test.env')
+		await writeFile(
+			envPath,
+			'OPENAI_API_KEY=sk-serve-test-secret\nOPENAI_BASE_URL=http://user:pw@127.0.0.1:9/v1\n'
+		)
+		const lines: string[] = []
+		const options = parsePlaygroundOptions({
+			port: 0,
+			demo: true,
+			env: envPath,
+			savedDir: directory,
+			db: path.join(directory, 'smkit.db')
+		})
+		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
+		try {
+			expect(lines).toContain('AI chat: openai (auto) at 127.0.0.1:9')
+			expect(lines.join('\n')).not.toContain('sk-serve-test-secret')
+			expect(lines.join('\n')).not.toContain('pw@')
+		} finally {
+			await running.stop()
+			await rm(directory, { recursive: true, force: true })
+		}
+	})
+
 	it('without credentials: says how to log in; with --token: requests need it and it is not printed', async () => {
 		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
 		const envPath = path.join(directory, 'test.env')

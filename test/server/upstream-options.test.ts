@@ -36,7 +36,15 @@ describe('upstream', () => {
 				'SMKIT_UPSTREAM_URL must be an http:// or https:// origin'
 			)
 		expect(resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: '  ' }).lines).toEqual([])
-		expect(resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: `${SIMULATOR}/` }).lines).toEqual([])
+		// Another origin than Instagram's is said at start (an environment file can set it), without
+		// credentials; the simulator of demo mode goes unsaid.
+		expect(resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: `${SIMULATOR}/` }).lines).toEqual([
+			`Instagram: requests go to ${SIMULATOR} (SMKIT_UPSTREAM_URL), not instagram.com`
+		])
+		expect(
+			resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: 'http://user:secret@127.0.0.1:9/' }).lines
+		).toEqual(['Instagram: requests go to http://127.0.0.1:9 (SMKIT_UPSTREAM_URL), not instagram.com'])
+		expect(resolveUpstream(defaults, { SMKIT_UPSTREAM_URL: SIMULATOR }, true).lines).toEqual([])
 	})
 })
 

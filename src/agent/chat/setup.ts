@@ -39,6 +39,8 @@ export interface ChatSetup {
 	label: string
 	/** Model name (`auto` for a local runner not asked yet). */
 	model: string
+	/** The host of a base URL other than the provider's own (see `ProviderConfig.endpoint`). */
+	endpoint?: string
 	/** Why AI is unavailable, naming the key variable to set; never the key. */
 	reason?: string
 }
@@ -56,7 +58,12 @@ export function setupChat(options: ChatSetupOptions, noBrowserHint: string): Cha
 		baseURL: options.baseURL,
 		env
 	})
-	const described = { provider: provider.name, label: provider.label, model: provider.model }
+	const described = {
+		provider: provider.name,
+		label: provider.label,
+		model: provider.model,
+		endpoint: provider.endpoint
+	}
 	if (provider.apiKey === null) {
 		return { session: null, available: false, ...described, reason: missingKeyMessage(provider) }
 	}
