@@ -17,6 +17,7 @@ import { type AskCliOptions, parseAskOptions } from './ask-options'
 import { LiveView, paint, printResponse } from './ask-terminal'
 import { modelOptionsOf } from './options'
 import { runParallel } from './parallel'
+import { describeProvider } from './providers'
 import { agentSettingsOf } from './settings'
 import {
 	type AgentSetupOptions,
@@ -195,13 +196,15 @@ export async function runAsk(question: unknown, rawOptions: Record<string, unkno
 	const options = parseAskOptions(question, rawOptions)
 	const env = loadAgentEnv(options.envPath)
 	// Fail on a bad provider or a missing key before starting anything.
-	requireProvider({
+	const provider = requireProvider({
 		provider: options.provider,
 		model: options.model,
 		apiKey: options.apiKey,
 		baseURL: options.baseURL,
 		env
 	})
+	// Where the key goes, when it is not the provider's own server (an environment file can say so).
+	if (!options.quiet && provider.endpoint) console.error(`AI: ${describeProvider(provider)}`)
 	const session = await openClient(options, env)
 	const interrupts = interruptRouter()
 	try {

@@ -108,6 +108,11 @@ describe('smkit ask', () => {
 		expect(sent.map((request) => request.path)).toEqual(['/v1/models', '/v1/chat/completions'])
 		expect(sent[1].body.model).toBe('fake-model')
 		expect(result.stderr).toContain('Using fake-model, the first chat model the server lists')
+		// The key goes to another server than OpenAI's: said, by its host only, before anything runs.
+		expect(result.stderr).toStartWith(
+			`AI: OpenAI (auto: the server's first chat model) at ${new URL(llm.url).host}\n`
+		)
+		expect(result.stderr).not.toContain('sk-cli-test')
 	})
 
 	test('--json prints the ask response', async () => {
