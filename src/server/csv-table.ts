@@ -57,8 +57,12 @@ function jsonCell(value: object, column: string): string {
 	}
 }
 
-/** Plans the columns over every record (first pass), then builds the rows (second pass). */
-class TableBuilder {
+/**
+ * Plans the columns over every record (first pass: `survey` each, then `plan`), then builds the
+ * rows (second pass: `add` keeps them, `row` hands each over so a stream of records can be written
+ * without holding them: a job's export, src/jobs/export.ts).
+ */
+export class TableBuilder {
 	readonly header: string[] = []
 	readonly rows: unknown[][] = []
 	private readonly fields = new Map<string, Field>()
@@ -102,8 +106,13 @@ class TableBuilder {
 		this.header.push(name)
 	}
 
-	/** Second pass: one record flattened one level deep into a row of cells. */
+	/** Second pass: one record flattened into a row of cells, kept in `rows`. */
 	add(record: Row): void {
+		this.rows.push(this.row(record))
+	}
+
+	/** One record flattened one level deep into a row of cells, in header order (holes are empty). */
+	row(record: Row): unknown[] {
 		const cells: unknown[] = []
 		for (const key of Object.keys(record)) {
 			const value = record[key]
@@ -123,7 +132,7 @@ class TableBuilder {
 				cells[this.columns.get(key) as number] = value
 			}
 		}
-		this.rows.push(cells)
+		return cells
 	}
 }
 

@@ -17,7 +17,7 @@ export const MAX_CELLS = 10_000_000
 export const MAX_OUTPUT_BYTES = 128 * 1024 * 1024
 
 /** Characters of CSV text per streamed chunk. */
-const CHUNK_CHARACTERS = 64 * 1024
+export const CHUNK_CHARACTERS = 64 * 1024
 
 /** The UTF-8 byte order mark every CSV file starts with (docs/api-contract.md, "CSV export"). */
 export const UTF8_BOM = new Uint8Array([0xef, 0xbb, 0xbf])
@@ -86,14 +86,24 @@ export function recordsOf(body: unknown): Row[] {
 	return records as Row[]
 }
 
+/** The header line of a CSV file (no line end). */
+export function csvHeaderLine(header: readonly string[]): string {
+	return header.map(stringCell).join(',')
+}
+
+/** One row's line (no line end): `width` cells, holes and null empty. */
+export function csvRowLine(cells: readonly unknown[], width: number): string {
+	let line = cellText(cells[0])
+	for (let column = 1; column < width; column++) line += `,${cellText(cells[column])}`
+	return line
+}
+
 /** The CSV text of a table in chunks of about `CHUNK_CHARACTERS`: header line, then CRLF-separated rows. */
 export function* csvChunks({ header, rows }: CsvTable): Generator<string> {
 	const width = header.length
-	let chunk = header.map(stringCell).join(',')
+	let chunk = csvHeaderLine(header)
 	for (const cells of rows) {
-		let line = cellText(cells[0])
-		for (let column = 1; column < width; column++) line += `,${cellText(cells[column])}`
-		chunk += `\r\n${line}`
+		chunk += `\r\n${csvRowLine(cells, width)}`
 		if (chunk.length >= CHUNK_CHARACTERS) {
 			yield chunk
 			chunk = ''
