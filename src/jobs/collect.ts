@@ -150,26 +150,33 @@ export async function runCollect(
 				sink.outputClosed = true
 				controller.abort(OUTPUT_CLOSED)
 			})
-		sink.begin()
+		await sink.begin(controller.signal)
 		const collectedBefore = jobs.get(job.id)?.collected ?? 0
 		const started = performance.now()
 		let outputError: string | undefined
+		// JSONL pages are appended one after the other, while the next pages are collected.
+		let appending = Promise.resolve()
 		let finished = await runJob(jobs, job.id, {
 			ig: instagram.client,
 			signal: controller.signal,
 			dataDir: dirname(options.dbPath),
 			onEvent: (event) => {
 				// A page that cannot be written out stops the job (it is stored: the next run writes it).
-				if (event.type === 'page' && !controller.signal.aborted)
-					try {
-						sink.append()
-					} catch (error) {
-						outputError = `Could not write ${options.out}: ${error instanceof Error ? error.message : error}`
-						controller.abort(OUTPUT_FAILED)
-					}
+				if (event.type === 'page')
+					appending = appending.then(async () => {
+						if (controller.signal.aborted) return
+						try {
+							await sink.append(controller.signal)
+						} catch (error) {
+							if (controller.signal.aborted) return
+							outputError = `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
+							controller.abort(OUTPUT_FAILED)
+						}
+					})
 				reporter.event(event)
 			}
 		})
+		await appending
 		reporter.finish()
 		const outputClosed = controller.signal.reason === OUTPUT_CLOSED
 		if (controller.signal.aborted && !JobStore.finished(finished) && finished.status !== 'paused')
@@ -181,7 +188,7 @@ export async function runCollect(
 		let unwritten = false
 		if (outputError === undefined)
 			try {
-				sink.end()
+				await sink.end(controller.signal)
 			} catch (error) {
 				// CSV and JSON are written once the list is complete. The job stays unfinished, so running
 				// the command again writes the file from the store instead of collecting the list anew.

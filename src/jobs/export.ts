@@ -2,11 +2,15 @@
  * A job's records as a file: JSONL (one record per line), JSON (an array) or CSV (the export's
  * rules: union header, dotted columns, formulas defused, UTF-8 with BOM), always in arrival order
  * and read from the store, so a file written after a crash holds exactly the stored records.
+ *
+ * Streamed: the records are read from the store a batch at a time and the text handed over in
+ * chunks, so an export of millions of records takes no more memory than one of a thousand. CSV
+ * reads the records twice: once for the header (the union of their keys, docs/api-contract.md, "CSV
+ * export"), then for the rows. Writing the chunks: `export-file.ts`.
  */
-import { lstatSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { csvChunks, toCsv, UTF8_BOM } from '../server/csv'
+import { CHUNK_CHARACTERS, csvChunks, csvHeaderLine, csvRowLine, UTF8_BOM } from '../server/csv'
+import { type Row, TableBuilder } from '../server/csv-table'
 import { KIND_SOURCES } from './kinds'
 import type { JobStore } from './store'
 
@@ -19,6 +23,9 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
 	json: 'application/json; charset=utf-8',
 	csv: 'text/csv; charset=utf-8'
 }
+
+/** A part of an exported file: text (written as UTF-8) or bytes (the CSV's byte order mark). */
+export type ExportChunk = string | Uint8Array<ArrayBuffer>
 
 /**
  * Characters JSON leaves raw that some line readers take for line ends: NEL, LINE SEPARATOR and
@@ -34,36 +41,139 @@ export function recordJson(record: unknown): string {
 	)
 }
 
-/** Records as JSONL text: one JSON object per line, each line ended. */
-export function jsonLines(records: Iterable<unknown>): string {
-	let text = ''
-	for (const record of records) text += `${recordJson(record)}\n`
-	return text
+/** Gives the event loop a turn: requests, signals and I/O go on between two batches of work. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Which records an export holds, and what stops it. */
+export interface ExportOptions {
+	/** JSONL only: from the record after this one (the lines a file has already are not written again). */
+	afterSeq?: number
+	/** Up to this record (default: the last one stored when the export starts). */
+	lastSeq?: number
+	/** Aborting stops the export between two batches of records. */
+	signal?: AbortSignal
 }
 
-/** The job's records (from `afterSeq` on, for JSONL) in `format`, as the parts of a file. */
-export function exportParts(
+/**
+ * The job's records in `format` as chunks of about `CHUNK_CHARACTERS`, each ending after a whole
+ * record, read from the store as they are pulled: the records stored when this is called (pages a
+ * running job stores later are not in it). CSV first plans its header over every record, giving
+ * the event loop a turn and checking `signal` between batches; a refusal (more than 1,000 columns)
+ * comes before any chunk.
+ */
+export async function exportChunks(
 	jobs: JobStore,
 	id: number,
-	format: ExportFormat
-): (string | Uint8Array<ArrayBuffer>)[] {
-	if (format === 'jsonl') return [jsonLines(jobs.records(id))]
-	const records = [...jobs.records(id)] as Record<string, unknown>[]
-	if (format === 'json') {
-		const lines = records.map(recordJson)
-		return [lines.length === 0 ? '[]\n' : `[\n${lines.join(',\n')}\n]\n`]
+	format: ExportFormat,
+	options: ExportOptions = {}
+): Promise<Generator<ExportChunk>> {
+	const lastSeq = options.lastSeq ?? jobs.get(id)?.collected ?? 0
+	const afterSeq = format === 'jsonl' ? (options.afterSeq ?? 0) : 0
+	const expected = Math.max(0, lastSeq - afterSeq)
+	const records = function* (): Generator<unknown> {
+		let read = 0
+		for (const batch of jobs.recordBatches(id, afterSeq, lastSeq)) {
+			read += batch.length
+			yield* batch
+		}
+		// Records only leave a job with it (deleted, or started over with --fresh): not a whole file.
+		if (read !== expected)
+			throw new Error(`job ${id} lost records during the export (deleted or started over); export it again`)
 	}
-	if (records.length > 0) return [UTF8_BOM, toCsv(records)]
+	if (format === 'jsonl') return textChunks(records(), (record) => `${recordJson(record)}\n`, '', '')
+	if (format === 'json') {
+		if (expected === 0) return textChunks([], () => '', '[]\n', '')
+		let separator = ''
+		return textChunks(
+			records(),
+			(record) => {
+				const line = `${separator}${recordJson(record)}`
+				separator = ',\n'
+				return line
+			},
+			'[\n',
+			'\n]\n'
+		)
+	}
+	if (expected === 0) return emptyCsv(jobs, id)
+	const builder = new TableBuilder()
+	for (const batch of jobs.recordBatches(id, 0, lastSeq)) {
+		for (const record of batch) builder.survey(record as Row)
+		await nextTurn()
+		options.signal?.throwIfAborted()
+	}
+	builder.plan()
+	const width = builder.header.length
+	return withBom(
+		textChunks(
+			records(),
+			(record) => `\r\n${csvRowLine(builder.row(record as Row), width)}`,
+			csvHeaderLine(builder.header),
+			''
+		)
+	)
+}
+
+/**
+ * The chunks as a byte stream, one chunk per pull: a download is read from the store as fast as
+ * its client takes it, and a client that goes away stops the reading.
+ */
+export function exportStream(chunks: Generator<ExportChunk>): ReadableStream<Uint8Array> {
+	const encoder = new TextEncoder()
+	return new ReadableStream<Uint8Array>({
+		pull(controller) {
+			const next = chunks.next()
+			if (next.done) controller.close()
+			else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value)
+		},
+		cancel() {
+			chunks.return(undefined)
+		}
+	})
+}
+
+/**
+ * `start`, the lines of `records` (each made by `line`), then `end`, gathered into chunks of about
+ * `CHUNK_CHARACTERS`.
+ */
+function* textChunks(
+	records: Iterable<unknown>,
+	line: (record: unknown) => string,
+	start: string,
+	end: string
+): Generator<string> {
+	let chunk = start
+	for (const record of records) {
+		chunk += line(record)
+		if (chunk.length >= CHUNK_CHARACTERS) {
+			yield chunk
+			chunk = ''
+		}
+	}
+	chunk += end
+	if (chunk !== '') yield chunk
+}
+
+/** The byte order mark every CSV file starts with, then the file's text. */
+function* withBom(chunks: Iterable<string>): Generator<ExportChunk> {
+	yield UTF8_BOM
+	yield* chunks
+}
+
+/**
+ * The CSV of a job with no records: the byte order mark and the columns its kind's records have,
+ * so a script reading the file (pandas' read_csv) gets no rows instead of an error about a file
+ * with no columns.
+ */
+function* emptyCsv(jobs: JobStore, id: number): Generator<ExportChunk> {
+	yield UTF8_BOM
 	const job = jobs.get(id)
-	return job
-		? [UTF8_BOM, ...csvChunks({ header: modelColumns(KIND_SOURCES[job.kind].record), rows: [] })]
-		: [UTF8_BOM]
+	if (job) yield* csvChunks({ header: modelColumns(KIND_SOURCES[job.kind].record), rows: [] })
 }
 
 /**
  * The CSV columns records of `model` have, flattened as the export flattens them (an object
- * field, nullable or not, as its dotted columns): the header of an empty list, so a script reading
- * the file (pandas' read_csv) gets no rows instead of an error about a file with no columns.
+ * field, nullable or not, as its dotted columns): the header of an empty list.
  */
 export function modelColumns(model: TObject): string[] {
 	const columns: string[] = []
@@ -75,38 +185,4 @@ export function modelColumns(model: TObject): string[] {
 		else columns.push(key)
 	}
 	return columns
-}
-
-/**
- * Writes the job's records to `path` in `format`, replacing the file in one step (temporary file,
- * rename). A symbolic link is followed: the file it names is replaced, the link stays. A device,
- * pipe or other special file (`/dev/null`, `/dev/stdout`, a FIFO) is written into: renamed over, it
- * would become a regular file (for root, `/dev/null` itself).
- */
-export function writeExport(jobs: JobStore, id: number, format: ExportFormat, path: string): void {
-	const parts = exportParts(jobs, id, format)
-	const content = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)))
-	const existing = statSync(path, { throwIfNoEntry: false })
-	if (existing && !existing.isFile()) {
-		writeFileSync(path, content)
-		return
-	}
-	const target = existing ? realpathSync(path) : linkedTarget(path)
-	const temporary = `${target}.tmp-${process.pid}`
-	try {
-		writeFileSync(temporary, content)
-		renameSync(temporary, target)
-	} catch (error) {
-		// A full disk leaves part of the file written: removed, it does not hold the space it filled.
-		rmSync(temporary, { force: true })
-		throw error
-	}
-}
-
-/** Where `path`, which does not exist, would be: a link to a missing file names that file. */
-function linkedTarget(path: string): string {
-	let target = path
-	for (let hops = 0; hops < 40 && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink(); hops++)
-		target = resolve(dirname(target), readlinkSync(target))
-	return target
 }

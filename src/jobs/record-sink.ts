@@ -3,19 +3,19 @@
  * the store when the run begins and appended after each stored page; CSV and JSON are written from
  * the store at the end. The JSONL file always ends up holding exactly the stored records: one that
  * was removed, replaced or changed under the run (its inode or size is not as the run left it) is
- * written again from the store instead of appended to.
+ * written again from the store instead of appended to. Everything is streamed from the store
+ * (`export.ts`), and standard output is written no faster than its reader reads.
  */
-import { appendFileSync, statSync } from 'node:fs'
 import { terminalText } from '../cli-error'
-import { type ExportFormat, exportParts, jsonLines, writeExport } from './export'
+import { type ExportChunk, type ExportFormat, exportChunks } from './export'
+import { appendExport, drained, type WrittenFile, writeExport } from './export-file'
 import type { JobStore } from './store'
-import type { Job } from './types'
 
 /** The records of one job run, to `path` (or standard output) in `format`. */
 export class RecordSink {
 	#written = 0
 	/** The --out file as this run left it; null for standard output and special files (/dev/null). */
-	#left: { ino: number; size: number } | null = null
+	#left: WrittenFile = null
 	/** Set when standard output's reader went away (`| head`): nothing more is written to it. */
 	outputClosed = false
 
@@ -29,61 +29,58 @@ export class RecordSink {
 	) {}
 
 	/** JSONL: writes what the store holds already (the file is rebuilt, so a crash leaves no gap). */
-	begin(): void {
+	async begin(signal?: AbortSignal): Promise<void> {
 		if (this.format !== 'jsonl') return
-		const job = this.jobs.get(this.id) as Job
-		if (this.path) this.#rewrite()
-		else this.#stdout(jsonLines(this.jobs.records(this.id)))
-		this.#written = job.collected
+		const lastSeq = this.#collected()
+		if (this.path) await this.#rewrite(lastSeq, signal)
+		else await this.#stdout(await exportChunks(this.jobs, this.id, 'jsonl', { lastSeq, signal }), signal)
+		this.#written = lastSeq
 	}
 
-	/** JSONL: appends the records stored since the last call. */
-	append(): void {
+	/**
+	 * JSONL: appends the records stored since the last call. Pages stored while it writes are the
+	 * next call's: each record is written once, whatever the pace of the file or the reader.
+	 */
+	async append(signal?: AbortSignal): Promise<void> {
 		if (this.format !== 'jsonl') return
-		const job = this.jobs.get(this.id) as Job
-		if (job.collected === this.#written) return
-		if (this.path && this.#changed()) {
-			this.notice(`${this.path} was removed or changed while collecting: written again from the store`)
-			this.#rewrite()
-		} else {
-			const text = jsonLines(this.jobs.records(this.id, this.#written))
-			if (this.path) {
-				appendFileSync(this.path, text)
-				this.#remember()
-			} else this.#stdout(text)
-		}
-		this.#written = job.collected
+		const lastSeq = this.#collected()
+		if (lastSeq === this.#written) return
+		const options = { afterSeq: this.#written, lastSeq, signal }
+		if (this.path) {
+			const appended = await appendExport(this.jobs, this.id, this.path, this.#left, options)
+			if (appended === undefined) {
+				this.notice(`${this.path} was removed or changed while collecting: written again from the store`)
+				await this.#rewrite(lastSeq, signal)
+			} else this.#left = appended
+		} else await this.#stdout(await exportChunks(this.jobs, this.id, 'jsonl', options), signal)
+		this.#written = lastSeq
 	}
 
 	/** CSV and JSON: the whole file from the store. */
-	end(): void {
+	async end(signal?: AbortSignal): Promise<void> {
 		if (this.format === 'jsonl') return
-		if (this.path) writeExport(this.jobs, this.id, this.format, this.path)
-		else for (const part of exportParts(this.jobs, this.id, this.format)) this.#stdout(part)
+		if (this.path) await writeExport(this.jobs, this.id, this.format, this.path, { signal })
+		else await this.#stdout(await exportChunks(this.jobs, this.id, this.format, { signal }), signal)
 	}
 
-	#rewrite(): void {
-		writeExport(this.jobs, this.id, 'jsonl', this.path as string)
-		this.#remember()
+	/** The last record stored now: what a write started now holds. */
+	#collected(): number {
+		return this.jobs.get(this.id)?.collected ?? 0
 	}
 
-	#remember(): void {
-		const stat = statSync(this.path as string, { throwIfNoEntry: false })
-		this.#left = stat?.isFile() ? { ino: stat.ino, size: stat.size } : null
+	async #rewrite(lastSeq: number, signal?: AbortSignal): Promise<void> {
+		this.#left = await writeExport(this.jobs, this.id, 'jsonl', this.path as string, { lastSeq, signal })
 	}
 
-	#changed(): boolean {
-		if (this.#left === null) return false
-		const stat = statSync(this.path as string, { throwIfNoEntry: false })
-		return stat?.ino !== this.#left.ino || stat.size !== this.#left.size
-	}
-
-	#stdout(part: string | Uint8Array): void {
-		if (this.outputClosed) return
-		// On a terminal the records are read, not stored: CSV cells hold captions and names as they
-		// came, so their control characters are shown as text (JSON escapes them already).
-		const shown =
-			process.stdout.isTTY && typeof part === 'string' ? terminalText(part.replace(/\r\n/g, '\n')) : part
-		process.stdout.write(shown)
+	/** Writes the chunks to standard output, waiting for its reader whenever its buffer is full. */
+	async #stdout(chunks: Iterable<ExportChunk>, signal?: AbortSignal): Promise<void> {
+		for (const part of chunks) {
+			if (this.outputClosed) return
+			// On a terminal the records are read, not stored: CSV cells hold captions and names as they
+			// came, so their control characters are shown as text (JSON escapes them already).
+			const shown =
+				process.stdout.isTTY && typeof part === 'string' ? terminalText(part.replace(/\r\n/g, '\n')) : part
+			if (!process.stdout.write(shown)) await drained(process.stdout, signal)
+		}
 	}
 }

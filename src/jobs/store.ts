@@ -55,6 +55,9 @@ const toJob = (row: JobRow): Job => ({
 
 const now = () => new Date().toISOString()
 
+/** Records read per query: what an export or a stream of records holds at once. */
+const RECORDS_PER_BATCH = 1000
+
 /**
  * True when a process with this pid runs (it may belong to another user: EPERM). A runner killed a
  * moment ago that its parent has not reaped yet (a zombie) still has its pid but runs no job.
@@ -254,17 +257,28 @@ export class JobStore {
 		})
 	}
 
-	/** The records in arrival order, lazily (exports of any size), from `afterSeq` on. */
-	*records(id: number, afterSeq = 0): Generator<unknown> {
-		const statement = this.store.db.query<{ seq: number; data: string }, [number, number]>(
-			'SELECT seq, data FROM job_records WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT 1000'
+	/** The records in arrival order, lazily (exports of any size), after `afterSeq` up to `lastSeq`. */
+	*records(id: number, afterSeq = 0, lastSeq = Number.MAX_SAFE_INTEGER): Generator<unknown> {
+		for (const batch of this.recordBatches(id, afterSeq, lastSeq)) yield* batch
+	}
+
+	/**
+	 * The records in arrival order, `RECORDS_PER_BATCH` at a time, after `afterSeq` up to `lastSeq`.
+	 * Each batch is one query that ends before the batch is handed over, so a reader that waits between
+	 * batches (a download pulled by a slow client) holds no read transaction open meanwhile: the job's
+	 * writes go on and the WAL keeps being checkpointed. Records only arrive with higher `seq`s, so
+	 * bounding by the `seq` of the last record stored when an export starts reads that many records.
+	 */
+	*recordBatches(id: number, afterSeq = 0, lastSeq = Number.MAX_SAFE_INTEGER): Generator<unknown[]> {
+		const statement = this.store.db.query<[number, string], [number, number, number]>(
+			`SELECT seq, data FROM job_records WHERE job_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ${RECORDS_PER_BATCH}`
 		)
 		let last = afterSeq
 		for (;;) {
-			const rows = statement.all(id, last)
-			for (const row of rows) yield JSON.parse(row.data)
-			if (rows.length < 1000) return
-			last = (rows[rows.length - 1] as { seq: number }).seq
+			const rows = statement.values(id, last, lastSeq) as [number, string][]
+			if (rows.length > 0) yield rows.map((row) => JSON.parse(row[1]))
+			if (rows.length < RECORDS_PER_BATCH) return
+			last = (rows[rows.length - 1] as [number, string])[0]
 		}
 	}
 

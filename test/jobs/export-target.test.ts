@@ -17,7 +17,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeExport } from '../../src/jobs/export'
+import { writeExport } from '../../src/jobs/export-file'
 import { JobStore } from '../../src/jobs/store'
 import { openStore, type Store } from '../../src/store/db'
 
@@ -51,7 +51,7 @@ test('a pipe is written into and stays a pipe (renamed over, /dev/null would bec
 	expect(Bun.spawnSync(['mkfifo', pipe]).exitCode).toBe(0)
 	const reader = Bun.spawn(['cat', pipe], { stdout: 'pipe' })
 	try {
-		writeExport(jobs, id, 'jsonl', pipe)
+		await writeExport(jobs, id, 'jsonl', pipe)
 		expect(lstatSync(pipe).isFIFO()).toBe(true)
 		expect(await new Response(reader.stdout).text()).toBe(expected)
 	} finally {
@@ -59,25 +59,25 @@ test('a pipe is written into and stays a pipe (renamed over, /dev/null would bec
 	}
 })
 
-test('a symbolic link stays a link; the file it names gets the records', () => {
+test('a symbolic link stays a link; the file it names gets the records', async () => {
 	mkdirSync(join(folder, 'data'))
 	const link = join(folder, 'latest.jsonl')
 	symlinkSync(join(folder, 'data', 'followers.jsonl'), link)
-	writeExport(jobs, id, 'jsonl', link)
+	await writeExport(jobs, id, 'jsonl', link)
 	expect(lstatSync(link).isSymbolicLink()).toBe(true)
 	expect(readlinkSync(link)).toBe(join(folder, 'data', 'followers.jsonl'))
 	expect(readFileSync(join(folder, 'data', 'followers.jsonl'), 'utf8')).toBe(expected)
-	writeExport(jobs, id, 'csv', link)
+	await writeExport(jobs, id, 'csv', link)
 	expect(lstatSync(link).isSymbolicLink()).toBe(true)
 	expect(readFileSync(link, 'utf8')).toBe('\uFEFFpk\r\n1\r\n2')
 })
 
-test('a caption with line or paragraph separators stays on its record line in JSONL and JSON', () => {
+test('a caption with line or paragraph separators stays on its record line in JSONL and JSON', async () => {
 	const caption = 'first\u2028second\u2029third\u0085fourth'
 	jobs.storePage(id, [{ key: '3', data: { pk: '3', caption_text: caption } }], null)
 	for (const format of ['jsonl', 'json'] as const) {
 		const out = join(folder, `records.${format}`)
-		writeExport(jobs, id, format, out)
+		await writeExport(jobs, id, format, out)
 		const text = readFileSync(out, 'utf8')
 		// Python's str.splitlines() (and editors) break lines at these characters: none is left raw.
 		expect(text).not.toMatch(/[\u0085\u2028\u2029]/)
@@ -93,16 +93,16 @@ test('a caption with line or paragraph separators stays on its record line in JS
 	}
 })
 
-test('a list with no records is a CSV with the header of its records, not an empty file', () => {
-	const header = (kind: 'followers' | 'posts' | 'comments') => {
+test('a list with no records is a CSV with the header of its records, not an empty file', async () => {
+	const header = async (kind: 'followers' | 'posts' | 'comments') => {
 		const empty = jobs.create({ kind, target: `empty-${kind}` }).id
 		const out = join(folder, `${kind}.csv`)
-		writeExport(jobs, empty, 'csv', out)
+		await writeExport(jobs, empty, 'csv', out)
 		const bytes = readFileSync(out)
 		expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
 		return bytes.subarray(3).toString('utf8').split(',')
 	}
-	expect(header('followers')).toEqual([
+	expect(await header('followers')).toEqual([
 		'pk',
 		'username',
 		'full_name',
@@ -110,21 +110,21 @@ test('a list with no records is a CSV with the header of its records, not an emp
 		'is_verified',
 		'profile_pic_url'
 	])
-	const posts = header('posts')
+	const posts = await header('posts')
 	expect(posts.slice(0, 3)).toEqual(['pk', 'id', 'code'])
 	expect(posts).toContain('user.username')
 	expect(posts).toContain('location.name')
 	expect(posts).not.toContain('location')
-	expect(header('comments')).toEqual(expect.arrayContaining(['text', 'user.pk', 'replies']))
+	expect(await header('comments')).toEqual(expect.arrayContaining(['text', 'user.pk', 'replies']))
 })
 
-test('a file that cannot be written whole (a full disk) leaves no temporary file filling the disk', () => {
+test('a file that cannot be written whole (a full disk) leaves no temporary file filling the disk', async () => {
 	const path = join(folder, 'followers.csv')
 	writeFileSync(path, 'the previous export')
 	// The temporary file is the one a full disk cuts short: here it leads to /dev/full, where every
 	// write fails with ENOSPC as on a full disk.
 	symlinkSync('/dev/full', `${path}.tmp-${process.pid}`)
-	expect(() => writeExport(jobs, id, 'csv', path)).toThrow('ENOSPC')
+	await expect(writeExport(jobs, id, 'csv', path)).rejects.toThrow('ENOSPC')
 	expect(readdirSync(folder).filter((name) => name.startsWith('followers.csv'))).toEqual(['followers.csv'])
 	expect(readFileSync(path, 'utf8')).toBe('the previous export')
 })

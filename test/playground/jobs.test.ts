@@ -5,6 +5,7 @@
  * they follow the security rules of the other routes (token beyond loopback, JSON bodies, Host).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { toCsv, UTF8_BOM } from '../../src/server/csv'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
 import { expectNoLeaks, type PlaygroundHarness, startPlayground } from './support'
 
@@ -90,6 +91,8 @@ describe('a followers job over HTTP', () => {
 		expect(lines.length).toBe(5401)
 		const json = await (await playground.get(`/api/jobs/${id}/export?format=json`)).json()
 		expect(json.length).toBe(5400)
+		// Streamed from the store, the same bytes as the whole list turned into CSV at once.
+		expect(Buffer.from(bytes)).toEqual(Buffer.concat([UTF8_BOM, Buffer.from(toCsv(json))]))
 		const bad = await playground.json(`/api/jobs/${id}/export?format=xml`)
 		expect(bad.status).toBe(400)
 		expect(bad.body.error).toContain('format')

@@ -5,7 +5,13 @@
  */
 import { Elysia, t } from 'elysia'
 import { eventStreamResponse } from '../../agent/chat/event-stream'
-import { CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat, exportParts } from '../../jobs/export'
+import {
+	CONTENT_TYPES,
+	EXPORT_FORMATS,
+	type ExportFormat,
+	exportChunks,
+	exportStream
+} from '../../jobs/export'
 import { KIND_SOURCES, TARGET_HINTS } from '../../jobs/kinds'
 import { type JobManager, JobStateError } from '../../jobs/manager'
 import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../jobs/types'
@@ -283,10 +289,12 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 		)
 		.get(
 			'/jobs/:id/export',
-			({ params: { id }, query }) => {
+			async ({ params: { id }, query }) => {
 				const job = requireJob(manager, id)
 				const format = (query.format ?? 'csv') as ExportFormat
-				return new Response(new Blob(exportParts(manager.jobs, job.id, format)), {
+				// Streamed from the store: a job of millions of records downloads in the memory of one batch.
+				const chunks = await exportChunks(manager.jobs, job.id, format)
+				return new Response(exportStream(chunks), {
 					headers: {
 						'content-type': CONTENT_TYPES[format],
 						'content-disposition': `attachment; filename="${exportName(job, format)}"`
