@@ -4,7 +4,9 @@
  * unfinished job from its last stored page (after Ctrl-C, a crash or `kill -9`); `--fresh` starts
  * over. JSONL is rewritten from the store at the start of each run and then appended after each
  * stored page, so the file always ends up holding exactly the stored records; CSV and JSON are
- * written from the store at the end of the run. Progress goes to stderr; exit 130 after Ctrl-C.
+ * written from the store at the end of the run, and the job is done only once they are written: a
+ * run killed while writing leaves it unfinished, and the next run writes the file without asking
+ * Instagram again. Progress goes to stderr; exit 130 after Ctrl-C.
  */
 import { statSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -22,7 +24,7 @@ import { clock, counted, number, ProgressReporter } from './progress'
 import { RecordSink } from './record-sink'
 import { runJob } from './run'
 import { JobStore } from './store'
-import { JOB_KINDS, type JobKind } from './types'
+import { JOB_KINDS, type Job, type JobKind } from './types'
 
 /** The options of `smkit collect`, registered with cac and validated from these schemas. */
 export const collectOptions = {
@@ -130,9 +132,15 @@ export async function runCollect(
 			throw new Error(
 				`job ${job.id} (${kind} ${target}) is being collected by another process (pid ${runner}) on ${options.dbPath}: let it finish, or stop it and run this command again`
 			)
+		// Killed or stopped while its output was written: the list is stored, nothing is asked again.
+		const onlyOutputLeft = continued && !options.fresh && jobs.walkComplete(job.id)
 		if (continued && options.fresh) {
 			jobs.reset(job.id)
 			log(`Starting over: job ${job.id}`)
+		} else if (onlyOutputLeft) {
+			log(
+				`Continuing job ${job.id}: ${counted(job.collected, 'record')} stored, nothing left to collect; writing ${options.out ?? 'them to standard output'} from the store`
+			)
 		} else if (continued) {
 			log(
 				`Continuing job ${job.id}: ${counted(job.collected, 'record')} in ${counted(job.pages, 'page')} so far`
@@ -150,57 +158,64 @@ export async function runCollect(
 				sink.outputClosed = true
 				controller.abort(OUTPUT_CLOSED)
 			})
-		await sink.begin(controller.signal)
+		let outputError: string | undefined
+		/** Runs one write of the output; a failure stops the job (its records are stored: the next run writes them). */
+		const output = async (write: () => Promise<void>) => {
+			if (controller.signal.aborted) return
+			try {
+				await write()
+			} catch (error) {
+				if (controller.signal.aborted) return
+				outputError = `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
+				controller.abort(OUTPUT_FAILED)
+			}
+		}
+		await output(() => sink.begin(controller.signal))
 		const collectedBefore = jobs.get(job.id)?.collected ?? 0
 		const started = performance.now()
-		let outputError: string | undefined
 		// JSONL pages are appended one after the other, while the next pages are collected.
 		let appending = Promise.resolve()
-		let finished = await runJob(jobs, job.id, {
-			ig: instagram.client,
-			signal: controller.signal,
-			dataDir: dirname(options.dbPath),
-			onEvent: (event) => {
-				// A page that cannot be written out stops the job (it is stored: the next run writes it).
-				if (event.type === 'page')
-					appending = appending.then(async () => {
+		/** True once the whole list is stored and only the output is left to write. */
+		let walked = false
+		let finished = controller.signal.aborted
+			? (jobs.get(job.id) as Job)
+			: await runJob(jobs, job.id, {
+					ig: instagram.client,
+					signal: controller.signal,
+					dataDir: dirname(options.dbPath),
+					onEvent: (event) => {
+						if (event.type === 'page')
+							appending = appending.then(() => output(() => sink.append(controller.signal)))
+						reporter.event(event)
+					},
+					// CSV and JSON are written once the list is complete, and the job is done only when
+					// they are: killed meanwhile, it stays unfinished and the same command writes the file.
+					beforeDone: async () => {
+						await appending
 						if (controller.signal.aborted) return
-						try {
-							await sink.append(controller.signal)
-						} catch (error) {
-							if (controller.signal.aborted) return
-							outputError = `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
-							controller.abort(OUTPUT_FAILED)
+						walked = true
+						// A big list takes a while to write: the last progress line is not where it hangs.
+						if (options.out && options.format !== 'jsonl' && !onlyOutputLeft) {
+							reporter.finish()
+							log(`Writing ${options.out} from the store`)
 						}
-					})
-				reporter.event(event)
-			}
-		})
+						await output(() => sink.end(controller.signal))
+					}
+				})
 		await appending
 		reporter.finish()
 		const outputClosed = controller.signal.reason === OUTPUT_CLOSED
+		// Once the list is stored, the next run only writes the output.
+		const them = options.out ? 'the file' : 'them'
+		const rerun = walked
+			? `run the same command again to write ${them}`
+			: 'run the same command again to continue'
 		if (controller.signal.aborted && !JobStore.finished(finished) && finished.status !== 'paused')
 			finished = jobs.setStatus(
 				job.id,
 				'paused',
-				`${outputError ?? (outputClosed ? 'Output closed' : 'Interrupted')}: run the same command again to continue`
+				`${outputError ?? (outputClosed ? 'Output closed' : 'Interrupted')}: ${rerun}`
 			)
-		let unwritten = false
-		if (outputError === undefined)
-			try {
-				await sink.end(controller.signal)
-			} catch (error) {
-				// CSV and JSON are written once the list is complete. The job stays unfinished, so running
-				// the command again writes the file from the store instead of collecting the list anew.
-				outputError = `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
-				unwritten = finished.status === 'done'
-				if (unwritten)
-					finished = jobs.setStatus(
-						job.id,
-						'paused',
-						`${outputError}: run the same command again to write it`
-					)
-			}
 		const seconds = (performance.now() - started) / 1000
 		const added = finished.collected - collectedBefore
 		log(
@@ -208,22 +223,14 @@ export async function runCollect(
 				` (job ${finished.id}${collectedBefore > 0 ? `, +${number(added)} this run` : ''})${options.out ? ` -> ${options.out}` : ''}`
 		)
 		if (finished.status === 'done') return
-		if (outputError !== undefined) {
-			log(
-				unwritten
-					? `${outputError}: the records are stored; run the same command again to write the file.`
-					: `${outputError}: run the same command again to continue where it stopped.`
-			)
-			process.exitCode = 1
-			return
-		}
-		if (outputClosed) {
-			log('Standard output was closed: run the same command again to continue where it stopped.')
+		const next = walked ? `the records are stored; ${rerun}.` : `${rerun} where it stopped.`
+		if (outputError !== undefined || outputClosed) {
+			log(`${outputError ?? 'Standard output was closed'}: ${next}`)
 			process.exitCode = 1
 			return
 		}
 		if (controller.signal.aborted) {
-			log('Interrupted: run the same command again to continue where it stopped.')
+			log(`Interrupted: ${next}`)
 			process.exitCode = 130
 			return
 		}

@@ -10,6 +10,7 @@ import {
 	fstatSync,
 	lstatSync,
 	openSync,
+	readdirSync,
 	readlinkSync,
 	realpathSync,
 	renameSync,
@@ -17,8 +18,9 @@ import {
 	statSync,
 	writeSync
 } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { type ExportChunk, type ExportFormat, type ExportOptions, exportChunks, nextTurn } from './export'
+import { processAlive } from './process-alive'
 import type { JobStore } from './store'
 
 /**
@@ -26,7 +28,8 @@ import type { JobStore } from './store'
  * beside it, then rename): a write stopped any way (a full disk, Ctrl-C, `kill -9`) leaves the
  * previous file as it was. A symbolic link is followed: the file it names is replaced, the link
  * stays. A device, pipe or other special file (`/dev/null`, `/dev/stdout`, a FIFO) is written into:
- * renamed over, it would become a regular file (for root, `/dev/null` itself).
+ * renamed over, it would become a regular file (for root, `/dev/null` itself). Temporary files that
+ * earlier writes of the same file left when their process was killed are removed.
  */
 export async function writeExport(
 	jobs: JobStore,
@@ -49,6 +52,7 @@ export async function writeExport(
 		return null
 	}
 	const target = existing ? realpathSync(path) : linkedTarget(path)
+	removeLeftovers(target)
 	const temporary = `${target}${TEMPORARY}${process.pid}`
 	try {
 		const file = openSync(temporary, 'w')
@@ -150,6 +154,29 @@ async function writeChunks(
 	}
 	const stat = fstatSync(file)
 	return stat.isFile() ? { ino: stat.ino, size: stat.size } : null
+}
+
+/**
+ * Removes the temporary files of `target` (`NAME.tmp-PID`) whose process no longer runs: a write
+ * killed with `kill -9` or by a crash left them, possibly gigabytes. A live process's is its own.
+ */
+function removeLeftovers(target: string): void {
+	const prefix = `${basename(target)}${TEMPORARY}`
+	let names: string[]
+	try {
+		names = readdirSync(dirname(target))
+	} catch {
+		return
+	}
+	for (const name of names) {
+		const pid = name.startsWith(prefix) ? name.slice(prefix.length) : ''
+		if (!/^\d{1,10}$/.test(pid) || Number(pid) === process.pid || processAlive(Number(pid))) continue
+		try {
+			rmSync(join(dirname(target), name))
+		} catch {
+			// A folder of that name, or one removed meanwhile: not a leftover of ours to remove.
+		}
+	}
 }
 
 /** Where `path`, which does not exist, would be: a link to a missing file names that file. */

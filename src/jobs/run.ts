@@ -51,6 +51,13 @@ export interface RunOptions {
 	 * budgets are busy, so it never takes the slots interactive requests need.
 	 */
 	beforePage?: (signal: AbortSignal) => Promise<void>
+	/**
+	 * Awaited once the walk is complete, before the job is marked done: where the output is written
+	 * after the walk (`smkit collect`'s CSV or JSON file), the job is finished only once it is, so a
+	 * process killed while writing leaves the job unfinished and the next run only writes the file.
+	 * To stop there without finishing, abort the signal (the status stays the caller's to set).
+	 */
+	beforeDone?: (job: Job) => Promise<void>
 }
 
 /** A fetched page: its records (keyed) and the cursor after it. */
@@ -247,8 +254,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		try {
 			for (;;) {
 				job = jobs.get(id) as Job
-				const ended = job.pages > 0 && cursor === null
-				if (ended || (job.limit !== null && job.collected >= job.limit) || emptyPages >= 5) break
+				if (jobs.walkComplete(id) || emptyPages >= 5) break
 				const page: Page =
 					ahead !== null && ahead.from === cursor
 						? await ahead.page
@@ -272,6 +278,8 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		} finally {
 			readAhead.abort()
 		}
+		if (signal.aborted) return jobs.get(id) as Job
+		await options.beforeDone?.(jobs.get(id) as Job)
 		if (signal.aborted) return jobs.get(id) as Job
 		return setStatus('done')
 	} catch (error) {

@@ -2,8 +2,8 @@
  * The jobs tables (see `schema.ts`) behind plain methods. The one rule that makes jobs exact lives
  * in `storePage`: a page's records and the cursor after it are written in one transaction.
  */
-import { readFileSync } from 'node:fs'
 import type { Store } from '../store/db'
+import { processAlive } from './process-alive'
 import { FINISHED_STATUSES, type Job, type JobKind, type JobSpec, type JobStatus } from './types'
 
 interface JobRow {
@@ -57,29 +57,6 @@ const now = () => new Date().toISOString()
 
 /** Records read per query: what an export or a stream of records holds at once. */
 const RECORDS_PER_BATCH = 1000
-
-/**
- * True when a process with this pid runs (it may belong to another user: EPERM). A runner killed a
- * moment ago that its parent has not reaped yet (a zombie) still has its pid but runs no job.
- */
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0)
-	} catch (error) {
-		return (error as { code?: string }).code === 'EPERM'
-	}
-	return !isZombie(pid)
-}
-
-/** Linux: the process has exited and waits to be reaped (state Z in /proc/PID/stat). */
-function isZombie(pid: number): boolean {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-		return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
-	} catch {
-		return false
-	}
-}
 
 /** Jobs and their records in a store. */
 export class JobStore {
@@ -280,6 +257,19 @@ export class JobStore {
 			if (rows.length < RECORDS_PER_BATCH) return
 			last = (rows[rows.length - 1] as [number, string])[0]
 		}
+	}
+
+	/**
+	 * True when the walk has nothing left to fetch: the list ended (a page was stored with no cursor
+	 * after it) or the limit is reached. A job like this that is not done still has its output to
+	 * write (`smkit collect`'s CSV or JSON file): continuing it asks Instagram nothing.
+	 */
+	walkComplete(id: number): boolean {
+		const row = this.#row(id)
+		if (!row) return false
+		return (
+			(row.pages > 0 && row.cursor === null) || (row.item_limit !== null && row.collected >= row.item_limit)
+		)
 	}
 
 	/** Deletes the job and its records. False when there was none. */

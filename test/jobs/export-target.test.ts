@@ -1,7 +1,8 @@
 /**
  * Writing a job's records to `--out` when the path is not a plain file: a pipe (as /dev/null or
  * /dev/stdout are devices) is written into and stays a pipe, and a symbolic link keeps pointing at
- * the file it names, which gets the records. A write that fails leaves no temporary file behind.
+ * the file it names, which gets the records. A write that fails leaves no temporary file behind, and
+ * one a killed write left is removed by the next.
  */
 import { afterEach, beforeEach, expect, test } from 'bun:test'
 import {
@@ -127,4 +128,32 @@ test('a file that cannot be written whole (a full disk) leaves no temporary file
 	await expect(writeExport(jobs, id, 'csv', path)).rejects.toThrow('ENOSPC')
 	expect(readdirSync(folder).filter((name) => name.startsWith('followers.csv'))).toEqual(['followers.csv'])
 	expect(readFileSync(path, 'utf8')).toBe('the previous export')
+})
+
+test('temporary files of writes whose process is gone are removed; a running process keeps its own', async () => {
+	const path = join(folder, 'followers.csv')
+	const running = Bun.spawn(['sleep', '60'])
+	const gone = Bun.spawn(['true'])
+	await gone.exited
+	try {
+		for (const pid of [running.pid, gone.pid]) writeFileSync(`${path}.tmp-${pid}`, 'part of a file')
+		// Not ours: a name that only looks like one, and a folder.
+		writeFileSync(`${path}.tmp-${gone.pid}x`, 'a file of the user')
+		mkdirSync(`${path}.tmp-1999999999`)
+		await writeExport(jobs, id, 'csv', path)
+		expect(
+			readdirSync(folder)
+				.filter((name) => name.startsWith('followers.csv'))
+				.sort()
+		).toEqual(
+			[
+				'followers.csv',
+				`followers.csv.tmp-${gone.pid}x`,
+				'followers.csv.tmp-1999999999',
+				`followers.csv.tmp-${running.pid}`
+			].sort()
+		)
+	} finally {
+		running.kill()
+	}
 })
