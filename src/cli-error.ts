@@ -42,6 +42,11 @@ export function terminalText(text: string): string {
 	)
 }
 
+/** A character as its JSON and JavaScript escape, e.g. `\u202e`. */
+export function unicodeEscape(character: string): string {
+	return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+}
+
 /**
  * Bidirectional embeddings, overrides, isolates and marks, and zero-width characters: invisible,
  * yet a terminal with bidirectional support reorders the text around them, so code or a message to
@@ -51,10 +56,7 @@ const invisibleCharacters = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206
 
 /** `text` with every invisible or direction-changing character written as its `\u202e`-style escape. */
 export function revealInvisible(text: string): string {
-	return text.replace(
-		invisibleCharacters,
-		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
-	)
+	return text.replace(invisibleCharacters, unicodeEscape)
 }
 
 /** `terminalText` kept on one line: line breaks and tabs become a space, so no fake line follows. */
@@ -71,10 +73,7 @@ const rawInJson = /[\u007f-\u009f]/g
  * escapes instead of being sent raw, and parse back to the same text.
  */
 export function jsonText(value: unknown): string {
-	return JSON.stringify(value, null, 2).replace(
-		rawInJson,
-		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
-	)
+	return JSON.stringify(value, null, 2).replace(rawInJson, unicodeEscape)
 }
 
 /**

@@ -9,6 +9,7 @@
  * export"), then for the rows. Writing the chunks: `export-file.ts`.
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
+import { unicodeEscape } from '../cli-error'
 import { CHUNK_CHARACTERS, csvChunks, csvHeaderLine, csvRowLine, UTF8_BOM } from '../server/csv'
 import { type Row, TableBuilder } from '../server/csv-table'
 import { KIND_SOURCES } from './kinds'
@@ -35,10 +36,7 @@ const lineEndsInJson = /[\u0085\u2028\u2029]/g
 
 /** A record as JSON text on one line for any line reader: the characters above as `\u2028` escapes. */
 export function recordJson(record: unknown): string {
-	return JSON.stringify(record).replace(
-		lineEndsInJson,
-		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
-	)
+	return JSON.stringify(record).replace(lineEndsInJson, unicodeEscape)
 }
 
 /** Gives the event loop a turn: requests, signals and I/O go on between two batches of work. */
