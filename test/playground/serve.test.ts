@@ -86,10 +86,11 @@ describe('startPlaygroundServer', () => {
 		}
 	})
 
-	it('AI chat off because of a malformed OPENAI_BASE_URL: the start-up line names the variable, not the key to set', async () => {
+	/** Starts a demo playground whose environment file holds `contents`; resolves to its start-up lines. */
+	async function startupLines(contents: string): Promise<string[]> {
 		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
 		const envPath = path.join(directory, 'test.env')
-		await writeFile(envPath, 'OPENAI_API_KEY=sk-serve-test-secret\nOPENAI_BASE_URL=localhost:8000/v1\n')
+		await writeFile(envPath, contents)
 		const lines: string[] = []
 		const options = parsePlaygroundOptions({
 			port: 0,
@@ -99,42 +100,29 @@ describe('startPlaygroundServer', () => {
 			db: path.join(directory, 'smkit.db')
 		})
 		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
-		try {
-			const line = lines.find((text) => text.startsWith('AI chat:')) ?? ''
-			expect(line).toStartWith('AI chat: off')
-			expect(line).toContain('OPENAI_BASE_URL')
-			expect(line).not.toContain('set an AI provider key')
-			expect(lines.join('\n')).not.toContain('sk-serve-test-secret')
-		} finally {
-			await running.stop()
-			await rm(directory, { recursive: true, force: true })
-		}
+		await running.stop()
+		await rm(directory, { recursive: true, force: true })
+		return lines
+	}
+
+	it('AI chat off because of a malformed OPENAI_BASE_URL: the start-up line names the variable, not the key to set', async () => {
+		const lines = await startupLines(
+			'OPENAI_API_KEY=sk-serve-test-secret\nOPENAI_BASE_URL=localhost:8000/v1\n'
+		)
+		const line = lines.find((text) => text.startsWith('AI chat:')) ?? ''
+		expect(line).toStartWith('AI chat: off')
+		expect(line).toContain('OPENAI_BASE_URL')
+		expect(line).not.toContain('set an AI provider key')
+		expect(lines.join('\n')).not.toContain('sk-serve-test-secret')
 	})
 
 	it('an environment file pointing the model at another server: the start-up line says its host, never the key', async () => {
-		const directory = await mkdtemp(path.join(tmpdir(), 'smkit-serve-'))
-		const envPath = path.join(directory, 'test.env')
-		await writeFile(
-			envPath,
+		const lines = await startupLines(
 			'OPENAI_API_KEY=sk-serve-test-secret\nOPENAI_BASE_URL=http://user:pw@127.0.0.1:9/v1\n'
 		)
-		const lines: string[] = []
-		const options = parsePlaygroundOptions({
-			port: 0,
-			demo: true,
-			env: envPath,
-			savedDir: directory,
-			db: path.join(directory, 'smkit.db')
-		})
-		const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
-		try {
-			expect(lines).toContain('AI chat: openai (auto) at 127.0.0.1:9')
-			expect(lines.join('\n')).not.toContain('sk-serve-test-secret')
-			expect(lines.join('\n')).not.toContain('pw@')
-		} finally {
-			await running.stop()
-			await rm(directory, { recursive: true, force: true })
-		}
+		expect(lines).toContain('AI chat: openai (auto) at 127.0.0.1:9')
+		expect(lines.join('\n')).not.toContain('sk-serve-test-secret')
+		expect(lines.join('\n')).not.toContain('pw@')
 	})
 
 	it('without credentials: says how to log in; with --token: requests need it and it is not printed', async () => {
