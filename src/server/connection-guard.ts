@@ -98,7 +98,10 @@ export function guardedServeOptions(
 				setTimeoutOf(
 					server,
 					request,
-					response && isEventStream(response) ? streamDeadline : readTimeoutSeconds
+					// With the default deadline (30 s) both are the same: no look at the answer per request.
+					streamDeadline > readTimeoutSeconds && response && isEventStream(response)
+						? streamDeadline
+						: readTimeoutSeconds
 				)
 			}
 		}
