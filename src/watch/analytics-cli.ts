@@ -4,7 +4,6 @@
  */
 import { Type } from '@sinclair/typebox'
 import { jsonText, terminalLine, UsageError } from '../cli-error'
-import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgArgumentError } from '../client/errors'
 import { withSessionAdvice } from '../client/session-health'
 import {
@@ -15,9 +14,9 @@ import {
 	MAX_ANALYTICS_POSTS
 } from '../client/tools/analytics'
 import type { Comparison, ProfileAnalytics } from '../client/types'
-import { openInstagram } from '../demo'
 import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
-import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
+import { upstreamOptions } from '../server/upstream-options'
+import { withInstagram } from './command-client'
 import { formatTable } from './table'
 
 /** The options of `smkit analytics` and `smkit compare`. */
@@ -110,18 +109,11 @@ async function withAnalytics<Result>(
 	work: (analytics: Analytics, options: AnalyticsCommandOptions) => Promise<Result>
 ): Promise<Result> {
 	const options = parseOptions(analyticsOptions, raw)
-	const env = mergeEnv(loadEnvFile(options.envPath))
-	const upstream = resolveUpstream(options, env, options.demo)
-	// Standard output holds the figures: the proxy and speed lines go to standard error.
-	for (const line of [...upstream.warnings, ...upstream.lines]) process.stderr.write(`${line}\n`)
-	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	try {
-		return await work(new Analytics(instagram.client), options)
+		return await withInstagram(options, (ig) => work(new Analytics(ig), options))
 	} catch (error) {
 		if (error instanceof IgArgumentError) throw new UsageError(error.message)
 		throw withSessionAdvice(error)
-	} finally {
-		await instagram.stop()
 	}
 }
 

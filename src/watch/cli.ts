@@ -10,19 +10,20 @@
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { clip, jsonText, terminalText, UsageError } from '../cli-error'
+import { jsonText, terminalText, UsageError } from '../cli-error'
 import { requireTag, requireUsername } from '../client/api/base'
-import { loadEnvFile, mergeEnv } from '../client/env'
+import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
-import { openInstagram } from '../demo'
 import { JobStore } from '../jobs/store'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
-import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
+import { upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, type Store, storeError } from '../store/db'
+import { checkWatchTarget } from './check'
+import { diffText, watchTable, when } from './cli-text'
+import { withInstagram } from './command-client'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
-import { formatTable } from './table'
-import { parseEvery, type SnapshotDiff, type Watch, type WatchSpec } from './types'
+import { parseEvery, type Watch, type WatchSpec } from './types'
 
 /** The options of `smkit watch`. */
 export const watchOptions = {
@@ -36,6 +37,11 @@ export const watchOptions = {
 		default: false,
 		flag: '--followers',
 		description: 'add: store the complete follower list with each snapshot (needed for diffs)'
+	}),
+	skipCheck: Type.Boolean({
+		default: false,
+		flag: '--skip-check',
+		description: 'add: do not look the account up on Instagram first'
 	}),
 	from: Type.Optional(
 		Type.Integer({
@@ -71,7 +77,6 @@ const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
 /** `--json` output: valid JSON whatever the names hold (`terminalText` would make `\x9b` of a C1 control). */
 const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
 const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
 
 /** `luna.explorer` → an account spec, `#sunset` → a hashtag spec. */
 export function watchSpecOf(target: string, every: string, followers: boolean): WatchSpec {
@@ -105,72 +110,6 @@ function idOf(value: unknown): number {
 	return id
 }
 
-function watchTable(watches: readonly Watch[]): string {
-	return formatTable(
-		['id', 'watch', 'every', 'followers', 'snapshots', 'last run', 'status', 'next run'],
-		watches.map((watch) => [
-			String(watch.id),
-			label(watch),
-			watch.every,
-			watch.kind === 'account' ? (watch.followers ? 'list' : 'count') : '-',
-			watch.snapshots,
-			when(watch.last_run_at),
-			watch.last_status === 'failed' ? clip(`failed: ${watch.last_error ?? ''}`, 60) : watch.last_status,
-			when(watch.next_run_at)
-		])
-	)
-}
-
-function diffText(diff: SnapshotDiff): string {
-	const lines = [
-		`Snapshot ${diff.from.id} (${when(diff.from.taken_at)}) -> ${diff.to.id} (${when(diff.to.taken_at)})`,
-		'',
-		formatTable(
-			['count', 'from', 'to', 'change'],
-			Object.entries(diff.counts).map(([name, counts]) => [name, counts.from, counts.to, counts.change])
-		)
-	]
-	if (diff.top_posts) {
-		const posts = diff.top_posts
-		lines.push(
-			'',
-			`Top posts: ${posts.entered.length} entered, ${posts.left.length} left, ${posts.stayed} stayed`
-		)
-		for (const [title, list] of [
-			['Entered', posts.entered],
-			['Left', posts.left]
-		] as const)
-			if (list.length > 0)
-				lines.push(
-					'',
-					`${title}:`,
-					formatTable(
-						['post', 'likes', 'comments', 'caption'],
-						list.map((post) => [post.url, post.like_count, post.comment_count, clip(post.caption_text, 40)])
-					)
-				)
-	} else if (diff.gained && diff.lost) {
-		for (const [title, users] of [
-			['Gained', diff.gained],
-			['Lost', diff.lost]
-		] as const) {
-			lines.push('', `${title}: ${users.length}`)
-			if (users.length > 0)
-				lines.push(
-					formatTable(
-						['username', 'full name', 'pk'],
-						(users as { username?: string; full_name?: string; pk?: string }[]).map((user) => [
-							user.username ?? '',
-							user.full_name ?? '',
-							user.pk ?? ''
-						])
-					)
-				)
-		}
-	} else lines.push('', 'No follower lists in these snapshots (add the watch with --followers).')
-	return lines.join('\n')
-}
-
 /** `smkit watch ACTION [...ARGS]`. Sets the exit code: 1 when `run` had a failure. */
 export async function runWatchCommand(
 	actionArgument: unknown,
@@ -184,12 +123,13 @@ export async function runWatchCommand(
 	const options = parseOptions(watchOptions, raw)
 	// Options another action takes would be ignored here without a word: say so instead.
 	if (options.followers && action !== 'add') throw new UsageError('--followers goes with watch add only')
+	if (options.skipCheck && action !== 'add') throw new UsageError('--skip-check goes with watch add only')
 	if ((options.from !== undefined || options.to !== undefined) && action !== 'diff')
 		throw new UsageError('--from and --to go with watch diff only')
 	const store = openStore(options.dbPath)
 	try {
 		const watches = new WatchStore(store)
-		if (action === 'add') return add(watches, args, options)
+		if (action === 'add') return await add(watches, args, options)
 		if (
 			(action === 'list' && args.length > 0) ||
 			((action === 'remove' || action === 'diff') && args.length !== 1)
@@ -220,9 +160,18 @@ export async function runWatchCommand(
 	}
 }
 
-function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
+async function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): Promise<void> {
 	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
 	const spec = watchSpecOf(String(args[0]), options.every, options.followers)
+	// Already watched: said before Instagram is asked anything.
+	const existing = watches.find(spec.kind, spec.target)
+	if (existing) throw new UsageError(new WatchExistsError(existing).message)
+	if (!options.skipCheck && spec.kind === 'account') {
+		const warning = await withInstagram(options, (ig) =>
+			checkWatchTarget(ig, spec, 'add it with --skip-check')
+		)
+		if (warning) warn(warning)
+	}
 	try {
 		const watch = watches.create(spec)
 		if (options.json) printJson(watch)
@@ -270,14 +219,37 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 		} else print(message)
 		return
 	}
-	const env = mergeEnv(loadEnvFile(options.envPath))
-	const upstream = resolveUpstream(options, env, options.demo)
-	for (const line of [...upstream.warnings, ...upstream.lines]) warn(line)
-	const instagram = await openInstagram(options, env, upstream.clientOptions)
+	const outcomes: WatchOutcome[] = []
+	const interrupted = await withInstagram(options, (ig) =>
+		runEach(store, watches, targets, ig, options, outcomes)
+	)
+	if (options.json) printJson(outcomes)
+	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
+	if (failed.length > 0) {
+		warn(
+			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
+		)
+		process.exitCode = 1
+	}
+	if (interrupted) {
+		warn('Interrupted: run smkit watch run again (a follower list continues where it stopped).')
+		process.exitCode = 130
+	}
+}
+
+/** Runs the watches one after another into `outcomes`; true when Ctrl-C (or SIGTERM) stopped them. */
+async function runEach(
+	store: Store,
+	watches: WatchStore,
+	targets: Watch[],
+	ig: InstagramClient,
+	options: WatchCommandOptions,
+	outcomes: WatchOutcome[]
+): Promise<boolean> {
 	const scheduler = new WatchScheduler({
 		watches,
 		jobs: new JobStore(store),
-		ig: instagram.client,
+		ig,
 		dataDir: dirname(options.dbPath)
 	})
 	let interrupted = false
@@ -287,7 +259,6 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 	}
 	process.once('SIGINT', interrupt)
 	process.once('SIGTERM', interrupt)
-	const outcomes: WatchOutcome[] = []
 	try {
 		for (const watch of targets) {
 			if (interrupted) break
@@ -315,18 +286,6 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 		process.off('SIGINT', interrupt)
 		process.off('SIGTERM', interrupt)
 		await scheduler.stop()
-		await instagram.stop()
 	}
-	if (options.json) printJson(outcomes)
-	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
-	if (failed.length > 0) {
-		warn(
-			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
-		)
-		process.exitCode = 1
-	}
-	if (interrupted) {
-		warn('Interrupted: run smkit watch run again (a follower list continues where it stopped).')
-		process.exitCode = 130
-	}
+	return interrupted
 }

@@ -109,7 +109,15 @@ describe('smkit binary', () => {
 	})
 
 	it('keeps a word after a switch as typed (a username of digits is not turned into a number)', async () => {
-		const { code, stdout } = await run('watch', 'add', '--demo', '0012345', '--db', 'switch.db')
+		const { code, stdout } = await run(
+			'watch',
+			'add',
+			'--demo',
+			'0012345',
+			'--db',
+			'switch.db',
+			'--skip-check'
+		)
 		rmSync(join(folder, 'switch.db'), { force: true })
 		expect(code).toBe(0)
 		expect(stdout).toContain('@0012345 ')

@@ -255,6 +255,17 @@ test(
 		await open('watch')
 		await page.locator('main input[name="target"]').fill(DEMO_PRESETS.missing.username)
 		await page.locator('main form button[type=submit]').click()
+		// Instagram knows no such account: the page asks before adding it; Cancel adds nothing.
+		const dialog = page.getByRole('dialog', { name: `No account @${DEMO_PRESETS.missing.username}` })
+		await dialog.waitFor()
+		expect(await dialog.locator('.dialog-message').textContent()).toStartWith(
+			'Instagram knows no account by this name: check the spelling.'
+		)
+		await dialog.locator('button', { hasText: 'Cancel' }).click()
+		const targets = (await api('/api/watches')).map((watch: { target: string }) => watch.target)
+		expect(targets).not.toContain(DEMO_PRESETS.missing.username)
+		await page.locator('main form button[type=submit]').click()
+		await dialog.locator('button', { hasText: 'Add anyway' }).click()
 		const status = page
 			.locator('main .watch-table tbody tr', { hasText: `@${DEMO_PRESETS.missing.username}` })
 			.locator('.tag-error')

@@ -36,7 +36,7 @@ const watch = (...args: string[]) => smkit('watch', ...args, '--db', 'w.db', '--
 test('watch run exits 1 naming the failed watch, 0 when every due watch ran; diff and list read the store', async () => {
 	expect((await watch('add', 'luna.explorer', '--followers')).code).toBe(0)
 	expect((await watch('add', '#sunset', '--every', '6h')).code).toBe(0)
-	expect((await watch('add', 'nobody.here.zz')).code).toBe(0)
+	expect((await watch('add', 'nobody.here.zz', '--skip-check')).code).toBe(0)
 	const duplicate = await watch('add', 'luna.explorer')
 	expect(duplicate.code).toBe(2)
 	expect(duplicate.stderr).toContain('Already watched')
@@ -121,6 +121,7 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 		[['frob'], "unknown watch action 'frob'; the actions: add USERNAME|#TAG, list"],
 		[['add', '#sunset', '--followers'], '--followers is for accounts: a hashtag watch stores'],
 		[['run', '--followers'], '--followers goes with watch add only'],
+		[['list', '--skip-check'], '--skip-check goes with watch add only'],
 		[['list', '--from', '1'], '--from and --to go with watch diff only'],
 		[['list', '3'], 'watch list takes no arguments'],
 		[['remove', '1', '2'], 'watch remove takes one watch ID'],
@@ -137,6 +138,37 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 	expect(folder.code).toBe(2)
 	const list = await usage('list', '--json')
 	expect(JSON.parse(list.stdout)).toEqual([])
+})
+
+test('watch add looks the account up: an unknown one exits 1 unless --skip-check; a failed look-up only warns', async () => {
+	const add = (...args: string[]) => smkit('watch', 'add', ...args, '--db', 'check.db', '--env', 'none.env')
+	const unknown = await add('Typo.Here.Zz', '--demo')
+	expect(unknown.code).toBe(1)
+	expect(unknown.stderr).toBe(
+		'smkit: No Instagram account @typo.here.zz: check the spelling, or add it with --skip-check\n'
+	)
+	const json = await add('typo.here.zz', '--demo', '--json')
+	expect(JSON.parse(json.stdout)).toMatchObject({ success: false, code: 'not_found', exit_code: 1 })
+	expect(JSON.parse((await smkit('watch', 'list', '--db', 'check.db', '--json')).stdout)).toEqual([])
+
+	const skipped = await add('typo.here.zz', '--skip-check')
+	expect(skipped.code).toBe(0)
+	expect(skipped.stdout).toBe('Watch 1: @typo.here.zz every 1d; due now (smkit watch run)\n')
+	// Already watched: refused before Instagram is asked.
+	const before = simulator.requests.count(/web_profile_info/)
+	expect((await add('typo.here.zz', '--demo')).code).toBe(2)
+	expect(simulator.requests.count(/web_profile_info/)).toBe(before)
+
+	const privateOne = await add('private.pat', '--followers', '--demo')
+	expect(privateOne.code).toBe(0)
+	expect(privateOne.stderr).toBe(
+		"@private.pat is private: its follower list can only be collected while this session's account follows it\n"
+	)
+	// No credentials (no --demo, no environment file): the look-up cannot be made, the watch is added.
+	const loggedOut = await add('luna.explorer')
+	expect(loggedOut.code).toBe(0)
+	expect(loggedOut.stderr).toContain('Could not check that @luna.explorer exists (Not logged in')
+	expect(loggedOut.stdout).toBe('Watch 3: @luna.explorer every 1d; due now (smkit watch run)\n')
 })
 
 test('Ctrl-C during watch run exits 130 without calling the watch failed; the next run completes it', async () => {

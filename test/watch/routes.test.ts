@@ -37,7 +37,9 @@ describe('POST /api/watches', () => {
 		)
 		expect(badName.error).toContain("'username'")
 		await expectFailure(await post('/api/watches', { hashtag: 'a#b' }), 400, 'bad_request')
-		const first = await expectOk(await post('/api/watches', { username: '@Dup.Name', every: '12h' }))
+		const first = await expectOk(
+			await post('/api/watches', { username: '@Dup.Name', every: '12h', check: false })
+		)
 		expect(first.data).toMatchObject({
 			target: 'dup.name',
 			every: '12h',
@@ -52,6 +54,57 @@ describe('POST /api/watches', () => {
 		expect(again.error).toContain(`watch ${first.data.id}`)
 		await expectOk(await harness.request('DELETE', `/api/watches/${first.data.id}`))
 		await expectFailure(await harness.get(`/api/watches/${first.data.id}`), 404, 'not_found')
+	})
+
+	it('looks an account up first: one Instagram does not know is refused unless check is false', async () => {
+		const targets = async () =>
+			(await expectOk(await harness.get('/api/watches'))).data.map(
+				(watch: { target: string }) => watch.target
+			)
+		const refused = await expectFailure(
+			await post('/api/watches', { username: 'Typo.Here.Zz', followers: true }),
+			404,
+			'not_found'
+		)
+		expect(refused.error).toBe(
+			"No Instagram account @typo.here.zz: check the spelling, or add it with 'check': false"
+		)
+		expect(await targets()).not.toContain('typo.here.zz')
+		const unchecked = await expectOk(await post('/api/watches', { username: 'typo.here.zz', check: false }))
+		expect(unchecked.message).toBe('Watching @typo.here.zz every 1d')
+		await expectFailure(
+			await post('/api/watches', { username: 'luna.explorer', check: 'no' }),
+			400,
+			'bad_request'
+		)
+		// A hashtag nobody has used yet is a fair thing to watch: it is not looked up.
+		const before = harness.simulator.requests.count(/tags/)
+		await expectOk(await post('/api/watches', { hashtag: 'launch2027xyz' }))
+		expect(harness.simulator.requests.count(/tags/)).toBe(before)
+		for (const watch of (await expectOk(await harness.get('/api/watches'))).data)
+			await expectOk(await harness.request('DELETE', `/api/watches/${watch.id}`))
+	})
+
+	it('adds with a warning when the look-up fails, or when a private account is watched with its followers', async () => {
+		// Every attempt fails, the client's retries included.
+		harness.simulator.faults.set({ kind: 'malformed', pathPattern: 'web_profile_info' })
+		const unchecked = await expectOk(await post('/api/watches', { username: 'mega.travel' }))
+		harness.simulator.faults.clear()
+		expect(unchecked.message).toStartWith(
+			'Watching @mega.travel every 1d. Could not check that @mega.travel exists ('
+		)
+		expect(unchecked.message).toEndWith('); added anyway')
+		const privateOne = await expectOk(
+			await post('/api/watches', { username: 'private.pat', followers: true })
+		)
+		expect(privateOne.message).toBe(
+			"Watching @private.pat every 1d. @private.pat is private: its follower list can only be collected while this session's account follows it"
+		)
+		const counted = await expectOk(await post('/api/watches', { username: 'xss.payload' }))
+		expect(counted.message).toBe('Watching @xss.payload every 1d')
+		for (const watch of [unchecked, privateOne, counted])
+			await expectOk(await harness.request('DELETE', `/api/watches/${watch.data.id}`))
+		expectNoLeaks(harness)
 	})
 })
 
@@ -164,7 +217,9 @@ describe('hashtag watch', () => {
 
 	it('a run of an account that does not exist fails with its reason and is recorded on the watch', async () => {
 		const watch = (
-			await expectOk(await post('/api/watches', { username: 'nobody.here.at.all', followers: true }))
+			await expectOk(
+				await post('/api/watches', { username: 'nobody.here.at.all', followers: true, check: false })
+			)
 		).data
 		await expectFailure(await post(`/api/watches/${watch.id}/run`), 404, 'not_found')
 		const after = (await expectOk(await harness.get(`/api/watches/${watch.id}`))).data

@@ -1,10 +1,12 @@
 /**
  * The Watch panel's form to add a watch: an account or a #hashtag, the interval and, for an
  * account, whether to store its complete follower list. A refusal shows the server's message; an
- * added watch is announced and handed to `onAdded`.
+ * account Instagram does not know asks first whether to add it anyway (a typo is the usual cause);
+ * an added watch is announced and handed to `onAdded`.
  */
 
 import { h } from '../../common/dom'
+import { confirmAction } from '../components/dialogs'
 import { showToast } from '../components/toast'
 import { apiRequest } from '../lib/api'
 import { field, requireName, textInput } from './insights-common'
@@ -59,7 +61,17 @@ export function createWatchForm(onAdded: (id: number) => Promise<void>): HTMLFor
 		const body = text.startsWith('#')
 			? { hashtag: text.slice(1), every: every.value }
 			: { username: text.replace(/^@/, ''), every: every.value, followers: followers.checked }
-		const answer = await apiRequest<Watch>('POST', '/api/watches', body)
+		let answer = await apiRequest<Watch>('POST', '/api/watches', body)
+		if (answer.code === 'not_found' && 'username' in body) {
+			const anyway = await confirmAction({
+				title: `No account @${body.username}`,
+				message:
+					'Instagram knows no account by this name: check the spelling. Added anyway, the watch fails at each run until the account exists.',
+				confirmLabel: 'Add anyway'
+			})
+			if (!anyway) return
+			answer = await apiRequest<Watch>('POST', '/api/watches', { ...body, check: false })
+		}
 		if (!answer.ok || !answer.envelope) {
 			showToast(`Could not add the watch: ${answer.error} (${answer.code})`, 'error')
 			return

@@ -8,6 +8,7 @@ import { requireTag, requireUsername } from '../../client/api/base'
 import { IgArgumentError } from '../../client/errors'
 import { TopPost } from '../../client/types'
 import { type ErrorCode, httpStatusOf } from '../../server/envelope'
+import { checkWatchTarget } from '../../watch/check'
 import { WatchRunError } from '../../watch/run'
 import type { WatchScheduler } from '../../watch/scheduler'
 import { WatchExistsError } from '../../watch/store'
@@ -127,6 +128,14 @@ const CreateBody = t.Object({
 			error: "Invalid body field 'followers': expected true or false",
 			description: 'Accounts: store the complete follower list with each snapshot (needed for diffs)'
 		})
+	),
+	check: t.Optional(
+		t.Boolean({
+			default: true,
+			error: "Invalid body field 'check': expected true or false",
+			description:
+				'Accounts: look the account up on Instagram first; an account Instagram does not know is refused (404)'
+		})
 	)
 })
 
@@ -156,11 +165,11 @@ function field(name: string, check: () => string): string {
 }
 
 /** The watches route group. */
-export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
+export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api' })
 		.post(
 			'/watches',
-			({ body }) => {
+			async ({ body }) => {
 				if ((body.username === undefined) === (body.hashtag === undefined))
 					throw new HttpError('bad_request', "Give exactly one of the body fields 'username' and 'hashtag'")
 				const every = body.every ?? '1d'
@@ -179,9 +188,14 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 								every_seconds,
 								followers: false
 							}
+				const existing = scheduler.watches.find(spec.kind, spec.target)
+				if (existing) throw new HttpError('bad_request', new WatchExistsError(existing).message)
+				const warning =
+					body.check === false ? undefined : await checkWatchTarget(ig, spec, "add it with 'check': false")
 				try {
 					const watch = scheduler.watches.create(spec)
-					return ok(shown(scheduler, watch), `Watching ${label(watch)} every ${watch.every}`)
+					const message = `Watching ${label(watch)} every ${watch.every}`
+					return ok(shown(scheduler, watch), warning ? `${message}. ${warning}` : message)
 				} catch (error) {
 					if (error instanceof WatchExistsError) throw new HttpError('bad_request', error.message)
 					throw error
@@ -190,7 +204,7 @@ export const watchesRoutes = ({ watches: scheduler }: PlaygroundContext) =>
 			{
 				parse: 'json',
 				body: CreateBody,
-				...documented('Watches', 'Watch an account or a hashtag', WatchSchema)
+				...documented('Watches', 'Watch an account or a hashtag', WatchSchema, { errors: ['not_found'] })
 			}
 		)
 		.get(

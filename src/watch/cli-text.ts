@@ -1,0 +1,80 @@
+/**
+ * What `smkit watch` prints for people (`--json` prints the records instead): the watch list as a
+ * table, and a diff of two snapshots as count changes plus the followers gained and lost, or the top
+ * posts that entered and left.
+ */
+import { clip } from '../cli-error'
+import { label } from './scheduler'
+import { formatTable } from './table'
+import type { SnapshotDiff, Watch } from './types'
+
+/** An ISO time as `2026-03-01 09:00:00Z`, or null. */
+export const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
+
+/** The watch list. */
+export function watchTable(watches: readonly Watch[]): string {
+	return formatTable(
+		['id', 'watch', 'every', 'followers', 'snapshots', 'last run', 'status', 'next run'],
+		watches.map((watch) => [
+			String(watch.id),
+			label(watch),
+			watch.every,
+			watch.kind === 'account' ? (watch.followers ? 'list' : 'count') : '-',
+			watch.snapshots,
+			when(watch.last_run_at),
+			watch.last_status === 'failed' ? clip(`failed: ${watch.last_error ?? ''}`, 60) : watch.last_status,
+			when(watch.next_run_at)
+		])
+	)
+}
+
+/** A diff of two snapshots. */
+export function diffText(diff: SnapshotDiff): string {
+	const lines = [
+		`Snapshot ${diff.from.id} (${when(diff.from.taken_at)}) -> ${diff.to.id} (${when(diff.to.taken_at)})`,
+		'',
+		formatTable(
+			['count', 'from', 'to', 'change'],
+			Object.entries(diff.counts).map(([name, counts]) => [name, counts.from, counts.to, counts.change])
+		)
+	]
+	if (diff.top_posts) {
+		const posts = diff.top_posts
+		lines.push(
+			'',
+			`Top posts: ${posts.entered.length} entered, ${posts.left.length} left, ${posts.stayed} stayed`
+		)
+		for (const [title, list] of [
+			['Entered', posts.entered],
+			['Left', posts.left]
+		] as const)
+			if (list.length > 0)
+				lines.push(
+					'',
+					`${title}:`,
+					formatTable(
+						['post', 'likes', 'comments', 'caption'],
+						list.map((post) => [post.url, post.like_count, post.comment_count, clip(post.caption_text, 40)])
+					)
+				)
+	} else if (diff.gained && diff.lost) {
+		for (const [title, users] of [
+			['Gained', diff.gained],
+			['Lost', diff.lost]
+		] as const) {
+			lines.push('', `${title}: ${users.length}`)
+			if (users.length > 0)
+				lines.push(
+					formatTable(
+						['username', 'full name', 'pk'],
+						(users as { username?: string; full_name?: string; pk?: string }[]).map((user) => [
+							user.username ?? '',
+							user.full_name ?? '',
+							user.pk ?? ''
+						])
+					)
+				)
+		}
+	} else lines.push('', 'No follower lists in these snapshots (add the watch with --followers).')
+	return lines.join('\n')
+}
