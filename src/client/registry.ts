@@ -57,6 +57,12 @@ const LIST: MethodParam = {
 	optional: true
 }
 
+const FOLLOWER_LIST: MethodParam = {
+	...LIST,
+	type: '{ count?: number, cursor?: string, query?: string }',
+	description: `${LIST.description}; query: only followers whose username or full name contains it`
+}
+
 /**
  * What a method resolves to: one model, or a page (`{ items, next_cursor }`) of a model, with the
  * schemas of `types.ts` and their names there.
@@ -221,7 +227,13 @@ export const methodRegistry: readonly MethodSpec[] = Object.freeze([
 		page(models.ReelTrayItem),
 		'Accounts with stories in the logged-in stories tray'
 	),
-	entry('friendships', 'getFollowers', [USER_PK, LIST], page(models.UserShort), 'Followers of a user'),
+	entry(
+		'friendships',
+		'getFollowers',
+		[USER_PK, FOLLOWER_LIST],
+		page(models.UserShort),
+		'Followers of a user'
+	),
 	entry('friendships', 'getFollowing', [USER_PK, LIST], page(models.UserShort), 'Accounts a user follows'),
 	entry(
 		'friendships',

@@ -30,9 +30,20 @@ export function toolNameOf(method: Pick<MethodSpec, 'group' | 'name'>): string {
 	return `${method.group}_${method.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()}`
 }
 
-/** The `{ count?, cursor? }` options of a list method, as two optional top-level fields. */
-function listProperties(): TProperties {
+/** The `{ count?, cursor? }` options of a list method (and `query?` of a searchable one), as optional top-level fields. */
+function listProperties(searchable: boolean): TProperties {
+	const search: TProperties = searchable
+		? {
+				query: Type.Optional(
+					Type.String({
+						minLength: 1,
+						description: 'Only the items whose username or full name contains this text'
+					})
+				)
+			}
+		: {}
 	return {
+		...search,
 		count: Type.Optional(
 			Type.Integer({
 				minimum: 1,
@@ -49,7 +60,9 @@ function listProperties(): TProperties {
 	}
 }
 
-const isListOptions = (param: MethodParam) => /^\{\s*count\?: number, cursor\?: string\s*\}$/.test(param.type)
+const isListOptions = (param: MethodParam) =>
+	/^\{\s*count\?: number, cursor\?: string(, query\?: string)?\s*\}$/.test(param.type)
+const isSearchable = (param: MethodParam) => param.type.includes('query?: string')
 
 /** The schema of one plain parameter; every registry parameter but the list options is a string. */
 function parameterSchema(method: MethodSpec, param: MethodParam): TSchema {
@@ -91,7 +104,7 @@ export function methodTool(method: MethodSpec): MethodTool {
 	let listed = false
 	for (const param of method.params) {
 		if (isListOptions(param)) {
-			Object.assign(properties, listProperties())
+			Object.assign(properties, listProperties(isSearchable(param)))
 			listed = true
 		} else properties[param.name] = parameterSchema(method, param)
 	}
@@ -109,6 +122,7 @@ export function methodTool(method: MethodSpec): MethodTool {
 				const options: Record<string, unknown> = {}
 				if (input.count !== undefined) options.count = input.count
 				if (input.cursor !== undefined) options.cursor = input.cursor
+				if (input.query !== undefined) options.query = input.query
 				return options
 			})
 		}

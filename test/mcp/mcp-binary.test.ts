@@ -123,8 +123,13 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 		const followers = tools.find((tool) => tool.name === 'friendships_get_followers')
 		expect(followers?.inputSchema.properties).toMatchObject({
 			count: { type: 'integer', minimum: 1, maximum: 200 },
-			cursor: { type: 'string' }
+			cursor: { type: 'string' },
+			query: { type: 'string' }
 		})
+		// Only the follower list takes a search.
+		expect(
+			tools.find((tool) => tool.name === 'friendships_get_following')?.inputSchema.properties
+		).not.toHaveProperty('query')
 		expect(tools.find((tool) => tool.name === 'media_like')?.annotations?.readOnlyHint).toBe(false)
 	})
 
@@ -163,6 +168,28 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			).structuredContent as typeof first
 		).items.map((user) => user.pk)
 		expect([...first.items, ...second.items].map((user) => user.pk)).toEqual(both)
+	})
+
+	it('searches a follower list by name', async () => {
+		const all = (
+			(
+				await session.client.callTool({
+					name: 'friendships_get_followers',
+					arguments: { userPk: lunaPk, count: 200 }
+				})
+			).structuredContent as { items: { pk: string; username: string }[] }
+		).items
+		const wanted = all[all.length - 1]
+		const found = (
+			(
+				await session.client.callTool({
+					name: 'friendships_get_followers',
+					arguments: { userPk: lunaPk, query: wanted.username }
+				})
+			).structuredContent as { items: { pk: string; username: string }[] }
+		).items
+		expect(found.map((user) => user.pk)).toContain(wanted.pk)
+		expect(found.length).toBeLessThan(all.length)
 	})
 
 	it('runs code in the sandbox with ig', async () => {

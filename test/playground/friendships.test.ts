@@ -37,6 +37,34 @@ describe('/api/friendships', () => {
 		).toBe(1)
 	})
 
+	it('GET followers/{user_pk}?q=: only the followers whose username or full name contains it', async () => {
+		const all = (await expectList(await playground.get('/api/friendships/followers/1000000002?count=1000')))
+			.data as {
+			pk: string
+			username: string
+			full_name: string
+		}[]
+		const text = 'an'
+		// Names match without case or accents: "Ána" contains "an".
+		const plain = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+		const expected = all.filter(
+			(user) => user.username.includes(text) || plain(user.full_name).includes(text)
+		)
+		expect(expected.length).toBeGreaterThan(0)
+		expect(expected.length).toBeLessThan(all.length)
+		const found = await expectList(
+			await playground.get(`/api/friendships/followers/1000000002?q=${text}&count=1000`)
+		)
+		expect(pks(found)).toEqual(expected.map((user) => user.pk))
+		expect(found.message).toBe(`Followers of 1000000002 matching "${text}": ${expected.length} users`)
+		const empty = await expectFailure(
+			await playground.get('/api/friendships/followers/1000000002?q='),
+			400,
+			'bad_request'
+		)
+		expect(empty.error).toBe("Invalid query parameter 'q': expected 1 to 100 characters")
+	})
+
 	it('GET following/{user_pk}: 50 by default', async () => {
 		expect(
 			(await expectList(await playground.get('/api/friendships/following/1000000002'))).data.length

@@ -15,8 +15,12 @@ export const ACCOUNT_PANELS: DataPanelSpec[] = [
 				id: 'followers',
 				label: 'Followers',
 				path: '/api/friendships/followers/{user_pk}',
-				description: 'Followers.',
-				fields: [userPk(), count(50, 1000)]
+				description: 'Followers, or only those whose username or name contains the search text.',
+				fields: [
+					userPk(),
+					count(50, 1000),
+					{ name: 'q', label: 'Search followers', in: 'query', placeholder: 'optional: part of a name' }
+				]
 			},
 			{
 				id: 'following',

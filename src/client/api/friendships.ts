@@ -13,10 +13,20 @@ import { ApiGroup, call, type RequestOptions, requirePk } from './base'
 /** Largest page asked from Instagram for follower lists. */
 const MAX_PAGE = 200
 
+/** Paging options of a follower list, and a search within it. */
+export interface FollowerListOptions extends ListOptions {
+	/** Only followers whose username or full name contains this text. */
+	query?: string
+}
+
 /** Relationships. */
 export class Friendships extends ApiGroup {
-	/** Followers: `GET /api/v1/friendships/{pk}/followers/?count=<n>[&max_id=]` [get_default]. */
-	async getFollowers(userPk: string, options: ListOptions = {}): Promise<Page<UserShort>> {
+	/**
+	 * Followers: `GET /api/v1/friendships/{pk}/followers/?count=<n>[&max_id=][&query=]` [get_default].
+	 * With `query`, only the followers whose username or full name contains it (the follower list's
+	 * search box on the web).
+	 */
+	async getFollowers(userPk: string, options: FollowerListOptions = {}): Promise<Page<UserShort>> {
 		return this.#userList('/api/v1/friendships/{pk}/followers/', requirePk('userPk', userPk), options)
 	}
 
@@ -56,11 +66,12 @@ export class Friendships extends ApiGroup {
 		return this.#change('/api/v1/friendships/destroy/{pk}/', requirePk('userPk', userPk), options)
 	}
 
-	async #userList(template: string, pk: string, options: ListOptions): Promise<Page<UserShort>> {
+	async #userList(template: string, pk: string, options: FollowerListOptions): Promise<Page<UserShort>> {
+		const search = options.query ? { query: options.query, search_surface: 'follow_list_page' } : {}
 		return paginate(async (cursor, limit) => {
 			const body = await call(this.client, template, {
 				params: { pk },
-				query: { count: Math.min(limit ?? 50, MAX_PAGE), max_id: cursor },
+				query: { count: Math.min(limit ?? 50, MAX_PAGE), max_id: cursor, ...search },
 				category: 'get_default',
 				signal: options.signal
 			})

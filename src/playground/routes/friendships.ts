@@ -10,6 +10,18 @@ import { CountQuery, CursorQuery, ListQuery, singleQuery, UserPkParam } from './
 const ByUser = t.Object({ user_pk: UserPkParam() })
 /** Followers/following: 50 by default, up to 1000 (docs/api-contract.md, "Pagination"). */
 const FollowQuery = t.Object({ count: CountQuery({ default: 50, maximum: 1000 }), cursor: CursorQuery })
+/** Followers also take a search within the list. */
+const FollowersQuery = t.Object({
+	...FollowQuery.properties,
+	q: t.Optional(
+		t.String({
+			minLength: 1,
+			maxLength: 100,
+			error: "Invalid query parameter 'q': expected 1 to 100 characters",
+			description: 'Only the followers whose username or full name contains this text'
+		})
+	)
+})
 const Users = t.Array(UserShort)
 
 /** The friendships route group. */
@@ -17,14 +29,14 @@ export const friendshipsRoutes = ({ ig }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api/friendships' })
 		.get(
 			'/followers/:user_pk',
-			async ({ params: { user_pk }, query: { count, cursor } }) =>
+			async ({ params: { user_pk }, query: { count, cursor, q } }) =>
 				okPage(
-					await ig.friendships.getFollowers(user_pk, { count, cursor }),
-					(n) => `Followers of ${user_pk}: ${plural(n, 'user')}`
+					await ig.friendships.getFollowers(user_pk, { count, cursor, query: q }),
+					(n) => `Followers of ${user_pk}${q === undefined ? '' : ` matching "${q}"`}: ${plural(n, 'user')}`
 				),
 			{
 				params: ByUser,
-				...singleQuery(FollowQuery),
+				...singleQuery(FollowersQuery),
 				...documented('Friendships', 'Followers', Users, { paginated: true })
 			}
 		)
