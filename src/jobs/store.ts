@@ -194,21 +194,41 @@ export class JobStore {
 	 * one transaction. `cursor` null means the list ended. Returns how many records were new.
 	 */
 	storePage(id: number, records: readonly KeyedRecord[], cursor: string | null): number {
-		const insert = this.store.db.query(
-			'INSERT OR IGNORE INTO job_records (job_id, record_key, seq, data) VALUES (?, ?, ?, ?)'
-		)
 		return this.store.transaction(() => {
-			let collected = (this.#row(id) as JobRow).collected
-			const start = collected
-			for (const record of records) {
-				const { changes } = insert.run(id, record.key, collected + 1, JSON.stringify(record.data))
-				collected += changes
-			}
+			const { added, collected } = this.#insert(id, records)
 			this.store.db
 				.query('UPDATE jobs SET cursor = ?, collected = ?, pages = pages + 1, updated_at = ? WHERE id = ?')
 				.run(cursor, collected, now(), id)
-			return collected - start
+			return added
 		})
+	}
+
+	/**
+	 * Adds records found outside the walk (a watch's look-up of followers the walk skipped): new keys
+	 * only, after the others; the position and the page count stay. Returns how many were new.
+	 */
+	addRecords(id: number, records: readonly KeyedRecord[]): number {
+		return this.store.transaction(() => {
+			const { added, collected } = this.#insert(id, records)
+			this.store.db
+				.query('UPDATE jobs SET collected = ?, updated_at = ? WHERE id = ?')
+				.run(collected, now(), id)
+			return added
+		})
+	}
+
+	/** Inserts the records whose keys are new (inside a transaction); the caller stores `collected`. */
+	#insert(id: number, records: readonly KeyedRecord[]): { added: number; collected: number } {
+		const insert = this.store.db.query(
+			'INSERT OR IGNORE INTO job_records (job_id, record_key, seq, data) VALUES (?, ?, ?, ?)'
+		)
+		let collected = (this.#row(id) as JobRow).collected
+		const start = collected
+		for (const record of records) {
+			const { changes } = insert.run(id, record.key, collected + 1, JSON.stringify(record.data))
+			collected += changes
+		}
+		return { added: collected - start, collected }
 	}
 
 	/** Which of `keys` the job has stored already. */

@@ -8,6 +8,7 @@ import type { InstagramClient } from '../client/client'
 import { topPosts } from '../client/tools/analytics'
 import { runJob } from '../jobs/run'
 import type { JobStore } from '../jobs/store'
+import { recheckMissing } from './recheck'
 import type { WatchStore } from './store'
 import type { Snapshot, Watch } from './types'
 
@@ -95,13 +96,15 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 				`follower list ${job.status}: ${job.error ?? 'no reason given'}`,
 				job.error_code
 			)
+		await recheckMissing(watch.id, job.id, { ...options, signal })
+		if (signal.aborted) throw new WatchRunError('stopped before the follower list was complete')
 		return watches.addSnapshot(
 			watch.id,
 			{
 				takenAt: new Date().toISOString(),
 				counts,
 				followerJobId: job.id,
-				followerListSize: job.collected
+				followerListSize: jobs.get(job.id)?.collected ?? job.collected
 			},
 			startedAt
 		)

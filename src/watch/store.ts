@@ -225,16 +225,9 @@ export class WatchStore {
 		const to = this.#snapshotRow(watchId, toId)
 		if (!from || !to) return undefined
 		const lists = from.follower_job_id !== null && to.follower_job_id !== null
-		const only = (inJob: number, notInJob: number) =>
-			this.store.db
-				.query<{ data: string }, [number, number]>(
-					`SELECT data FROM job_records WHERE job_id = ? AND record_key NOT IN
-					 (SELECT record_key FROM job_records WHERE job_id = ?) ORDER BY seq`
-				)
-				.all(inJob, notInJob)
-				.map((row) => JSON.parse(row.data))
-		const gained = lists ? only(to.follower_job_id as number, from.follower_job_id as number) : null
-		const lost = lists ? only(from.follower_job_id as number, to.follower_job_id as number) : null
+		const [fromJob, toJob] = [from.follower_job_id as number, to.follower_job_id as number]
+		const gained = lists ? this.recordsOnlyIn(toJob, fromJob) : null
+		const lost = lists ? this.recordsOnlyIn(fromJob, toJob) : null
 		const counts: Record<string, CountChange> = {}
 		const fields = ['followers', 'following', 'posts', 'media_count', 'follower_list_size'] as const
 		for (const field of fields)
@@ -243,6 +236,28 @@ export class WatchStore {
 		const topPosts =
 			older.top_posts && newer.top_posts ? topPostsChange(older.top_posts, newer.top_posts) : null
 		return { watch_id: watchId, from: older, to: newer, gained, lost, counts, top_posts: topPosts }
+	}
+
+	/** The records of job `inJob` whose keys job `notInJob` lacks, in `inJob`'s order (at most `limit`). */
+	recordsOnlyIn(inJob: number, notInJob: number, limit = -1): unknown[] {
+		return this.store.db
+			.query<{ data: string }, [number, number, number]>(
+				`SELECT data FROM job_records WHERE job_id = ? AND record_key NOT IN
+				 (SELECT record_key FROM job_records WHERE job_id = ?) ORDER BY seq LIMIT ?`
+			)
+			.all(inJob, notInJob, limit)
+			.map((row) => JSON.parse(row.data))
+	}
+
+	/** The follower list (its job) of the watch's newest snapshot that has one, or null. */
+	lastFollowerJob(watchId: number): number | null {
+		const row = this.store.db
+			.query<{ job: number }, [number]>(
+				`SELECT follower_job_id AS job FROM watch_snapshots
+				 WHERE watch_id = ? AND follower_job_id IS NOT NULL ORDER BY id DESC LIMIT 1`
+			)
+			.get(watchId)
+		return row?.job ?? null
 	}
 
 	/** Deletes the watch, its snapshots and their follower lists. False when there was none. */
