@@ -21,7 +21,7 @@ import { documented } from './docs'
 import { JobSchema, publicJob } from './jobs'
 import { plural } from './list'
 import { DecimalInteger, singleQuery } from './params'
-import { WatchSchema } from './watches'
+import { WatchSchema } from './watch-schemas'
 
 /** The most members a list takes. */
 export const MAX_LIST_MEMBERS = 500
