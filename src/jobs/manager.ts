@@ -13,7 +13,7 @@
  */
 import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { type RunOptions, runJob } from './run'
+import { JobBusyError, type RunOptions, runJob } from './run'
 import { JobStore } from './store'
 import type { Job, JobEvent, JobSpec } from './types'
 
@@ -212,6 +212,9 @@ export class JobManager {
 				onEvent: (event) => this.#emit(event)
 			})
 		} catch (error) {
+			// Another live process (a second playground on this store) claimed it while it waited here:
+			// the job is that process's to run and to report on.
+			if (error instanceof JobBusyError) return
 			const message = error instanceof Error ? error.message : String(error)
 			;(this.#options.log ?? console.error)(terminalLine(`job ${id}: ${message}`))
 			if (this.jobs.get(id) && !controller.signal.aborted)

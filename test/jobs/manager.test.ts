@@ -124,3 +124,34 @@ test('a job in a wait tells a late subscriber how long is left, and forgets it o
 	expect((await manager.settled(job.id))?.status).toBe('done')
 	expect(manager.currentWait(job.id)).toBeUndefined()
 })
+
+test('a queued job that another live process took meanwhile is left to it, not marked failed', async () => {
+	simulator.sim.faults.set({ kind: 'latency', latencyMs: 30 })
+	const logs: string[] = []
+	await manager.stop()
+	manager = new JobManager({
+		jobs: new JobStore(store),
+		ig: simulator.client(),
+		log: (line) => logs.push(line)
+	})
+	// Another playground on the same store, played by a live process of this machine.
+	const other = Bun.spawn(['sleep', '60'])
+	try {
+		const [first, second, third] = [
+			manager.start(followerSpec),
+			manager.start(followerSpec),
+			manager.start(followerSpec)
+		]
+		expect(manager.get(third.id)?.status).toBe('queued')
+		store.db.query("UPDATE jobs SET runner_pid = ?, status = 'running' WHERE id = ?").run(other.pid, third.id)
+		const finished = await Promise.all([first, second].map((job) => manager.settled(job.id)))
+		expect(finished.map((job) => job?.status)).toEqual(['done', 'done'])
+		// The freed slot went to the third job, which the other process runs: it stays the other's.
+		await Bun.sleep(100)
+		expect(manager.get(third.id)).toMatchObject({ status: 'running', error: null })
+		expect(logs).toEqual([])
+		expect(manager.jobs.records(third.id).next().done).toBe(true)
+	} finally {
+		other.kill()
+	}
+})
