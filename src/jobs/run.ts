@@ -253,7 +253,11 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		let emptyPages = 0
 		try {
 			for (;;) {
-				job = jobs.get(id) as Job
+				const current = jobs.get(id)
+				// Paused, cancelled or deleted by another process on the same store (a second playground):
+				// stop at this checkpoint and leave the job as that process left it.
+				if (!current || current.status === 'paused' || current.status === 'cancelled') return current ?? job
+				job = current
 				if (jobs.walkComplete(id) || emptyPages >= 5) break
 				const page: Page =
 					ahead !== null && ahead.from === cursor

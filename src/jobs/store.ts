@@ -222,7 +222,10 @@ export class JobStore {
 		const insert = this.store.db.query(
 			'INSERT OR IGNORE INTO job_records (job_id, record_key, seq, data) VALUES (?, ?, ?, ?)'
 		)
-		let collected = (this.#row(id) as JobRow).collected
+		const row = this.#row(id)
+		// Deleted meanwhile (by another process on the store): nothing to add to.
+		if (!row) return { added: 0, collected: 0 }
+		let collected = row.collected
 		const start = collected
 		for (const record of records) {
 			const { changes } = insert.run(id, record.key, collected + 1, JSON.stringify(record.data))

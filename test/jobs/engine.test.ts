@@ -201,6 +201,48 @@ describe('runJob', () => {
 		expect(storedPks(job.id)).toEqual(await walkFollowers())
 	})
 
+	test('a job paused or deleted by another process on the store stops at its next checkpoint', async () => {
+		// Another process (a second playground) writes through its own connection to the same file.
+		const other = new JobStore(openStore(join(folder, 'smkit.db')))
+		try {
+			const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+			const ig = simulator.client()
+			const paused = await runJob(jobs, job.id, {
+				ig,
+				onEvent: (event) => {
+					if (event.type === 'page' && event.job.pages === 1)
+						other.setStatus(job.id, 'paused', 'Paused elsewhere')
+				}
+			})
+			expect(paused).toMatchObject({ status: 'paused', error: 'Paused elsewhere', pages: 1 })
+			// Released: the job is nobody's until it is resumed.
+			expect(store.db.query('SELECT runner_pid FROM jobs WHERE id = ?').get(job.id)).toEqual({
+				runner_pid: null
+			})
+			other.setStatus(job.id, 'queued')
+			const finished = await runJob(jobs, job.id, { ig })
+			expect(finished.status).toBe('done')
+			expect(storedPks(job.id)).toEqual(await walkFollowers())
+
+			const deleted = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+			const last = await runJob(jobs, deleted.id, {
+				ig,
+				onEvent: (event) => {
+					if (event.type === 'page' && event.job.pages === 1) other.delete(deleted.id)
+				}
+			})
+			expect(last.pages).toBe(1)
+			expect(jobs.get(deleted.id)).toBeUndefined()
+			// A page that arrives for a job deleted meanwhile is dropped, not stored under no job.
+			expect(jobs.storePage(deleted.id, [{ key: '1', data: {} }], null)).toBe(0)
+			expect(
+				store.db.query('SELECT COUNT(*) AS n FROM job_records WHERE job_id = ?').get(deleted.id)
+			).toEqual({ n: 0 })
+		} finally {
+			other.store.close()
+		}
+	})
+
 	test('a limit stops the job after that many records', async () => {
 		const job = jobs.create({ kind: 'posts', target: DEMO_PRESETS.luna.username, limit: 40 })
 		const finished = await runJob(jobs, job.id, { ig: simulator.client() })
