@@ -275,7 +275,10 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				const added = jobs.storePage(id, page.records, page.next)
 				emptyPages = page.records.length === 0 ? emptyPages + 1 : 0
 				cursor = page.next
-				job = jobs.get(id) as Job
+				const stored = jobs.get(id)
+				// Deleted by another process while this page was on its way: nothing more to do.
+				if (!stored) return job
+				job = stored
 				emit({ type: 'page', job, added, rate: rate(job) })
 				releaseWait()
 			}

@@ -233,7 +233,22 @@ describe('runJob', () => {
 			})
 			expect(last.pages).toBe(1)
 			expect(jobs.get(deleted.id)).toBeUndefined()
-			// A page that arrives for a job deleted meanwhile is dropped, not stored under no job.
+			// Deleted while a page is on its way: the page is dropped, not stored under no job.
+			const gone = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
+			let asked = 0
+			const events: JobEvent[] = []
+			const end = await runJob(jobs, gone.id, {
+				ig,
+				onEvent: (event) => events.push(event),
+				beforePage: async () => {
+					if (++asked === 2) other.delete(gone.id)
+				}
+			})
+			expect(end.id).toBe(gone.id)
+			expect(events.map((event) => event.type)).toEqual(['status'])
+			expect(store.db.query('SELECT COUNT(*) AS n FROM job_records WHERE job_id = ?').get(gone.id)).toEqual({
+				n: 0
+			})
 			expect(jobs.storePage(deleted.id, [{ key: '1', data: {} }], null)).toBe(0)
 			expect(
 				store.db.query('SELECT COUNT(*) AS n FROM job_records WHERE job_id = ?').get(deleted.id)
