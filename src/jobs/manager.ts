@@ -205,6 +205,9 @@ export class JobManager {
 	}
 
 	async #run(id: number, controller: AbortController): Promise<void> {
+		// Every way into the queue leaves the job queued: any other status (paused, cancelled or
+		// deleted by another process on the store while it waited) means it is no longer to run.
+		if (this.jobs.get(id)?.status !== 'queued') return
 		try {
 			await runJob(this.jobs, id, {
 				...this.#options,

@@ -155,3 +155,25 @@ test('a queued job that another live process took meanwhile is left to it, not m
 		other.kill()
 	}
 })
+
+test('a queued job paused or deleted by another process while it waited does not run', async () => {
+	simulator.sim.faults.set({ kind: 'latency', latencyMs: 30 })
+	await manager.stop()
+	manager = new JobManager({ jobs: new JobStore(store), ig: simulator.client(), maxRunning: 1 })
+	const other = new JobStore(openStore(join(folder, 'smkit.db')))
+	try {
+		const [first, paused, deleted] = [
+			manager.start(followerSpec),
+			manager.start(followerSpec),
+			manager.start(followerSpec)
+		]
+		other.setStatus(paused.id, 'paused', 'Paused elsewhere')
+		other.delete(deleted.id)
+		expect((await manager.settled(first.id))?.status).toBe('done')
+		await Bun.sleep(100)
+		expect(manager.get(paused.id)).toMatchObject({ status: 'paused', error: 'Paused elsewhere', pages: 0 })
+		expect(manager.list().map((job) => job.id)).toEqual([paused.id, first.id])
+	} finally {
+		other.store.close()
+	}
+})
