@@ -143,5 +143,14 @@ CREATE TABLE account_list_members (
 `
 }
 
+/**
+ * `watches-2`: `runner` names the process running a watch now (`PID:TOKEN`, src/watch/run-lease.ts),
+ * so two processes on one file never run a watch at once; null while none does.
+ */
+const WATCHES_2: Migration = {
+	id: 'watches-2',
+	sql: 'ALTER TABLE watches ADD COLUMN runner TEXT;'
+}
+
 /** All migrations, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1, LISTS_1]
+export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1, LISTS_1, WATCHES_2]

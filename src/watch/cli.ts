@@ -206,7 +206,9 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
 	const ids = args.map(idOf)
 	for (const id of ids) if (!watches.get(id)) throw new UsageError(`No watch ${id}`)
-	const targets = ids.length > 0 ? ids.map((id) => watches.get(id) as Watch) : watches.due()
+	// Without ids, the due ones: each is run only if still due when its turn comes (see runIfDue).
+	const dueAt = ids.length > 0 ? undefined : new Date()
+	const targets = dueAt ? watches.due(dueAt) : ids.map((id) => watches.get(id) as Watch)
 	if (targets.length === 0) {
 		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
 		const message = next
@@ -221,7 +223,7 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 	}
 	const outcomes: WatchOutcome[] = []
 	const interrupted = await withInstagram(options, (ig) =>
-		runEach(store, watches, targets, ig, options, outcomes)
+		runEach(store, watches, { targets, dueAt }, ig, options, outcomes)
 	)
 	if (options.json) printJson(outcomes)
 	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
@@ -241,7 +243,7 @@ async function run(store: Store, watches: WatchStore, args: unknown[], options: 
 async function runEach(
 	store: Store,
 	watches: WatchStore,
-	targets: Watch[],
+	{ targets, dueAt }: { targets: Watch[]; dueAt: Date | undefined },
 	ig: InstagramClient,
 	options: WatchCommandOptions,
 	outcomes: WatchOutcome[]
@@ -263,7 +265,13 @@ async function runEach(
 		for (const watch of targets) {
 			if (interrupted) break
 			try {
-				const snapshot = await scheduler.run(watch.id)
+				const snapshot = dueAt ? await scheduler.runIfDue(watch.id, dueAt) : await scheduler.run(watch.id)
+				if (!snapshot) {
+					// A playground on the same --db runs it now, or ran it since this run began.
+					const line = `skip    watch ${watch.id} ${label(watch)}: run by another process`
+					options.json ? warn(line) : print(line)
+					continue
+				}
 				// The watch as the run left it (last run, status, next run), not as it was before.
 				outcomes.push({ watch: watches.get(watch.id) ?? watch, snapshot })
 				if (!options.json) {

@@ -43,6 +43,9 @@ export interface WatchOutcome {
 	error?: string
 }
 
+/** How often a run asked for while another process runs the watch looks whether that run ended. */
+const JOIN_POLL_MS = 500
+
 /** Budget categories a watch's requests use. */
 const WATCH_CATEGORIES = ['get_profile', 'get_followers', 'get_feed', 'get_default'] as const
 
@@ -70,7 +73,7 @@ export class WatchScheduler {
 	readonly watches: WatchStore
 	readonly #options: WatchSchedulerOptions
 	readonly #controller = new AbortController()
-	readonly #inFlight = new Map<number, Promise<Snapshot>>()
+	readonly #inFlight = new Map<number, Promise<Snapshot | undefined>>()
 	#chain: Promise<unknown> = Promise.resolve()
 	#timer: ReturnType<typeof setInterval> | undefined
 	#checking = false
@@ -110,8 +113,9 @@ export class WatchScheduler {
 		for (const due of this.watches.due(now)) {
 			if (this.#controller.signal.aborted) break
 			try {
-				const snapshot = await this.run(due.id)
-				outcomes.push({ watch: this.watches.get(due.id) ?? due, snapshot })
+				const snapshot = await this.runIfDue(due.id, now)
+				// Another process on the store runs it, or ran it since: its outcome is that process's.
+				if (snapshot) outcomes.push({ watch: this.watches.get(due.id) ?? due, snapshot })
 			} catch (error) {
 				outcomes.push({ watch: this.watches.get(due.id) ?? due, error: (error as Error).message })
 			}
@@ -124,17 +128,53 @@ export class WatchScheduler {
 		return this.#inFlight.has(id)
 	}
 
-	/** Runs the watch now (after any run in progress); a second call while it runs joins the first. */
+	/**
+	 * Runs the watch now (after any run in progress); a second call while it runs joins the first.
+	 * While another process on the store runs it, waits for that run and answers its snapshot.
+	 */
 	run(id: number): Promise<Snapshot> {
 		const current = this.#inFlight.get(id)
-		if (current) return current
-		const signal = this.#controller.signal
-		const limiter = this.#options.ig.stats.limiter
-		const result = this.#chain.then(async () => {
+		// A run in progress here that turned out not to be due any more: run it now after all.
+		if (current) return current.then((snapshot) => snapshot ?? this.run(id))
+		return this.#schedule(id) as Promise<Snapshot>
+	}
+
+	/**
+	 * Runs the watch if it is still due at `now` and no other process runs it; undefined when it
+	 * was skipped (another process on the store runs it, or ran it since it was found due).
+	 */
+	runIfDue(id: number, now = new Date()): Promise<Snapshot | undefined> {
+		return this.#inFlight.get(id) ?? this.#schedule(id, now)
+	}
+
+	#schedule(id: number, dueAt?: Date): Promise<Snapshot | undefined> {
+		const result = this.#chain.then(() => this.#exclusive(id, this.#controller.signal, dueAt))
+		const settled = result.finally(() => this.#inFlight.delete(id))
+		this.#inFlight.set(id, settled)
+		this.#chain = settled.catch(() => undefined)
+		return settled
+	}
+
+	/** The run itself, holding the watch's lease (run-lease.ts) so no other process runs it meanwhile. */
+	async #exclusive(id: number, signal: AbortSignal, dueAt?: Date): Promise<Snapshot | undefined> {
+		const { leases } = this.watches
+		let lastBefore: number | undefined
+		while (!leases.claim(id)) {
+			if (!this.watches.get(id)) throw new Error(`No watch ${id}`)
+			if (dueAt) return undefined
+			lastBefore ??= this.watches.snapshots(id).at(-1)?.id ?? 0
+			await sleep(JOIN_POLL_MS, signal)
+		}
+		try {
 			const watch = this.watches.get(id)
 			if (!watch) throw new Error(`No watch ${id}`)
+			if (dueAt && watch.next_run_at > dueAt.toISOString()) return undefined
+			// Waited for another process's run: its snapshot, when it stored one, is this run's answer.
+			const latest = lastBefore === undefined ? undefined : this.watches.snapshots(id).at(-1)
+			if (latest && latest.id > (lastBefore as number)) return latest
+			const limiter = this.#options.ig.stats.limiter
 			await waitForHeadroom(limiter, signal)
-			return runWatch(watch, {
+			return await runWatch(watch, {
 				watches: this.watches,
 				jobs: this.#options.jobs,
 				ig: this.#options.ig,
@@ -142,11 +182,9 @@ export class WatchScheduler {
 				dataDir: this.#options.dataDir,
 				beforePage: (pageSignal) => waitForHeadroom(limiter, pageSignal)
 			})
-		})
-		const settled = result.finally(() => this.#inFlight.delete(id))
-		this.#inFlight.set(id, settled)
-		this.#chain = settled.catch(() => undefined)
-		return settled
+		} finally {
+			leases.release(id)
+		}
 	}
 
 	/** Stops the timer and any run (its follower list resumes on the next run). */

@@ -4,6 +4,7 @@
  * compare those stored lists by user pk in SQL, so they are exact whatever order the pages came in.
  */
 import type { Store } from '../store/db'
+import { RunLeases } from './run-lease'
 import {
 	type AccountCounts,
 	type CountChange,
@@ -100,7 +101,12 @@ export class WatchExistsError extends Error {
 
 /** Watches and snapshots of a store. */
 export class WatchStore {
-	constructor(readonly store: Store) {}
+	/** Which process runs each watch now (two processes on one store never run one at once). */
+	readonly leases: RunLeases
+
+	constructor(readonly store: Store) {
+		this.leases = new RunLeases(store)
+	}
 
 	/** Creates a watch, due at once. Throws WatchExistsError when the kind and target are watched already. */
 	create(spec: WatchSpec, now = new Date()): Watch {

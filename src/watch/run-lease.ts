@@ -1,0 +1,48 @@
+/**
+ * Which process runs a watch now. Two processes on one store (a playground left open and
+ * `smkit watch run` from cron) must not run a watch at once: two snapshots a second apart make the
+ * default diff empty, and the second follower collection is refused by the first's claim. The
+ * watch's `runner` column names the holder as `PID:TOKEN`, one token per lease set (per WatchStore).
+ *
+ * A holder is gone when its process is: a run killed with its process is taken over. A pid this
+ * process has now (reused after a restart, as in a container) counts only while one of this
+ * process's own lease sets holds the watch.
+ */
+import { processAlive } from '../jobs/process-alive'
+import type { Store } from '../store/db'
+
+/** The runs this process holds now, as `watchId/runner` (one process may hold several lease sets). */
+const heldHere = new Set<string>()
+
+/** The watch runs of one store connection. */
+export class RunLeases {
+	readonly #self = `${process.pid}:${crypto.randomUUID()}`
+
+	constructor(private readonly store: Store) {}
+
+	/** Takes the run of watch `id`; false while another live holder has it (or the watch is gone). */
+	claim(id: number): boolean {
+		return this.store.transaction(() => {
+			const row = this.store.db
+				.query<{ runner: string | null }, [number]>('SELECT runner FROM watches WHERE id = ?')
+				.get(id)
+			if (!row || this.#heldByOther(id, row.runner)) return false
+			this.store.db.query('UPDATE watches SET runner = ? WHERE id = ?').run(this.#self, id)
+			heldHere.add(`${id}/${this.#self}`)
+			return true
+		})
+	}
+
+	/** Gives the run of watch `id` back (when this lease set holds it). */
+	release(id: number): void {
+		heldHere.delete(`${id}/${this.#self}`)
+		this.store.db.query('UPDATE watches SET runner = NULL WHERE id = ? AND runner = ?').run(id, this.#self)
+	}
+
+	#heldByOther(id: number, runner: string | null): boolean {
+		if (runner === null || runner === this.#self) return false
+		const pid = Number(runner.slice(0, runner.indexOf(':')))
+		if (pid === process.pid) return heldHere.has(`${id}/${runner}`)
+		return Number.isInteger(pid) && pid > 0 && processAlive(pid)
+	}
+}
