@@ -23,9 +23,7 @@ export class RunLeases {
 	/** Takes the run of watch `id`; false while another live holder has it (or the watch is gone). */
 	claim(id: number): boolean {
 		return this.store.transaction(() => {
-			const row = this.store.db
-				.query<{ runner: string | null }, [number]>('SELECT runner FROM watches WHERE id = ?')
-				.get(id)
+			const row = this.#row(id)
 			if (!row || this.#heldByOther(id, row.runner)) return false
 			this.store.db.query('UPDATE watches SET runner = ? WHERE id = ?').run(this.#self, id)
 			heldHere.add(`${id}/${this.#self}`)
@@ -37,6 +35,18 @@ export class RunLeases {
 	release(id: number): void {
 		heldHere.delete(`${id}/${this.#self}`)
 		this.store.db.query('UPDATE watches SET runner = NULL WHERE id = ? AND runner = ?').run(id, this.#self)
+	}
+
+	/** Whether another live holder runs watch `id` now (another process on the store, typically). */
+	heldElsewhere(id: number): boolean {
+		const row = this.#row(id)
+		return row ? this.#heldByOther(id, row.runner) : false
+	}
+
+	#row(id: number): { runner: string | null } | null {
+		return this.store.db
+			.query<{ runner: string | null }, [number]>('SELECT runner FROM watches WHERE id = ?')
+			.get(id)
 	}
 
 	#heldByOther(id: number, runner: string | null): boolean {

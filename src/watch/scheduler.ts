@@ -123,9 +123,9 @@ export class WatchScheduler {
 		return outcomes
 	}
 
-	/** True while the watch runs or waits for its turn. */
+	/** True while the watch runs or waits for its turn here, or runs in another process on the store. */
 	isRunning(id: number): boolean {
-		return this.#inFlight.has(id)
+		return this.#inFlight.has(id) || this.watches.leases.heldElsewhere(id)
 	}
 
 	/**

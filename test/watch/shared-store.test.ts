@@ -55,11 +55,21 @@ test('a due watch runs once when two processes find it due at the same time', as
 			expect(one.watches.get(watch.id)?.last_status).toBe('ok')
 		}
 
-		// Asked to run now while the other process runs it: its snapshot is the answer.
+		// Asked to run now while the other process runs it: its snapshot is the answer. A third
+		// process that runs nothing sees the watch as running meanwhile.
+		const three = schedulerOn(path)
+		let seenRunning = false
+		const watching = setInterval(() => {
+			seenRunning ||= three.scheduler.isRunning(list.id)
+		}, 5)
 		const [theirs, mine] = await Promise.all([
 			one.scheduler.run(list.id),
 			Bun.sleep(20).then(() => two.scheduler.run(list.id))
 		])
+		clearInterval(watching)
+		expect(seenRunning).toBe(true)
+		expect(three.scheduler.isRunning(list.id)).toBe(false)
+		three.store.close()
 		expect(mine.id).toBe(theirs.id)
 		expect(one.watches.snapshots(list.id)).toHaveLength(2)
 	} finally {

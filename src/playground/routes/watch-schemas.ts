@@ -23,7 +23,9 @@ export const WatchSchema = t.Object({
 	last_status: Nullable(t.Union([t.Literal('ok'), t.Literal('failed')])),
 	last_error: Nullable(t.String()),
 	snapshots: t.Integer(),
-	running: t.Boolean({ description: 'A run is in progress or waiting for its turn' }),
+	running: t.Boolean({
+		description: 'A run is in progress or waiting for its turn, here or in another process on the same store'
+	}),
 	created_at: t.String({ format: 'date-time' })
 })
 
