@@ -54,6 +54,8 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 	const { watches, jobs, ig } = options
 	const signal = options.signal ?? new AbortController().signal
 	const startedAt = new Date()
+	/** The follower list this run collects into. */
+	let jobId: number | null = null
 	try {
 		if (watch.kind === 'hashtag') {
 			const info = await ig.hashtags.getInfo(watch.target, { signal })
@@ -76,7 +78,7 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 		}
 		if (!watch.followers)
 			return watches.addSnapshot(watch.id, { takenAt: new Date().toISOString(), counts }, startedAt)
-		let jobId = watches.pendingJob(watch.id)
+		jobId = watches.pendingJob(watch.id)
 		const pending = jobId === null ? undefined : jobs.get(jobId)
 		if (!pending || pending.status === 'done' || pending.status === 'cancelled') {
 			jobId = jobs.create({ kind: 'followers', target: watch.target }, WATCH_JOB_OWNER).id
@@ -109,9 +111,14 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 			startedAt
 		)
 	} catch (error) {
-		const message = describe(error)
-		if (!signal.aborted && watches.get(watch.id))
-			watches.recordFailure(watch.id, message, startedAt, RETRY_SECONDS)
+		if (signal.aborted) throw error
+		// Removed meanwhile (`smkit watch remove` beside a playground): whatever failed, that is why,
+		// and a follower list collected for it belongs to nothing.
+		if (!watches.get(watch.id)) {
+			if (jobId !== null) jobs.delete(jobId)
+			throw new WatchRunError('the watch was removed during its run', 'not_found')
+		}
+		watches.recordFailure(watch.id, describe(error), startedAt, RETRY_SECONDS)
 		throw error
 	}
 }

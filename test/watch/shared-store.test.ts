@@ -109,3 +109,36 @@ test('a run left by a killed process, or by an earlier process that had this pid
 		rmSync(folder, { recursive: true, force: true })
 	}
 })
+
+test('a watch removed while it runs ends its run saying so, and leaves no snapshot or list behind', async () => {
+	const folder = mkdtempSync(join(tmpdir(), 'smkit-shared-watch-'))
+	const path = join(folder, 'smkit.db')
+	const [one, two] = [schedulerOn(path), schedulerOn(path)]
+	try {
+		// The other process removes each watch while its profile is being read.
+		simulator.sim.faults.set({ kind: 'latency', latencyMs: 150, pathPattern: 'web_profile_info' })
+		for (const followers of [true, false]) {
+			const watch = one.watches.create({
+				kind: 'account',
+				target: 'luna.explorer',
+				every_seconds: 86_400,
+				followers
+			})
+			const run = one.scheduler.run(watch.id).then(
+				() => 'stored',
+				(error: Error) => error.message
+			)
+			await Bun.sleep(50)
+			two.watches.delete(watch.id)
+			expect(await run).toBe('the watch was removed during its run')
+		}
+		expect(one.store.db.query('SELECT count(*) AS n FROM watch_snapshots').get()).toEqual({ n: 0 })
+		expect(one.store.db.query('SELECT count(*) AS n FROM job_records').get()).toEqual({ n: 0 })
+	} finally {
+		simulator.sim.faults.clear()
+		await Promise.all([one.scheduler.stop(), two.scheduler.stop()])
+		one.store.close()
+		two.store.close()
+		rmSync(folder, { recursive: true, force: true })
+	}
+})
