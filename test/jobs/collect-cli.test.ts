@@ -81,10 +81,12 @@ const pksOfFile = (path: string) =>
 test('killed with SIGKILL again and again, the rerun ends with exactly the followers, each once', async () => {
 	expect(expected.length).toBe(5400)
 	// Slow pages, so kills land while pages are fetched, stored and appended.
-	simulator.faults.set({ kind: 'latency', latencyMs: 15, pathPattern: 'followers' })
+	simulator.faults.set({ kind: 'latency', latencyMs: 40, pathPattern: 'followers' })
 	const args = ['followers', 'mega.travel', '--out', 'followers.jsonl', '--db', 'kill.db']
-	// Each run is killed at a random moment after a random page, until six kills have landed; the
-	// run after them goes to the end.
+	// Each run is killed at a random moment after one of its first three pages, until six kills have
+	// landed; the run after them goes to the end. A kill lands within a page of the line that
+	// triggered it, so six runs store at most 24 of the 27 pages and each of them is killed (a later
+	// page as trigger let a run finish first now and then, with five kills).
 	let kills = 0
 	let finished = ''
 	for (let round = 0; round < 20 && !finished; round++) {
@@ -92,8 +94,8 @@ test('killed with SIGKILL again and again, the rerun ends with exactly the follo
 		const errors = watch(child.stderr)
 		void new Response(child.stdout).text()
 		if (kills < 6) {
-			await errors.until('\npage ', Math.floor(Math.random() * 6))
-			await Bun.sleep(Math.random() * 15)
+			await errors.until('\npage ', Math.floor(Math.random() * 3))
+			await Bun.sleep(Math.random() * 10)
 			child.kill('SIGKILL')
 		}
 		const code = await child.exited
