@@ -28,11 +28,26 @@ function schedulerOn(path: string) {
 	return { store, watches, scheduler }
 }
 
-test('a due watch runs once when two processes find it due at the same time', async () => {
+type Process = ReturnType<typeof schedulerOn>
+
+/** Runs `use` with two schedulers on one new store file, as two processes; cleans up after. */
+async function withTwoProcesses(use: (one: Process, two: Process, path: string) => Promise<void>) {
 	const folder = mkdtempSync(join(tmpdir(), 'smkit-shared-watch-'))
 	const path = join(folder, 'smkit.db')
 	const [one, two] = [schedulerOn(path), schedulerOn(path)]
 	try {
+		await use(one, two, path)
+	} finally {
+		simulator.sim.faults.clear()
+		await Promise.all([one.scheduler.stop(), two.scheduler.stop()])
+		one.store.close()
+		two.store.close()
+		rmSync(folder, { recursive: true, force: true })
+	}
+}
+
+test('a due watch runs once when two processes find it due at the same time', async () => {
+	await withTwoProcesses(async (one, two, path) => {
 		simulator.sim.faults.set({ kind: 'latency', latencyMs: 40 })
 		const counts = one.watches.create({
 			kind: 'account',
@@ -72,20 +87,11 @@ test('a due watch runs once when two processes find it due at the same time', as
 		three.store.close()
 		expect(mine.id).toBe(theirs.id)
 		expect(one.watches.snapshots(list.id)).toHaveLength(2)
-	} finally {
-		simulator.sim.faults.clear()
-		await Promise.all([one.scheduler.stop(), two.scheduler.stop()])
-		one.store.close()
-		two.store.close()
-		rmSync(folder, { recursive: true, force: true })
-	}
+	})
 })
 
 test('a run left by a killed process, or by an earlier process that had this pid, is taken over', async () => {
-	const folder = mkdtempSync(join(tmpdir(), 'smkit-shared-watch-'))
-	const path = join(folder, 'smkit.db')
-	const one = schedulerOn(path)
-	try {
+	await withTwoProcesses(async (one) => {
 		const dead = Bun.spawn(['true'])
 		await dead.exited
 		const watches = [
@@ -103,18 +109,11 @@ test('a run left by a killed process, or by an earlier process that had this pid
 		])
 		const runners = one.store.db.query('SELECT runner FROM watches ORDER BY id').all()
 		expect(runners).toEqual([{ runner: null }, { runner: null }])
-	} finally {
-		await one.scheduler.stop()
-		one.store.close()
-		rmSync(folder, { recursive: true, force: true })
-	}
+	})
 })
 
 test('a watch removed while it runs ends its run saying so, and leaves no snapshot or list behind', async () => {
-	const folder = mkdtempSync(join(tmpdir(), 'smkit-shared-watch-'))
-	const path = join(folder, 'smkit.db')
-	const [one, two] = [schedulerOn(path), schedulerOn(path)]
-	try {
+	await withTwoProcesses(async (one, two) => {
 		// The other process removes each watch while its profile is being read.
 		simulator.sim.faults.set({ kind: 'latency', latencyMs: 150, pathPattern: 'web_profile_info' })
 		for (const followers of [true, false]) {
@@ -134,11 +133,5 @@ test('a watch removed while it runs ends its run saying so, and leaves no snapsh
 		}
 		expect(one.store.db.query('SELECT count(*) AS n FROM watch_snapshots').get()).toEqual({ n: 0 })
 		expect(one.store.db.query('SELECT count(*) AS n FROM job_records').get()).toEqual({ n: 0 })
-	} finally {
-		simulator.sim.faults.clear()
-		await Promise.all([one.scheduler.stop(), two.scheduler.stop()])
-		one.store.close()
-		two.store.close()
-		rmSync(folder, { recursive: true, force: true })
-	}
+	})
 })
