@@ -163,16 +163,15 @@ export async function runWatchCommand(
 async function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): Promise<void> {
 	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
 	const spec = watchSpecOf(String(args[0]), options.every, options.followers)
-	// Already watched: said before Instagram is asked anything.
-	const existing = watches.find(spec.kind, spec.target)
-	if (existing) throw new UsageError(new WatchExistsError(existing).message)
-	if (!options.skipCheck && spec.kind === 'account') {
-		const warning = await withInstagram(options, (ig) =>
-			checkWatchTarget(ig, spec, 'add it with --skip-check')
-		)
-		if (warning) warn(warning)
-	}
 	try {
+		// Already watched: said before Instagram is asked anything.
+		watches.ensureNew(spec)
+		if (!options.skipCheck && spec.kind === 'account') {
+			const warning = await withInstagram(options, (ig) =>
+				checkWatchTarget(ig, spec, 'add it with --skip-check')
+			)
+			if (warning) warn(warning)
+		}
 		const watch = watches.create(spec)
 		if (options.json) printJson(watch)
 		else

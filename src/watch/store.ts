@@ -108,10 +108,15 @@ export class WatchStore {
 		this.leases = new RunLeases(store)
 	}
 
-	/** Creates a watch, due at once. Throws WatchExistsError when the kind and target are watched already. */
-	create(spec: WatchSpec, now = new Date()): Watch {
+	/** Throws WatchExistsError when the kind and target are watched already. */
+	ensureNew(spec: Pick<WatchSpec, 'kind' | 'target'>): void {
 		const existing = this.find(spec.kind, spec.target)
 		if (existing) throw new WatchExistsError(existing)
+	}
+
+	/** Creates a watch, due at once. Throws WatchExistsError when the kind and target are watched already. */
+	create(spec: WatchSpec, now = new Date()): Watch {
+		this.ensureNew(spec)
 		const time = now.toISOString()
 		const { id } = this.store.db
 			.query<{ id: number }, Record<string, string | number>>(

@@ -68,11 +68,11 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 								every_seconds,
 								followers: false
 							}
-				const existing = scheduler.watches.find(spec.kind, spec.target)
-				if (existing) throw new HttpError('bad_request', new WatchExistsError(existing).message)
-				const warning =
-					body.check === false ? undefined : await checkWatchTarget(ig, spec, "add it with 'check': false")
 				try {
+					// Already watched: said before Instagram is asked anything.
+					scheduler.watches.ensureNew(spec)
+					const warning =
+						body.check === false ? undefined : await checkWatchTarget(ig, spec, "add it with 'check': false")
 					const watch = scheduler.watches.create(spec)
 					const message = `Watching ${label(watch)} every ${watch.every}`
 					return ok(shown(scheduler, watch), warning ? `${message}. ${warning}` : message)
