@@ -13,6 +13,7 @@
  */
 import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
+import { controlRefusal, OUTSIDE_OWNERS, outsideView } from './outside'
 import { JobBusyError, type RunOptions, runJob } from './run'
 import { JobStore } from './store'
 import type { Job, JobEvent, JobSpec } from './types'
@@ -23,6 +24,11 @@ export interface JobManagerOptions extends Omit<RunOptions, 'ig' | 'signal' | 'o
 	ig: InstagramClient
 	/** The `owner` of the jobs it creates and resumes (default `playground`). */
 	owner?: string
+	/**
+	 * Owners of other processes whose jobs it also lists, follows and deletes once no process runs
+	 * them, but does not run, pause, resume or cancel (see `outside.ts`).
+	 */
+	shows?: readonly string[]
 	/** Jobs running at once (default 2); the others wait as `queued`. */
 	maxRunning?: number
 	/** Receives log lines about unexpected failures (default console.error). */
@@ -75,15 +81,25 @@ export class JobManager {
 		return jobs
 	}
 
-	/** A job of this owner, or undefined. */
+	/** A job of this owner, or of an owner it shows, or undefined. */
 	get(id: number): Job | undefined {
 		const job = this.jobs.get(id)
-		return job && job.owner === this.owner ? job : undefined
+		return job && this.#shown(job)
 	}
 
-	/** This owner's jobs, newest first. */
+	/** This owner's jobs and those of the owners it shows, newest first. */
 	list(): Job[] {
-		return this.jobs.list(this.owner)
+		return this.jobs.list([this.owner, ...(this.#options.shows ?? [])]).map((job) => this.#shown(job) as Job)
+	}
+
+	/** True when this manager runs the job (false: another process's, shown only). */
+	owns(job: Job): boolean {
+		return job.owner === this.owner
+	}
+
+	#shown(job: Job): Job | undefined {
+		if (job.owner === this.owner) return job
+		return this.#options.shows?.includes(job.owner) ? outsideView(this.jobs, job) : undefined
 	}
 
 	/** Pauses a queued, running or waiting job (it resumes from its checkpoint). */
@@ -98,7 +114,7 @@ export class JobManager {
 
 	/** Queues a paused, failed or cancelled job again; it continues from its last stored page. */
 	resume(id: number): Job {
-		const job = this.#require(id)
+		const job = this.#require(id, 'resume')
 		if (!['paused', 'failed', 'cancelled'].includes(job.status))
 			throw new JobStateError(
 				`Job ${id} is ${job.status}; only a paused, failed or cancelled job can be resumed`
@@ -108,9 +124,19 @@ export class JobManager {
 		return this.jobs.get(id) as Job
 	}
 
-	/** Stops the job if it runs, then deletes it and its records. */
+	/** Stops the job if it runs, then deletes it and its records. Another process's job only once it has stopped. */
 	async delete(id: number): Promise<void> {
-		this.#require(id)
+		const job = this.get(id)
+		if (!job) throw new JobStateError(`No job ${id}`)
+		if (!this.owns(job)) {
+			const runner = this.jobs.liveRunner(id)
+			if (runner !== null)
+				throw new JobStateError(
+					`Job ${id} is being collected by ${OUTSIDE_OWNERS[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
+				)
+			this.jobs.delete(id)
+			return
+		}
 		await this.#abort(id, 'delete')
 		this.#dequeue(id)
 		this.jobs.delete(id)
@@ -150,14 +176,16 @@ export class JobManager {
 		return job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
 	}
 
-	#require(id: number): Job {
+	/** A job this manager runs; another process's job is refused, saying where it is controlled. */
+	#require(id: number, action: 'pause' | 'resume' | 'cancel'): Job {
 		const job = this.get(id)
 		if (!job) throw new JobStateError(`No job ${id}`)
+		if (!this.owns(job)) throw new JobStateError(controlRefusal(job, action))
 		return job
 	}
 
 	async #halt(id: number, reason: 'pause' | 'cancel', from: readonly string[]): Promise<Job> {
-		const job = this.#require(id)
+		const job = this.#require(id, reason)
 		if (!from.includes(job.status))
 			throw new JobStateError(
 				`Job ${id} is ${job.status}; it cannot be ${reason === 'pause' ? 'paused' : 'cancelled'}`

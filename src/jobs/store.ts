@@ -79,14 +79,16 @@ export class JobStore {
 		return row ? toJob(row) : undefined
 	}
 
-	/** Jobs, newest first; only `owner`'s when given. */
-	list(owner?: string): Job[] {
+	/** Jobs, newest first; only those of `owners` when given. */
+	list(owners?: readonly string[]): Job[] {
 		const rows =
-			owner === undefined
+			owners === undefined
 				? this.store.db.query<JobRow, []>('SELECT * FROM jobs ORDER BY id DESC').all()
 				: this.store.db
-						.query<JobRow, [string]>('SELECT * FROM jobs WHERE owner = ? ORDER BY id DESC')
-						.all(owner)
+						.query<JobRow, string[]>(
+							`SELECT * FROM jobs WHERE owner IN (${owners.map(() => '?').join(', ')}) ORDER BY id DESC`
+						)
+						.all(...owners)
 		return rows.map(toJob)
 	}
 
@@ -154,6 +156,12 @@ export class JobStore {
 				runner: claimed ? null : (this.#row(job.id)?.runner_pid ?? null)
 			}
 		})
+	}
+
+	/** The live process running the job, other than this one; null when none does. */
+	liveRunner(id: number): number | null {
+		const pid = this.#row(id)?.runner_pid ?? null
+		return pid !== null && pid !== process.pid && processAlive(pid) ? pid : null
 	}
 
 	/** Gives the job up (this process no longer runs it). */

@@ -8,6 +8,7 @@ import { permissionOption } from '../agent/options'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
 import { JobManager } from '../jobs/manager'
+import { OUTSIDE_OWNERS } from '../jobs/outside'
 import { JobStore } from '../jobs/store'
 import {
 	type ParsedOptions,
@@ -77,7 +78,13 @@ export async function startPlaygroundServer(
 		await instagram.stop()
 		throw error
 	}
-	const jobs = new JobManager({ jobs: new JobStore(store), ig, dataDir: dirname(options.dbPath) })
+	// Jobs of `smkit collect` and the MCP server on this store are listed too (src/jobs/outside.ts).
+	const jobs = new JobManager({
+		jobs: new JobStore(store),
+		ig,
+		dataDir: dirname(options.dbPath),
+		shows: Object.keys(OUTSIDE_OWNERS)
+	})
 	const watches = new WatchScheduler({
 		watches: new WatchStore(store),
 		jobs: jobs.jobs,

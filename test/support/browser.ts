@@ -17,6 +17,9 @@ import {
 } from 'playwright-core'
 import type { ClientOptions } from '../../src/client/client'
 import { createDemoClient } from '../../src/demo'
+import { JobManager } from '../../src/jobs/manager'
+import { OUTSIDE_OWNERS } from '../../src/jobs/outside'
+import type { JobStore } from '../../src/jobs/store'
 import { createPlaygroundApp } from '../../src/playground/app'
 import { uiPublicPaths } from '../../src/playground/ui'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
@@ -113,16 +116,26 @@ export interface DemoPlayground {
  * with `loggedOut`, the client has no session; `clientOptions` go to the demo client (budgets).
  */
 export async function startDemoPlayground(
-	options: { token?: string; loggedOut?: boolean; clientOptions?: ClientOptions } = {}
+	options: {
+		token?: string
+		loggedOut?: boolean
+		clientOptions?: ClientOptions
+		/** A job store the playground shares with `smkit collect` and the MCP server, as `serve` sets it up. */
+		sharedJobs?: JobStore
+	} = {}
 ): Promise<DemoPlayground> {
 	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
 	const saved = await temporaryDirectory('smkit-ui-saved-')
+	// Logged out: the same simulator without the demo session, as with an empty .env file.
+	const ig = createDemoClient(simulator.url, {
+		...options.clientOptions,
+		...(options.loggedOut ? { credentials: undefined } : {})
+	})
 	const app = createPlaygroundApp({
-		// Logged out: the same simulator without the demo session, as with an empty .env file.
-		ig: createDemoClient(simulator.url, {
-			...options.clientOptions,
-			...(options.loggedOut ? { credentials: undefined } : {})
-		}),
+		ig,
+		...(options.sharedJobs
+			? { jobs: new JobManager({ jobs: options.sharedJobs, ig, shows: Object.keys(OUTSIDE_OWNERS) }) }
+			: {}),
 		demo: true,
 		savedDir: saved.path,
 		log: () => {},

@@ -3,7 +3,7 @@
  * server-sent progress events, and which list results a job can collect whole ("Collect all").
  */
 
-import type { Job, JobEvent, JobKind } from '../../../src/jobs/types'
+import type { JobKind, Job as StoredJob, JobEvent as StoredJobEvent } from '../../../src/jobs/types'
 import { parseEventBlock } from '../../common/chat/api'
 import { type ApiResult, apiGet, apiRequest, authHeaders } from './api'
 
@@ -18,7 +18,18 @@ export const JOB_KINDS = [
 	'likers'
 ] as const satisfies readonly JobKind[]
 
-export type { Job, JobEvent, JobKind }
+export type { JobKind }
+
+/** A job as `/api/jobs` shows it: `source` says who runs it (the playground, `smkit collect`, the MCP server). */
+export type Job = Omit<StoredJob, 'owner'> & { source: 'playground' | 'cli' | 'mcp' }
+export type JobEvent = Omit<StoredJobEvent, 'job'> & { job: Job }
+
+/** Who runs a job of another process, as the panel names it. */
+export const SOURCE_NAMES: Record<Job['source'], string> = {
+	playground: 'the playground',
+	cli: 'smkit collect',
+	mcp: 'the MCP server'
+}
 
 /** Statuses in which a job still changes by itself. */
 export const isActive = (job: Job): boolean => ['queued', 'running', 'waiting'].includes(job.status)

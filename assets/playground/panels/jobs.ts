@@ -7,15 +7,15 @@
  */
 
 import { h, replaceChildren } from '../../common/dom'
-import { formatBytes } from '../../common/format'
 import { confirmAction } from '../components/dialogs'
 import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
-import { apiDownload, apiGet, apiRequest } from '../lib/api'
+import { apiGet, apiRequest } from '../lib/api'
 import { formatCount, formatTime } from '../lib/format'
-import { followJob, isActive, type Job, type JobEvent } from '../lib/jobs'
+import { followJob, isActive, type Job, type JobEvent, SOURCE_NAMES } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
 import { advice, needsNewJob } from './job-advice'
+import { downloadJob } from './job-download'
 import { createJobForm } from './job-form'
 
 const STATUS_TAGS: Record<Job['status'], string> = {
@@ -43,25 +43,6 @@ export function createJobsPanel(): Panel {
 	let visible = false
 
 	const form = createJobForm(refresh)
-
-	async function download(job: Job, format: 'csv' | 'jsonl' | 'json'): Promise<void> {
-		const answer = await apiDownload(
-			`/api/jobs/${job.id}/export?format=${format}`,
-			undefined,
-			`job-${job.id}.${format}`
-		)
-		if (!('blob' in answer)) {
-			showToast(`Download failed: ${answer.error} (${answer.code})`, 'error')
-			return
-		}
-		const url = URL.createObjectURL(answer.blob)
-		const link = h('a', { attrs: { href: url, download: answer.fileName } })
-		document.body.append(link)
-		link.click()
-		link.remove()
-		setTimeout(() => URL.revokeObjectURL(url), 10_000)
-		showToast(`Downloaded ${answer.fileName} (${formatBytes(answer.blob.size)})`, 'success')
-	}
 
 	/** Jobs with a pause, resume or cancel on its way: a double click acts once, not twice (the second refused). */
 	const acting = new Set<number>()
@@ -110,6 +91,8 @@ export function createJobsPanel(): Panel {
 
 	function buildRow(first: Job): JobRow {
 		const title = h('span', { className: 'job-title' })
+		const source = h('span', { className: 'tag' })
+		source.hidden = first.source === 'playground'
 		const status = h('span')
 		const bar = h('progress', { className: 'job-bar', attrs: { max: 1 } })
 		const figures = h('span', { className: 'job-figures' })
@@ -118,7 +101,7 @@ export function createJobsPanel(): Panel {
 		const element = h(
 			'article',
 			{ className: 'job', dataset: { job: String(first.id) }, attrs: { 'aria-label': `Job ${first.id}` } },
-			h('div', { className: 'job-head' }, title, status, figures),
+			h('div', { className: 'job-head' }, title, source, status, figures),
 			bar,
 			note,
 			actions
@@ -152,6 +135,9 @@ export function createJobsPanel(): Panel {
 					showNote(current)
 				}, 1000)
 			title.textContent = `#${job.id} ${job.kind} · ${job.target}`
+			const own = job.source === 'playground'
+			source.textContent = `from ${SOURCE_NAMES[job.source]}`
+			source.title = `Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
 			status.className = STATUS_TAGS[job.status]
 			status.textContent = job.status
 			const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
@@ -176,8 +162,8 @@ export function createJobsPanel(): Panel {
 			const name = `job ${job.id}`
 			replaceChildren(
 				actions,
-				isActive(job) ? button('Pause', `Pause ${name}`, () => void act(current, 'pause')) : null,
-				['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
+				own && isActive(job) ? button('Pause', `Pause ${name}`, () => void act(current, 'pause')) : null,
+				own && ['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
 					? button(
 							'Resume',
 							`Resume ${name}`,
@@ -185,7 +171,7 @@ export function createJobsPanel(): Panel {
 							'button button-small button-primary'
 						)
 					: null,
-				isActive(job) || job.status === 'paused'
+				own && (isActive(job) || job.status === 'paused')
 					? button('Cancel', `Cancel ${name}`, () => void act(current, 'cancel'))
 					: null,
 				...(['csv', 'jsonl', 'json'] as const).map((format) =>
@@ -201,10 +187,18 @@ export function createJobsPanel(): Panel {
 									? 'Nothing collected yet'
 									: `Download the records as ${format.toUpperCase()}`
 						},
-						on: { click: () => void download(current, format) }
+						on: { click: () => void downloadJob(current, format) }
 					})
 				),
-				button('Delete', `Delete ${name}`, () => void remove(current), 'button button-small button-danger')
+				// Another process's running job is stopped there first (the server refuses to delete it).
+				own || !isActive(job)
+					? button(
+							'Delete',
+							`Delete ${name}`,
+							() => void remove(current),
+							'button button-small button-danger'
+						)
+					: null
 			)
 		}
 		update(first)
@@ -274,7 +268,7 @@ export function createJobsPanel(): Panel {
 	const element = panelFrame(
 		'jobs',
 		'Jobs',
-		'Collect a whole list on the server, page after page. Jobs survive restarts and continue where they stopped; at most two run at once.',
+		'Collect a whole list on the server, page after page. Jobs survive restarts and continue where they stopped; at most two run at once. Jobs of smkit collect and the MCP server on the same store show here too.',
 		form,
 		h(
 			'div',

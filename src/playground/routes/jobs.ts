@@ -14,6 +14,7 @@ import {
 } from '../../jobs/export'
 import { KIND_SOURCES, TARGET_HINTS } from '../../jobs/kinds'
 import { type JobManager, JobStateError } from '../../jobs/manager'
+import { followStored } from '../../jobs/outside'
 import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../../jobs/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
@@ -26,6 +27,10 @@ const Nullable = <Schema extends Parameters<typeof t.Union>[0][number]>(schema: 
 /** A job as the API shows it. */
 export const JobSchema = t.Object({
 	id: t.Integer(),
+	source: t.Union([t.Literal('playground'), t.Literal('cli'), t.Literal('mcp')], {
+		description:
+			"Who started and runs it: the playground (this API), `smkit collect` or the MCP server on the same store. Only the playground's own jobs are paused, resumed and cancelled here; the others are followed, downloaded, and deleted once their process has stopped."
+	}),
 	kind: t.Union(JOB_KINDS.map((kind) => t.Literal(kind))),
 	target: t.String({ description: 'Username, hashtag, or media pk/URL, as the kind needs' }),
 	limit: Nullable(t.Integer({ description: 'Stop after this many records; null: the whole list' })),
@@ -123,7 +128,11 @@ const exportDetail = documentedContent(
 )
 
 /** Public fields of a job (the runner's bookkeeping stays inside). */
-export const publicJob = ({ owner: _owner, ...job }: Job) => job
+export const publicJob = ({ owner, id, ...job }: Job) => ({
+	id,
+	source: owner as 'playground' | 'cli' | 'mcp',
+	...job
+})
 
 const describeJob = (job: Job) => `Job ${job.id}: ${job.kind} of ${job.target}, ${job.status}`
 
@@ -141,7 +150,7 @@ function requireJob(manager: JobManager, id: number): Job {
 }
 
 /** Runs a state change; a job in the wrong state is a 400 saying why. */
-async function change(action: () => Job | Promise<Job>): Promise<Job> {
+async function change<Result>(action: () => Result | Promise<Result>): Promise<Result> {
 	try {
 		return await action()
 	} catch (error) {
@@ -201,6 +210,14 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 						const active = (job: Job) => ['queued', 'running', 'waiting'].includes(job.status)
 						send({ type: 'status', job: publicJob(first) })
 						if (!active(first)) return
+						// Another process runs it: its progress is read from the store.
+						if (!manager.owns(first))
+							return followStored(
+								manager.jobs,
+								id,
+								(event) => send({ ...event, job: publicJob(event.job) }),
+								signal
+							)
 						// A wait that began before this stream (a rate-limit slot, a backoff) is shown too.
 						const waiting = manager.currentWait(id)
 						if (waiting) send({ ...waiting, job: publicJob(first) })
@@ -277,7 +294,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 		.delete(
 			'/jobs/:id',
 			async ({ params: { id } }) => {
-				await manager.delete(requireJob(manager, id).id)
+				await change(() => manager.delete(requireJob(manager, id).id))
 				return ok({ deleted: id }, `Deleted job ${id}`)
 			},
 			{

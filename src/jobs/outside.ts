@@ -1,0 +1,94 @@
+/**
+ * Jobs another process started on the same store: `smkit collect` (owner `cli`) and the MCP server
+ * (owner `mcp`). The playground lists them beside its own, follows their progress and downloads
+ * their records, but leaves running them to their process: pausing, resuming and cancelling
+ * happen there, and a job is deleted only while no live process runs it.
+ *
+ *   const view = outsideView(jobs, job)          // a job whose process died shows as paused
+ *   await followStored(jobs, id, onEvent, signal) // progress read from the store once a second
+ */
+import type { JobStore } from './store'
+import type { Job, JobEvent } from './types'
+
+/** The owners whose jobs the playground shows, and who they are to a reader. */
+export const OUTSIDE_OWNERS: Readonly<Record<string, string>> = {
+	cli: 'smkit collect',
+	mcp: 'the MCP server'
+}
+
+const active = (job: Job) => job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
+
+/** A username, hashtag or URL as one shell word. */
+const shellWord = (text: string) =>
+	/^[\w.#@:/?=&%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
+
+/** How the job's own process continues it. */
+export function continueHint(job: Job): string {
+	if (job.owner === 'cli')
+		return `run \`smkit collect ${job.kind} ${shellWord(job.target)}${job.limit === null ? '' : ` --limit ${job.limit}`}\` again (same --db) to continue it`
+	return `it continues when ${OUTSIDE_OWNERS[job.owner] ?? job.owner} starts again on this store`
+}
+
+/** Why the playground does not pause, resume or cancel a job of another process, and what does. */
+export function controlRefusal(job: Job, action: 'pause' | 'resume' | 'cancel'): string {
+	const where = OUTSIDE_OWNERS[job.owner] ?? job.owner
+	const stop = job.owner === 'cli' ? ' (Ctrl-C in its terminal stops it)' : ''
+	return `Job ${job.id} was started by ${where}, which runs it: it cannot be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'cancelled'} here${stop}; ${continueHint(job)}`
+}
+
+/**
+ * The job as the playground shows it. A job left queued, running or waiting by a process that has
+ * ended (`kill -9`, a crash) is paused in effect: it shows as paused, saying how to continue it. A
+ * queued job of the MCP server without a runner only waits for a slot there, and stays queued.
+ */
+export function outsideView(jobs: JobStore, job: Job): Job {
+	if (!active(job) || jobs.liveRunner(job.id) !== null) return job
+	if (job.owner === 'mcp' && job.status === 'queued') return job
+	const where = OUTSIDE_OWNERS[job.owner] ?? job.owner
+	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${continueHint(job)}` }
+}
+
+/**
+ * Follows a job of another process through the store, every `intervalMs`: a `status` event when its
+ * status changes, a `page` event (with the records per second since following began) when pages
+ * are stored. Resolves when it is no longer active, is deleted, or `signal` aborts.
+ */
+export async function followStored(
+	jobs: JobStore,
+	id: number,
+	onEvent: (event: JobEvent) => void,
+	signal: AbortSignal,
+	intervalMs = 1000
+): Promise<void> {
+	const read = () => {
+		const job = jobs.get(id)
+		return job && outsideView(jobs, job)
+	}
+	let last = read()
+	const start = { at: performance.now(), collected: last?.collected ?? 0 }
+	while (last && active(last) && !signal.aborted) {
+		await new Promise<void>((resolve) => {
+			const timer = setTimeout(done, intervalMs)
+			function done() {
+				clearTimeout(timer)
+				signal.removeEventListener('abort', done)
+				resolve()
+			}
+			signal.addEventListener('abort', done, { once: true })
+		})
+		if (signal.aborted) return
+		const now = read()
+		if (!now) return
+		if (now.pages !== last.pages) {
+			const seconds = (performance.now() - start.at) / 1000
+			onEvent({
+				type: 'page',
+				job: now,
+				added: now.collected - last.collected,
+				rate: (now.collected - start.collected) / seconds
+			})
+		}
+		if (now.status !== last.status) onEvent({ type: 'status', job: now })
+		last = now
+	}
+}

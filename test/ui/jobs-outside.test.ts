@@ -1,0 +1,101 @@
+/**
+ * The Jobs panel in Chromium with jobs of `smkit collect` on the playground's store: each card says
+ * where the job comes from, a running one moves as its process stores pages (read from the store)
+ * and offers only its downloads, and one whose process died shows as paused with the command that
+ * continues it, and can be deleted.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import type { Browser, Page } from 'playwright-core'
+import { JobStore } from '../../src/jobs/store'
+import { openStore } from '../../src/store/db'
+import {
+	BROWSER_TIMEOUT,
+	blockForeignRequests,
+	type DemoPlayground,
+	type ForeignRequests,
+	launchBrowser,
+	openPanel,
+	type PageWatch,
+	startDemoPlayground,
+	watchPage
+} from '../support/browser'
+
+const store = openStore(':memory:')
+const jobs = new JobStore(store)
+// A live process other than this one, standing in for the terminal that runs `smkit collect`.
+const terminal = Bun.spawn(['sleep', '120'])
+
+let playground: DemoPlayground
+let browser: Browser
+let page: Page
+let foreign: ForeignRequests
+let pageWatch: PageWatch
+
+beforeAll(async () => {
+	;[playground, browser] = await Promise.all([startDemoPlayground({ sharedJobs: jobs }), launchBrowser()])
+	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+	foreign = await blockForeignRequests(context)
+	page = await context.newPage()
+	pageWatch = watchPage(page)
+}, BROWSER_TIMEOUT)
+
+afterAll(async () => {
+	terminal.kill()
+	await browser?.close()
+	await playground?.stop()
+}, BROWSER_TIMEOUT)
+
+const runBy = (id: number, pid: number) =>
+	store.db.query("UPDATE jobs SET runner_pid = ?, status = 'running' WHERE id = ?").run(pid, id)
+
+const records = (from: number, count: number) =>
+	Array.from({ length: count }, (_, index) => ({ key: `${from + index}`, data: { pk: `${from + index}` } }))
+
+test(
+	'jobs of smkit collect: followed while their terminal runs them, paused with the way on when it died',
+	async () => {
+		const running = jobs.create({ kind: 'followers', target: 'mega.travel', limit: null }, 'cli')
+		runBy(running.id, terminal.pid)
+		jobs.setTarget(running.id, '1000000001', 400)
+		jobs.storePage(running.id, records(1, 200), 'c1')
+		const dead = Bun.spawn(['true'])
+		await dead.exited
+		const stopped = jobs.create({ kind: 'tag', target: 'sunset', limit: 500 }, 'cli')
+		runBy(stopped.id, dead.pid)
+		jobs.storePage(stopped.id, records(1, 30), 'c1')
+
+		await openPanel(page, playground, 'jobs')
+		const live = page.locator(`main article.job[data-job="${running.id}"]`)
+		await live.locator('text=from smkit collect').waitFor()
+		expect(await live.getAttribute('data-status')).toBe('running')
+		await expect(live.locator('.job-figures').textContent()).resolves.toContain('200 / 400 records')
+		expect(await live.textContent()).toContain('Collected by smkit collect in a terminal')
+		// Only the downloads: its own process pauses, cancels and stops it.
+		expect(await live.locator('.row-actions button').allInnerTexts()).toEqual(['CSV', 'JSONL', 'JSON'])
+
+		// The terminal stores the last page: the card follows, from the store.
+		jobs.storePage(running.id, records(201, 200), null)
+		jobs.setStatus(running.id, 'done')
+		await page.locator(`main article.job[data-job="${running.id}"][data-status="done"]`).waitFor()
+		await expect(live.locator('.job-figures').textContent()).resolves.toContain('400 / 400 records')
+		expect(await live.locator('.row-actions button').allInnerTexts()).toEqual([
+			'CSV',
+			'JSONL',
+			'JSON',
+			'Delete'
+		])
+
+		const gone = page.locator(`main article.job[data-job="${stopped.id}"]`)
+		expect(await gone.getAttribute('data-status')).toBe('paused')
+		expect(await gone.locator('.job-note').textContent()).toBe(
+			'Stopped when smkit collect ended: run `smkit collect tag sunset --limit 500` again (same --db) to continue it'
+		)
+		await gone.getByRole('button', { name: `Delete job ${stopped.id}` }).click()
+		await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
+		await gone.waitFor({ state: 'detached' })
+		expect(jobs.get(stopped.id)).toBeUndefined()
+		expect(foreign.urls).toEqual([])
+		expect(pageWatch.errors).toEqual([])
+	},
+	BROWSER_TIMEOUT
+)
