@@ -9,6 +9,10 @@ describe('/api/users', () => {
 		expect(body.message).toBe('Profile: @luna.explorer')
 		expect(body.data).toMatchObject({ pk: '1000000002', username: 'luna.explorer', is_verified: true })
 		expect(body.data.follower_count).toBeGreaterThan(200)
+		// Instagram's usernames are lower case: the message names the account as Instagram does.
+		const shouted = await expectOk(await playground.get('/api/users/username/Luna.Explorer'))
+		expect(shouted.message).toBe('Profile: @luna.explorer')
+		expect(shouted.data.username).toBe('luna.explorer')
 	})
 
 	it('GET username/{username}: 404 for an unknown user, 400 for an impossible name', async () => {

@@ -15,7 +15,7 @@ export const publicRoutes = ({ ig }: PlaygroundContext) =>
 		.get(
 			'/profile/:username',
 			async ({ params: { username } }) =>
-				ok(await ig.public.getProfile(username), `Public profile: @${username}`),
+				ok(await ig.public.getProfile(username), `Public profile: @${username.toLowerCase()}`),
 			{ params: ByUsername, ...documented('Public', 'Public profile (no login)', PublicProfile) }
 		)
 		.get(
@@ -23,7 +23,7 @@ export const publicRoutes = ({ ig }: PlaygroundContext) =>
 			async ({ params: { username }, query: { count, cursor } }) =>
 				okPage(
 					await ig.public.getPosts(username, { count, cursor }),
-					(n) => `Public posts of @${username}: ${plural(n, 'post')}`
+					(n) => `Public posts of @${username.toLowerCase()}: ${plural(n, 'post')}`
 				),
 			{
 				params: ByUsername,

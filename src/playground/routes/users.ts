@@ -14,7 +14,8 @@ export const usersRoutes = ({ ig }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api/users' })
 		.get(
 			'/username/:username',
-			async ({ params: { username } }) => ok(await ig.users.getByUsername(username), `Profile: @${username}`),
+			async ({ params: { username } }) =>
+				ok(await ig.users.getByUsername(username), `Profile: @${username.toLowerCase()}`),
 			{ params: ByUsername, ...documented('Users', 'User by username', User) }
 		)
 		.get(
@@ -37,11 +38,12 @@ export const usersRoutes = ({ ig }: PlaygroundContext) =>
 		.get(
 			'/full/:username',
 			async ({ params: { username } }) =>
-				ok(await ig.users.getFullProfile(username), `Full profile: @${username}`),
+				ok(await ig.users.getFullProfile(username), `Full profile: @${username.toLowerCase()}`),
 			{ params: ByUsername, ...documented('Users', 'Full profile (posts and followers)', FullProfile) }
 		)
 		.get(
 			'/bio/:username',
-			async ({ params: { username } }) => ok(await ig.users.parseBio(username), `Bio: @${username}`),
+			async ({ params: { username } }) =>
+				ok(await ig.users.parseBio(username), `Bio: @${username.toLowerCase()}`),
 			{ params: ByUsername, ...documented('Users', 'Parsed bio (emails, phones, links)', ParsedBio) }
 		)
