@@ -5,6 +5,7 @@
  * Also: the page's security headers, and a server that requires an access token.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFile } from 'node:fs/promises'
 import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import {
 	BROWSER_TIMEOUT,
@@ -212,6 +213,40 @@ describe('access token', () => {
 			expect(authorizations.length).toBeGreaterThanOrEqual(2)
 			expect(new Set(authorizations)).toEqual(new Set(['Bearer ui-test-token-123']))
 			await tokenPage.close()
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		"a job's records download through a link that carries the token (the browser streams the file to disk)",
+		async () => {
+			const auth = { authorization: 'Bearer ui-test-token-123', 'content-type': 'application/json' }
+			const started = await fetch(`${guarded.origin}/api/jobs`, {
+				method: 'POST',
+				headers: auth,
+				body: JSON.stringify({ kind: 'followers', target: 'luna.explorer' })
+			}).then((response) => response.json())
+			const id = started.data.id
+			let collected = 0
+			for (let tries = 0; tries < 200 && collected === 0; tries++) {
+				const job = await fetch(`${guarded.origin}/api/jobs/${id}`, { headers: auth }).then((r) => r.json())
+				if (job.data.status === 'done') collected = job.data.collected
+				else await Bun.sleep(50)
+			}
+			expect(collected).toBeGreaterThan(200)
+			const context = await ui.browser.newContext({ acceptDownloads: true })
+			const tokenPage = await context.newPage()
+			await tokenPage.goto(`${guarded.url}#jobs`)
+			const [download] = await Promise.all([
+				tokenPage.waitForEvent('download'),
+				tokenPage.getByRole('button', { name: `Download job ${id} as CSV` }).click()
+			])
+			expect(download.suggestedFilename()).toBe(`job-${id}-followers-luna.explorer.csv`)
+			const text = await readFile((await download.path()) as string, 'utf8')
+			// The byte order mark, the header, then one line per follower.
+			expect(text.startsWith('\uFEFFpk,')).toBe(true)
+			expect(text.trimEnd().split('\n')).toHaveLength(1 + collected)
+			await context.close()
 		},
 		BROWSER_TIMEOUT
 	)
