@@ -8,6 +8,7 @@ import packageJson from '../package.json'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
 import { exitCodeOf, formatCliError, jsonFailure, jsonText, UsageError } from './cli-error'
+import { jobsOptions, runJobsCommand } from './jobs/cli'
 import { collectOptions, runCollect } from './jobs/collect'
 import { mcpOptions } from './mcp/options'
 import { playgroundOptions, runPlayground } from './playground/serve'
@@ -61,6 +62,19 @@ addOptions(
 	.example("  $ smkit collect tag '#sunset' --limit 500 --format csv --out sunset.csv --demo")
 	.example('  $ smkit collect likers https://www.instagram.com/p/DVUVYxwAOOz/ --demo')
 	.action(runCollect)
+
+addOptions(
+	cli.command(
+		'jobs [action] [...args]',
+		'The jobs on the store, whoever started them: list, show ID, export ID, delete ID'
+	),
+	jobsOptions
+)
+	.usage('jobs [list] | show ID | export ID | delete ID  [options]')
+	.example('  $ smkit jobs                                   # every job: collect, playground, MCP, watches')
+	.example('  $ smkit jobs export 3 --format csv --out followers.csv')
+	.example('  $ smkit jobs delete 3')
+	.action(runJobsCommand)
 
 addOptions(
 	cli.command(

@@ -13,7 +13,7 @@
  */
 import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { controlRefusal, OUTSIDE_OWNERS, outsideView } from './outside'
+import { controlRefusal, outsideView, RUNNER_NAMES } from './outside'
 import { JobBusyError, type RunOptions, runJob } from './run'
 import { JobStore } from './store'
 import type { Job, JobEvent, JobSpec } from './types'
@@ -132,7 +132,7 @@ export class JobManager {
 			const runner = this.jobs.liveRunner(id)
 			if (runner !== null)
 				throw new JobStateError(
-					`Job ${id} is being collected by ${OUTSIDE_OWNERS[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
+					`Job ${id} is being collected by ${RUNNER_NAMES[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
 				)
 			this.jobs.delete(id)
 			return

@@ -10,11 +10,16 @@
 import type { JobStore } from './store'
 import type { Job, JobEvent } from './types'
 
-/** The owners whose jobs the playground shows, and who they are to a reader. */
-export const OUTSIDE_OWNERS: Readonly<Record<string, string>> = {
+/** Who runs the jobs of each owner, as a reader knows them. */
+export const RUNNER_NAMES: Readonly<Record<string, string>> = {
+	playground: 'the playground',
 	cli: 'smkit collect',
-	mcp: 'the MCP server'
+	mcp: 'the MCP server',
+	watch: 'a watch run'
 }
+
+/** The owners whose jobs the playground shows beside its own. */
+export const OUTSIDE_OWNERS: readonly string[] = ['cli', 'mcp']
 
 const active = (job: Job) => job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
 
@@ -26,25 +31,26 @@ const shellWord = (text: string) =>
 export function continueHint(job: Job): string {
 	if (job.owner === 'cli')
 		return `run \`smkit collect ${job.kind} ${shellWord(job.target)}${job.limit === null ? '' : ` --limit ${job.limit}`}\` again (same --db) to continue it`
-	return `it continues when ${OUTSIDE_OWNERS[job.owner] ?? job.owner} starts again on this store`
+	return `it continues when ${RUNNER_NAMES[job.owner] ?? job.owner} starts again on this store`
 }
 
 /** Why the playground does not pause, resume or cancel a job of another process, and what does. */
 export function controlRefusal(job: Job, action: 'pause' | 'resume' | 'cancel'): string {
-	const where = OUTSIDE_OWNERS[job.owner] ?? job.owner
+	const where = RUNNER_NAMES[job.owner] ?? job.owner
 	const stop = job.owner === 'cli' ? ' (Ctrl-C in its terminal stops it)' : ''
 	return `Job ${job.id} was started by ${where}, which runs it: it cannot be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'cancelled'} here${stop}; ${continueHint(job)}`
 }
 
 /**
- * The job as the playground shows it. A job left queued, running or waiting by a process that has
+ * The job as another process shows it. A job left queued, running or waiting by a process that has
  * ended (`kill -9`, a crash) is paused in effect: it shows as paused, saying how to continue it. A
- * queued job of the MCP server without a runner only waits for a slot there, and stays queued.
+ * queued job of a server (the playground, the MCP server) without a runner only waits for a slot
+ * there, and stays queued; `smkit collect` runs its job from the moment it creates it.
  */
 export function outsideView(jobs: JobStore, job: Job): Job {
 	if (!active(job) || jobs.liveRunner(job.id) !== null) return job
-	if (job.owner === 'mcp' && job.status === 'queued') return job
-	const where = OUTSIDE_OWNERS[job.owner] ?? job.owner
+	if (job.owner !== 'cli' && job.status === 'queued') return job
+	const where = RUNNER_NAMES[job.owner] ?? job.owner
 	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${continueHint(job)}` }
 }
 

@@ -83,7 +83,7 @@ export async function startPlaygroundServer(
 		jobs: new JobStore(store),
 		ig,
 		dataDir: dirname(options.dbPath),
-		shows: Object.keys(OUTSIDE_OWNERS)
+		shows: OUTSIDE_OWNERS
 	})
 	const watches = new WatchScheduler({
 		watches: new WatchStore(store),

@@ -15,9 +15,9 @@ import {
 } from '../client/tools/analytics'
 import type { Comparison, ProfileAnalytics } from '../client/types'
 import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { formatTable } from '../server/table'
 import { upstreamOptions } from '../server/upstream-options'
 import { withInstagram } from './command-client'
-import { formatTable } from './table'
 
 /** The options of `smkit analytics` and `smkit compare`. */
 export const analyticsOptions = {

@@ -4,8 +4,8 @@
  * posts that entered and left.
  */
 import { clip } from '../cli-error'
+import { formatTable } from '../server/table'
 import { label } from './scheduler'
-import { formatTable } from './table'
 import type { SnapshotDiff, Watch } from './types'
 
 /** An ISO time as `2026-03-01 09:00:00Z`, or null. */

@@ -134,7 +134,7 @@ export async function startDemoPlayground(
 	const app = createPlaygroundApp({
 		ig,
 		...(options.sharedJobs
-			? { jobs: new JobManager({ jobs: options.sharedJobs, ig, shows: Object.keys(OUTSIDE_OWNERS) }) }
+			? { jobs: new JobManager({ jobs: options.sharedJobs, ig, shows: OUTSIDE_OWNERS }) }
 			: {}),
 		demo: true,
 		savedDir: saved.path,

@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'bun:test'
 import { clip } from '../../src/cli-error'
-import { formatTable } from '../../src/watch/table'
+import { formatTable } from '../../src/server/table'
 
 test('a cell with line breaks, tabs or control characters stays on its row', () => {
 	const table = formatTable(

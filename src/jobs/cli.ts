@@ -1,0 +1,193 @@
+/**
+ * `smkit jobs [list] | show ID | export ID | delete ID`: the jobs of a store (`--db`) from the
+ * command line, whoever started them: `smkit collect`, the playground, the MCP server, or a watch
+ * run (a snapshot's follower list). Export streams the stored records to a file or standard output
+ * as `smkit collect` writes them; delete refuses a job a live process is collecting, and a watch's
+ * follower list, which goes with its watch.
+ *
+ *   smkit jobs                                  # the table, newest first
+ *   smkit jobs export 3 --format csv --out followers.csv
+ *   smkit jobs delete 3
+ */
+import { Type } from '@sinclair/typebox'
+import { clip, jsonText, terminalText, UsageError } from '../cli-error'
+import { dbPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { formatTable } from '../server/table'
+import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
+import { EXPORT_FORMATS } from './export'
+import { outsideView, RUNNER_NAMES } from './outside'
+import { counted } from './progress'
+import { RecordSink } from './record-sink'
+import { JobStore } from './store'
+import type { Job } from './types'
+
+/** The options of `smkit jobs`. */
+export const jobsOptions = {
+	format: Type.Optional(
+		Type.Union(
+			EXPORT_FORMATS.map((format) => Type.Literal(format)),
+			{
+				flag: '--format <format>',
+				description: 'export: jsonl (the default), csv or json',
+				error: "--format must be jsonl, csv or json, got '{value}'"
+			}
+		)
+	),
+	out: Type.Optional(
+		Type.String({
+			pattern: '^[^\\u0000]+$',
+			flag: '--out <file>',
+			description: 'export: write the records to this file (default: standard output)',
+			error: '--out must be a file path'
+		})
+	),
+	json: Type.Boolean({ default: false, flag: '--json', description: 'list, show, delete: print JSON' }),
+	dbPath: dbPathOption('The SQLite file jobs are kept in', DEFAULT_DB_PATH)
+}
+
+/** Validated options of `smkit jobs`. */
+export type JobsCommandOptions = ParsedOptions<typeof jobsOptions>
+
+const ACTIONS = ['list', 'show', 'export', 'delete'] as const
+const USAGE = 'list, show ID, export ID or delete ID'
+
+const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
+const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
+
+/** A job as `--json` prints it: the API's shape (`source` names who runs it). */
+const publicJob = ({ owner, id, ...job }: Job) => ({ id, source: owner, ...job })
+
+/** An ISO time as `2026-03-01 09:00:00Z`. */
+const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
+
+const records = (job: Job) =>
+	job.total === null
+		? job.collected
+		: `${job.collected.toLocaleString('en-US')} / ${job.total.toLocaleString('en-US')}`
+
+/** The jobs as a table. */
+function jobsTable(jobs: readonly Job[]): string {
+	return formatTable(
+		['id', 'source', 'kind', 'target', 'status', 'records', 'pages', 'updated'],
+		jobs.map((job) => [
+			String(job.id),
+			job.owner,
+			job.kind,
+			clip(job.target, 40),
+			job.status,
+			records(job),
+			job.pages,
+			when(job.updated_at)
+		])
+	)
+}
+
+/** One job, a field a line. */
+function jobText(job: Job): string {
+	const lines: [string, string | number][] = [
+		['job', job.id],
+		['started by', RUNNER_NAMES[job.owner] ?? job.owner],
+		['kind', job.kind],
+		['target', job.target],
+		['limit', job.limit ?? 'the whole list'],
+		['status', job.status],
+		['records', records(job)],
+		['pages', job.pages],
+		['created', when(job.created_at)],
+		['updated', when(job.updated_at)]
+	]
+	if (job.error) lines.push(['note', job.error])
+	return lines.map(([name, value]) => `${`${name}:`.padEnd(12)}${value}`).join('\n')
+}
+
+/** A job id argument. */
+function idOf(value: unknown): number {
+	const id = Number(value)
+	if (!Number.isInteger(id) || id < 1) throw new UsageError(`expected a job id, got '${String(value ?? '')}'`)
+	return id
+}
+
+/** `smkit jobs [ACTION] [...ARGS]`. */
+export async function runJobsCommand(
+	actionArgument: unknown,
+	args: unknown[] = [],
+	raw: Record<string, unknown> = {}
+) {
+	const action = String(actionArgument ?? 'list')
+	if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
+		throw new UsageError(`unknown jobs action '${action}'; the actions: ${USAGE}`)
+	const options = parseOptions(jobsOptions, raw)
+	// Options another action takes would be ignored here without a word: say so instead.
+	if (action !== 'export' && (options.out !== undefined || options.format !== undefined))
+		throw new UsageError('--format and --out go with jobs export only')
+	if (action === 'export' && options.json) throw new UsageError('--json goes with jobs list, show and delete')
+	if (action === 'list' ? args.length > 0 : args.length !== 1)
+		throw new UsageError(
+			action === 'list' ? 'jobs list takes no arguments' : `jobs ${action} takes one job ID`
+		)
+	const store = openStore(options.dbPath)
+	try {
+		const jobs = new JobStore(store)
+		if (action === 'list') {
+			const all = jobs.list().map((job) => outsideView(jobs, job))
+			if (options.json) printJson(all.map(publicJob))
+			else print(all.length === 0 ? 'No jobs yet: smkit collect followers USERNAME' : jobsTable(all))
+			return
+		}
+		const id = idOf(args[0])
+		const stored = jobs.get(id)
+		if (!stored) throw new UsageError(`No job ${id} (smkit jobs lists them)`)
+		const job = outsideView(jobs, stored)
+		if (action === 'show') return options.json ? printJson(publicJob(job)) : print(jobText(job))
+		if (action === 'delete') return remove(jobs, job, options)
+		await exportRecords(jobs, job, options)
+	} catch (error) {
+		if (isSqliteError(error)) throw storeError(options.dbPath, error)
+		throw error
+	} finally {
+		store.close()
+	}
+}
+
+function remove(jobs: JobStore, job: Job, options: JobsCommandOptions): void {
+	if (job.owner === 'watch')
+		throw new Error(
+			`Job ${job.id} is a follower list of a watch: it goes with the watch (smkit watch remove)`
+		)
+	const runner = jobs.liveRunner(job.id)
+	if (runner !== null)
+		throw new Error(
+			`Job ${job.id} is being collected by ${RUNNER_NAMES[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
+		)
+	jobs.delete(job.id)
+	if (options.json) printJson({ deleted: job.id })
+	else print(`Deleted job ${job.id} and its ${counted(job.collected, 'record')}`)
+}
+
+/** Streams the stored records, as `smkit collect` writes them; Ctrl-C stops between two batches. */
+async function exportRecords(jobs: JobStore, job: Job, options: JobsCommandOptions): Promise<void> {
+	const controller = new AbortController()
+	const interrupt = () => controller.abort(new Error('interrupted'))
+	process.once('SIGINT', interrupt)
+	process.once('SIGTERM', interrupt)
+	const sink = new RecordSink(jobs, job.id, options.format ?? 'jsonl', options.out)
+	if (!options.out)
+		process.stdout.on('error', () => {
+			sink.outputClosed = true
+			controller.abort(new Error('output closed'))
+		})
+	try {
+		await sink.begin(controller.signal)
+		await sink.end(controller.signal)
+		if (options.out)
+			process.stderr.write(
+				`${terminalText(`Wrote ${counted(job.collected, 'record')} of job ${job.id} to ${options.out}${job.status === 'done' ? '' : ` (the job is ${job.status}: the records stored so far)`}`)}\n`
+			)
+	} catch (error) {
+		if (!controller.signal.aborted) throw error
+		if (!sink.outputClosed) process.exitCode = 130
+	} finally {
+		process.off('SIGINT', interrupt)
+		process.off('SIGTERM', interrupt)
+	}
+}

@@ -1,0 +1,117 @@
+/**
+ * `smkit jobs` (the compiled binary) on a store that `smkit collect`, a playground and a watch run
+ * share: the list shows every job with who runs it, export writes exactly the stored records, a job
+ * whose process died shows as paused with the command that continues it, and delete refuses a job
+ * a live process collects and a watch's follower list.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { JobStore } from '../../src/jobs/store'
+import { type Simulator, startSimulator } from '../../src/simulator/server'
+import { openStore } from '../../src/store/db'
+import { compiledBinary } from '../support/binary'
+import { runProcess } from '../support/process'
+
+let binary: string
+let simulator: Simulator
+let folder: string
+// A live process other than the test's, standing in for a playground collecting a job.
+const playground = Bun.spawn(['sleep', '120'])
+
+beforeAll(async () => {
+	;[binary, simulator] = await Promise.all([compiledBinary(), startSimulator()])
+	folder = mkdtempSync(join(tmpdir(), 'smkit-jobs-cli-'))
+})
+afterAll(async () => {
+	playground.kill()
+	await simulator.stop()
+	rmSync(folder, { recursive: true, force: true })
+})
+
+function smkit(...args: string[]) {
+	return runProcess([binary, ...args], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url }
+	})
+}
+const jobs = (...args: string[]) => smkit('jobs', ...args, '--db', 'j.db')
+
+test('smkit jobs lists, shows, exports and deletes the jobs of every process on the store', async () => {
+	const collected = await smkit(
+		'collect',
+		'followers',
+		'luna.explorer',
+		'--db',
+		'j.db',
+		'--env',
+		'none.env',
+		'--demo'
+	)
+	expect(collected.code).toBe(0)
+	const walked = collected.stdout.trim().split('\n')
+
+	// The other processes' jobs, written as they write them.
+	const store = openStore(join(folder, 'j.db'))
+	const shared = new JobStore(store)
+	const running = shared.create({ kind: 'tag', target: 'sunset', limit: 300 }, 'playground')
+	store.db
+		.query("UPDATE jobs SET status = 'running', runner_pid = ? WHERE id = ?")
+		.run(playground.pid, running.id)
+	const snapshot = shared.create({ kind: 'followers', target: 'mega.travel', limit: null }, 'watch')
+	shared.setStatus(snapshot.id, 'done')
+	const dead = Bun.spawn(['true'])
+	await dead.exited
+	const killed = shared.create({ kind: 'following', target: 'luna.explorer', limit: 20 }, 'cli')
+	store.db.query("UPDATE jobs SET status = 'running', runner_pid = ? WHERE id = ?").run(dead.pid, killed.id)
+	store.close()
+
+	const table = await jobs()
+	expect(table.code).toBe(0)
+	expect(table.stdout).toMatch(/^1 +cli +followers +luna\.explorer +done +263 \/ 263 +2 /m)
+	expect(table.stdout).toMatch(new RegExp(`^${running.id} +playground +tag +sunset +running `, 'm'))
+	expect(table.stdout).toMatch(new RegExp(`^${snapshot.id} +watch +followers +mega\\.travel +done `, 'm'))
+	expect(table.stdout).toMatch(new RegExp(`^${killed.id} +cli +following +luna\\.explorer +paused `, 'm'))
+	const listed = JSON.parse((await jobs('list', '--json')).stdout)
+	expect(listed.map((job: { id: number; source: string }) => [job.id, job.source])).toEqual([
+		[killed.id, 'cli'],
+		[snapshot.id, 'watch'],
+		[running.id, 'playground'],
+		[1, 'cli']
+	])
+
+	const shown = await jobs('show', String(killed.id))
+	expect(shown.stdout).toContain('status:     paused')
+	expect(shown.stdout).toContain(
+		'note:       Stopped when smkit collect ended: run `smkit collect following luna.explorer --limit 20` again (same --db) to continue it'
+	)
+
+	// Export: exactly the records collect wrote, on standard output or into a file.
+	const lines = await jobs('export', '1')
+	expect(lines.code).toBe(0)
+	expect(lines.stdout.trim().split('\n')).toEqual(walked)
+	const csv = await jobs('export', '1', '--format', 'csv', '--out', 'luna.csv')
+	expect(csv.code).toBe(0)
+	expect(csv.stderr).toContain('Wrote 263 records of job 1 to luna.csv')
+	const rows = readFileSync(join(folder, 'luna.csv'), 'utf8').trimEnd().split('\n')
+	expect(rows).toHaveLength(1 + walked.length)
+	expect(rows[1]?.startsWith(`${JSON.parse(walked[0] as string).pk},`)).toBe(true)
+
+	const busy = await jobs('delete', String(running.id))
+	expect(busy.code).toBe(1)
+	expect(busy.stderr).toContain(`is being collected by the playground (process ${playground.pid})`)
+	const list = await jobs('delete', String(snapshot.id))
+	expect(list.code).toBe(1)
+	expect(list.stderr).toContain('a follower list of a watch')
+	const deleted = await jobs('delete', '1')
+	expect(deleted.code).toBe(0)
+	expect(deleted.stdout).toContain('Deleted job 1 and its 263 records')
+	const gone = await jobs('show', '1')
+	expect(gone.code).toBe(2)
+	expect(gone.stderr).toContain('No job 1')
+
+	const misplaced = await jobs('show', String(running.id), '--format', 'csv')
+	expect(misplaced.code).toBe(2)
+	expect(misplaced.stderr).toContain('--format and --out go with jobs export only')
+})
