@@ -17,7 +17,10 @@ export const JobSchema = Type.Object(
 		kind: Type.Union(JOB_KINDS.map((kind) => Type.Literal(kind))),
 		target: Type.String(),
 		limit: Type.Union([Type.Integer(), Type.Null()]),
-		owner: Type.String(),
+		owner: Type.String({
+			description:
+				'Who started and runs it: mcp (jobs_start), cli (smkit collect) or playground, on the same store'
+		}),
 		status: Type.Union(JOB_STATUSES.map((status) => Type.Literal(status))),
 		collected: Type.Integer({ minimum: 0, description: 'Records stored so far' }),
 		total: Type.Union([Type.Integer(), Type.Null()], { description: "The list's size when known" }),
@@ -89,7 +92,7 @@ export function jobsTools(manager: () => JobManager): ServerTool[] {
 			name: 'jobs_status',
 			title: 'Collection jobs and their progress',
 			description:
-				'The collection jobs (newest first), or one job when `id` is given: status (queued, running, waiting, paused, done, failed, cancelled), records collected, the total when known, and what went wrong.',
+				'The collection jobs on the store (newest first): those jobs_start started, and the lists collected with smkit collect or in the playground (owner cli or playground); or one job when `id` is given: status (queued, running, waiting, paused, done, failed, cancelled), records collected, the total when known, and what went wrong.',
 			inputSchema: Type.Object({ id: Type.Optional(jobId) }, { additionalProperties: false }),
 			outputSchema: Type.Object({ jobs: Type.Array(JobSchema) }),
 			annotations: readOnlyHints,

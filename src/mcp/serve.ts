@@ -43,6 +43,8 @@ function lazyJobs(dbPath: string, ig: McpServerOptions['client']) {
 				jobs: new JobStore(store),
 				ig,
 				owner: 'mcp',
+				// The lists collected by smkit collect and the playground on this store are readable too.
+				shows: ['cli', 'playground'],
 				dataDir: dirname(dbPath),
 				log: (line) => console.error(`[mcp] ${line}`)
 			})

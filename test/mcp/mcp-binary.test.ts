@@ -12,7 +12,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { methodRegistry } from '../../src/client/registry'
+import { JobStore } from '../../src/jobs/store'
 import { toolNameOf } from '../../src/mcp/method-tools'
+import { openStore } from '../../src/store/db'
 import { compiledBinary } from '../support/binary'
 
 const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-'))
@@ -352,6 +354,29 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			await session.client.callTool({ name: 'jobs_status', arguments: { id: 99999 } })
 		)
 		expect(unknown.code).toBe('not_found')
+	})
+
+	it('reads the lists smkit collect and the playground stored on the same --db', async () => {
+		// Written as `smkit collect` writes a finished list, while the MCP server has the store open.
+		const store = openStore(join(workDir, 'jobs.db'))
+		const jobs = new JobStore(store)
+		const collected = jobs.create({ kind: 'tag', target: 'sunset', limit: null }, 'cli')
+		jobs.storePage(
+			collected.id,
+			['a', 'b', 'c'].map((pk) => ({ key: pk, data: { pk } })),
+			null
+		)
+		jobs.setStatus(collected.id, 'done')
+		const hidden = jobs.create({ kind: 'followers', target: 'mega.travel', limit: null }, 'watch')
+		store.close()
+		const { jobs: listed } = (await session.client.callTool({ name: 'jobs_status', arguments: {} }))
+			.structuredContent as { jobs: { id: number; owner: string; status: string }[] }
+		expect(listed[0]).toMatchObject({ id: collected.id, owner: 'cli', status: 'done' })
+		expect(listed.map((job) => job.id)).not.toContain(hidden.id)
+		const records = (await session.client.callTool({ name: 'jobs_records', arguments: { id: collected.id } }))
+			.structuredContent as { records: { pk: string }[]; next_offset: number | null }
+		expect(records.records.map((record) => record.pk)).toEqual(['a', 'b', 'c'])
+		expect(records.next_offset).toBeNull()
 	})
 
 	it('writes nothing but protocol messages on stdout and no secret anywhere', () => {
