@@ -1,8 +1,9 @@
 /**
- * Jobs another process started on the same store: `smkit collect` (owner `cli`) and the MCP server
- * (owner `mcp`). The playground lists them beside its own, follows their progress and downloads
- * their records, but leaves running them to their process: pausing, resuming and cancelling
- * happen there, and a job is deleted only while no live process runs it.
+ * Jobs another process started on the same store: `smkit collect` (owner `cli`), the MCP server
+ * (`mcp`), the playground (`playground`) or a watch run (`watch`). The playground lists the first
+ * two beside its own, follows their progress and downloads their records, but leaves running them
+ * to their process: pausing, resuming and cancelling happen there, and a job is deleted only while
+ * no live process runs it. `smkit jobs` and the MCP server's job tools show them the same way.
  *
  *   const view = outsideView(jobs, job)          // a job whose process died shows as paused
  *   await followStored(jobs, id, onEvent, signal) // progress read from the store once a second
