@@ -94,6 +94,18 @@ test(
 		await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click()
 		await gone.waitFor({ state: 'detached' })
 		expect(jobs.get(stopped.id)).toBeUndefined()
+
+		// A collection started in a terminal while the panel is open appears without a Refresh.
+		const later = jobs.create({ kind: 'likers', target: '3842790443716764595', limit: null }, 'cli')
+		runBy(later.id, terminal.pid)
+		await page
+			.locator(`main article.job[data-job="${later.id}"][data-status="running"]`)
+			.waitFor({ timeout: 15_000 })
+		// The look does not rebuild an unchanged card (its buttons stay the same elements).
+		const csv = page.getByRole('button', { name: `Download job ${running.id} as CSV` })
+		await csv.evaluate((element) => element.setAttribute('data-kept', 'yes'))
+		await page.waitForTimeout(5500)
+		expect(await csv.getAttribute('data-kept')).toBe('yes')
 		expect(foreign.urls).toEqual([])
 		expect(pageWatch.errors).toEqual([])
 	},

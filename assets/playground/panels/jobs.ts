@@ -11,29 +11,14 @@ import { confirmAction } from '../components/dialogs'
 import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
-import { formatCount, formatTime } from '../lib/format'
-import { followJob, isActive, type Job, type JobEvent, SOURCE_NAMES } from '../lib/jobs'
+import { formatCount } from '../lib/format'
+import { followJob, isActive, type Job, type JobEvent } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
-import { advice, needsNewJob } from './job-advice'
-import { downloadJob } from './job-download'
 import { createJobForm } from './job-form'
+import { buildJobRow, button, type JobRow, type RowHandlers } from './job-row'
 
-const STATUS_TAGS: Record<Job['status'], string> = {
-	queued: 'tag',
-	running: 'tag tag-accent',
-	waiting: 'tag tag-warning',
-	paused: 'tag tag-warning',
-	done: 'tag tag-success',
-	failed: 'tag tag-error',
-	cancelled: 'tag'
-}
-
-/** One job's row: kept and updated in place as events arrive. */
-interface JobRow {
-	element: HTMLElement
-	/** `budgetWaitMs`: the job waits this long for a request slot of the client's budget. */
-	update(job: Job, rate?: number, budgetWaitMs?: number): void
-}
+/** How often the open panel lists the jobs again, to show those other processes start. */
+const LOOK_EVERY_MS = 5000
 
 /** Builds the Jobs panel. */
 export function createJobsPanel(): Panel {
@@ -75,141 +60,13 @@ export function createJobsPanel(): Panel {
 		await refresh()
 	}
 
-	function button(
-		text: string,
-		label: string,
-		onClick: () => void,
-		className = 'button button-small'
-	): HTMLButtonElement {
-		return h('button', {
-			className,
-			text,
-			attrs: { type: 'button', 'aria-label': label },
-			on: { click: onClick }
-		})
-	}
-
-	function buildRow(first: Job): JobRow {
-		const title = h('span', { className: 'job-title' })
-		const source = h('span', { className: 'tag' })
-		source.hidden = first.source === 'playground'
-		const status = h('span')
-		const bar = h('progress', { className: 'job-bar', attrs: { max: 1 } })
-		const figures = h('span', { className: 'job-figures' })
-		const note = h('p', { className: 'job-note' })
-		const actions = h('div', { className: 'row-actions' })
-		const element = h(
-			'article',
-			{ className: 'job', dataset: { job: String(first.id) }, attrs: { 'aria-label': `Job ${first.id}` } },
-			h('div', { className: 'job-head' }, title, source, status, figures),
-			bar,
-			note,
-			actions
-		)
-		let current = first
-		let lastRate: number | undefined
-		/** When the budget wait in progress ends (0: none); the note counts down to it each second. */
-		let waitUntil = 0
-		let waitTimer: ReturnType<typeof setInterval> | undefined
-		function showNote(job: Job): void {
-			const left = waitUntil - Date.now()
-			const text =
-				left > 0 && job.status === 'running'
-					? `Waiting ${Math.ceil(left / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
-					: advice(job)
-			note.textContent = text ?? ''
-			note.hidden = text === null
-			note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
-			note.setAttribute('role', job.status === 'failed' || job.status === 'paused' ? 'alert' : 'status')
-		}
-		function update(job: Job, rate?: number, budgetWaitMs?: number): void {
-			current = job
-			if (rate !== undefined) lastRate = rate
-			// A wait lasts until it ends or the job's next event (a page, a status).
-			clearInterval(waitTimer)
-			waitTimer = undefined
-			waitUntil = budgetWaitMs && job.status === 'running' ? Date.now() + budgetWaitMs : 0
-			if (waitUntil > 0)
-				waitTimer = setInterval(() => {
-					if (waitUntil <= Date.now()) clearInterval(waitTimer)
-					showNote(current)
-				}, 1000)
-			title.textContent = `#${job.id} ${job.kind} · ${job.target}`
-			const own = job.source === 'playground'
-			source.textContent = `from ${SOURCE_NAMES[job.source]}`
-			source.title = `Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
-			status.className = STATUS_TAGS[job.status]
-			status.textContent = job.status
-			const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
-			if (goal && goal > 0) {
-				bar.max = goal
-				bar.value = Math.min(job.collected, goal)
-			} else if (job.status === 'done') {
-				bar.max = 1
-				bar.value = 1
-			} else bar.removeAttribute('value')
-			bar.setAttribute('aria-label', `Job ${job.id} progress`)
-			element.dataset.pages = String(job.pages)
-			element.dataset.status = job.status
-			const parts = [
-				`${formatCount(job.collected)}${goal ? ` / ${formatCount(goal)}` : ''} records`,
-				`${formatCount(job.pages)} pages`
-			]
-			if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
-			parts.push(`updated ${formatTime(job.updated_at)}`)
-			figures.textContent = parts.join(' · ')
-			showNote(job)
-			const name = `job ${job.id}`
-			replaceChildren(
-				actions,
-				own && isActive(job) ? button('Pause', `Pause ${name}`, () => void act(current, 'pause')) : null,
-				own && ['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
-					? button(
-							'Resume',
-							`Resume ${name}`,
-							() => void act(current, 'resume'),
-							'button button-small button-primary'
-						)
-					: null,
-				own && (isActive(job) || job.status === 'paused')
-					? button('Cancel', `Cancel ${name}`, () => void act(current, 'cancel'))
-					: null,
-				...(['csv', 'jsonl', 'json'] as const).map((format) =>
-					h('button', {
-						className: 'button button-small',
-						text: format.toUpperCase(),
-						attrs: {
-							type: 'button',
-							'aria-label': `Download ${name} as ${format.toUpperCase()}`,
-							disabled: job.collected === 0,
-							title:
-								job.collected === 0
-									? 'Nothing collected yet'
-									: `Download the records as ${format.toUpperCase()}`
-						},
-						on: { click: () => void downloadJob(current, format) }
-					})
-				),
-				// Another process's running job is stopped there first (the server refuses to delete it).
-				own || !isActive(job)
-					? button(
-							'Delete',
-							`Delete ${name}`,
-							() => void remove(current),
-							'button button-small button-danger'
-						)
-					: null
-			)
-		}
-		update(first)
-		return { element, update }
-	}
+	const handlers: RowHandlers = { act, remove }
 
 	/** Shows a job's state: updates its row (creating it), and follows its events while it is active. */
 	function show(job: Job, rate?: number, budgetWaitMs?: number): void {
 		let row = rows.get(job.id)
 		if (!row) {
-			row = buildRow(job)
+			row = buildJobRow(job, handlers)
 			rows.set(job.id, row)
 			list.querySelector('.result-empty')?.remove()
 			list.prepend(row.element)
@@ -235,9 +92,11 @@ export function createJobsPanel(): Panel {
 		})
 	}
 
-	async function refresh(): Promise<void> {
+	/** Lists the jobs again; `quiet` (the periodic look) leaves the list as it is when that fails. */
+	async function refresh(quiet = false): Promise<void> {
 		const result = await apiGet<Job[]>('/api/jobs')
 		if (!result.ok || !result.envelope) {
+			if (quiet) return
 			replaceChildren(list, errorBox(result.code, `Could not list the jobs: ${result.error ?? ''}`))
 			rows.clear()
 			return
@@ -252,6 +111,8 @@ export function createJobsPanel(): Panel {
 			streams.get(id)?.abort()
 		}
 		if (jobs.length === 0 && rows.size === 0) {
+			// Said once: the list is a live region, and a periodic look must not announce it again.
+			if (list.querySelector('.result-empty')) return
 			replaceChildren(
 				list,
 				h('p', {
@@ -261,9 +122,18 @@ export function createJobsPanel(): Panel {
 			)
 			return
 		}
-		// Oldest first, each prepended: the newest ends on top.
-		for (const job of [...jobs].reverse()) show(job)
+		// Oldest first, each prepended: the newest ends on top. A row changes only when its job did
+		// (its buttons are not rebuilt under the pointer), and a job its event stream follows is left
+		// to the stream: a list read a moment earlier would move its bar back.
+		for (const job of [...jobs].reverse()) {
+			const row = rows.get(job.id)
+			const unchanged = row && row.shown().updated_at === job.updated_at && row.shown().status === job.status
+			if (!unchanged && !streams.has(job.id)) show(job)
+		}
 	}
+
+	/** While the panel is open, a look every few seconds shows jobs other processes started (smkit collect, MCP). */
+	let looking: ReturnType<typeof setInterval> | undefined
 
 	const element = panelFrame(
 		'jobs',
@@ -284,9 +154,12 @@ export function createJobsPanel(): Panel {
 		show() {
 			visible = true
 			void refresh()
+			clearInterval(looking)
+			looking = setInterval(() => void refresh(true), LOOK_EVERY_MS)
 		},
 		hide() {
 			visible = false
+			clearInterval(looking)
 			for (const controller of streams.values()) controller.abort()
 			streams.clear()
 		}

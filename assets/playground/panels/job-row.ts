@@ -1,0 +1,167 @@
+/**
+ * One job's card in the Jobs panel: title, where it comes from, status, progress bar, figures, the
+ * note saying why it waits, paused or failed, and the buttons that work for it (pause, resume and
+ * cancel only for the playground's own jobs). Kept and updated in place as events arrive.
+ */
+import { h, replaceChildren } from '../../common/dom'
+import { formatCount, formatTime } from '../lib/format'
+import { isActive, type Job, SOURCE_NAMES } from '../lib/jobs'
+import { advice, needsNewJob } from './job-advice'
+import { downloadJob } from './job-download'
+
+const STATUS_TAGS: Record<Job['status'], string> = {
+	queued: 'tag',
+	running: 'tag tag-accent',
+	waiting: 'tag tag-warning',
+	paused: 'tag tag-warning',
+	done: 'tag tag-success',
+	failed: 'tag tag-error',
+	cancelled: 'tag'
+}
+
+/** One job's row: kept and updated in place as events arrive. */
+export interface JobRow {
+	element: HTMLElement
+	/** `budgetWaitMs`: the job waits this long for a request slot of the client's budget. */
+	update(job: Job, rate?: number, budgetWaitMs?: number): void
+	/** The job as the row shows it now. */
+	shown(): Job
+}
+
+/** What the card's buttons ask of the panel. */
+export interface RowHandlers {
+	act(job: Job, action: 'pause' | 'resume' | 'cancel'): Promise<void>
+	remove(job: Job): Promise<void>
+}
+
+export function button(
+	text: string,
+	label: string,
+	onClick: () => void,
+	className = 'button button-small'
+): HTMLButtonElement {
+	return h('button', {
+		className,
+		text,
+		attrs: { type: 'button', 'aria-label': label },
+		on: { click: onClick }
+	})
+}
+
+export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
+	const title = h('span', { className: 'job-title' })
+	const source = h('span', { className: 'tag' })
+	source.hidden = first.source === 'playground'
+	const status = h('span')
+	const bar = h('progress', { className: 'job-bar', attrs: { max: 1 } })
+	const figures = h('span', { className: 'job-figures' })
+	const note = h('p', { className: 'job-note' })
+	const actions = h('div', { className: 'row-actions' })
+	const element = h(
+		'article',
+		{ className: 'job', dataset: { job: String(first.id) }, attrs: { 'aria-label': `Job ${first.id}` } },
+		h('div', { className: 'job-head' }, title, source, status, figures),
+		bar,
+		note,
+		actions
+	)
+	let current = first
+	let lastRate: number | undefined
+	/** When the budget wait in progress ends (0: none); the note counts down to it each second. */
+	let waitUntil = 0
+	let waitTimer: ReturnType<typeof setInterval> | undefined
+	function showNote(job: Job): void {
+		const left = waitUntil - Date.now()
+		const text =
+			left > 0 && job.status === 'running'
+				? `Waiting ${Math.ceil(left / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
+				: advice(job)
+		note.textContent = text ?? ''
+		note.hidden = text === null
+		note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
+		note.setAttribute('role', job.status === 'failed' || job.status === 'paused' ? 'alert' : 'status')
+	}
+	function update(job: Job, rate?: number, budgetWaitMs?: number): void {
+		current = job
+		if (rate !== undefined) lastRate = rate
+		// A wait lasts until it ends or the job's next event (a page, a status).
+		clearInterval(waitTimer)
+		waitTimer = undefined
+		waitUntil = budgetWaitMs && job.status === 'running' ? Date.now() + budgetWaitMs : 0
+		if (waitUntil > 0)
+			waitTimer = setInterval(() => {
+				if (waitUntil <= Date.now()) clearInterval(waitTimer)
+				showNote(current)
+			}, 1000)
+		title.textContent = `#${job.id} ${job.kind} · ${job.target}`
+		const own = job.source === 'playground'
+		source.textContent = `from ${SOURCE_NAMES[job.source]}`
+		source.title = `Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
+		status.className = STATUS_TAGS[job.status]
+		status.textContent = job.status
+		const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
+		if (goal && goal > 0) {
+			bar.max = goal
+			bar.value = Math.min(job.collected, goal)
+		} else if (job.status === 'done') {
+			bar.max = 1
+			bar.value = 1
+		} else bar.removeAttribute('value')
+		bar.setAttribute('aria-label', `Job ${job.id} progress`)
+		element.dataset.pages = String(job.pages)
+		element.dataset.status = job.status
+		const parts = [
+			`${formatCount(job.collected)}${goal ? ` / ${formatCount(goal)}` : ''} records`,
+			`${formatCount(job.pages)} pages`
+		]
+		if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
+		parts.push(`updated ${formatTime(job.updated_at)}`)
+		figures.textContent = parts.join(' · ')
+		showNote(job)
+		const name = `job ${job.id}`
+		replaceChildren(
+			actions,
+			own && isActive(job)
+				? button('Pause', `Pause ${name}`, () => void handlers.act(current, 'pause'))
+				: null,
+			own && ['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
+				? button(
+						'Resume',
+						`Resume ${name}`,
+						() => void handlers.act(current, 'resume'),
+						'button button-small button-primary'
+					)
+				: null,
+			own && (isActive(job) || job.status === 'paused')
+				? button('Cancel', `Cancel ${name}`, () => void handlers.act(current, 'cancel'))
+				: null,
+			...(['csv', 'jsonl', 'json'] as const).map((format) =>
+				h('button', {
+					className: 'button button-small',
+					text: format.toUpperCase(),
+					attrs: {
+						type: 'button',
+						'aria-label': `Download ${name} as ${format.toUpperCase()}`,
+						disabled: job.collected === 0,
+						title:
+							job.collected === 0
+								? 'Nothing collected yet'
+								: `Download the records as ${format.toUpperCase()}`
+					},
+					on: { click: () => void downloadJob(current, format) }
+				})
+			),
+			// Another process's running job is stopped there first (the server refuses to delete it).
+			own || !isActive(job)
+				? button(
+						'Delete',
+						`Delete ${name}`,
+						() => void handlers.remove(current),
+						'button button-small button-danger'
+					)
+				: null
+		)
+	}
+	update(first)
+	return { element, update, shown: () => current }
+}
