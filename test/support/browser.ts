@@ -170,14 +170,14 @@ export interface DemoBrowser {
 }
 
 /**
- * Starts a demo playground and Chromium side by side and opens a 1280 x 900 page (`contextOptions`
- * add to that); `permissions` are granted for the playground's origin.
+ * Starts a demo playground (with `options.playground`) and Chromium side by side and opens a
+ * 1280 x 900 page (`contextOptions` add to that); `permissions` are granted for the playground's origin.
  */
 export async function openDemoBrowser(
 	contextOptions: BrowserContextOptions = {},
-	options: { permissions?: string[] } = {}
+	options: { permissions?: string[]; playground?: Parameters<typeof startDemoPlayground>[0] } = {}
 ): Promise<DemoBrowser> {
-	const [playground, browser] = await Promise.all([startDemoPlayground(), launchBrowser()])
+	const [playground, browser] = await Promise.all([startDemoPlayground(options.playground), launchBrowser()])
 	const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions })
 	if (options.permissions) await context.grantPermissions(options.permissions, { origin: playground.origin })
 	const foreign = await blockForeignRequests(context)

@@ -4,46 +4,18 @@
  * and offers only its downloads, and one whose process died shows as paused with the command that
  * continues it, and can be deleted.
  */
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import { afterAll, expect, test } from 'bun:test'
 import { JobStore } from '../../src/jobs/store'
 import { openStore } from '../../src/store/db'
-import {
-	BROWSER_TIMEOUT,
-	blockForeignRequests,
-	type DemoPlayground,
-	type ForeignRequests,
-	launchBrowser,
-	openPanel,
-	type PageWatch,
-	startDemoPlayground,
-	watchPage
-} from '../support/browser'
+import { BROWSER_TIMEOUT, expectCleanPage, openPanel, useDemoBrowser } from '../support/browser'
 
 const store = openStore(':memory:')
 const jobs = new JobStore(store)
 // A live process other than this one, standing in for the terminal that runs `smkit collect`.
 const terminal = Bun.spawn(['sleep', '120'])
 
-let playground: DemoPlayground
-let browser: Browser
-let page: Page
-let foreign: ForeignRequests
-let pageWatch: PageWatch
-
-beforeAll(async () => {
-	;[playground, browser] = await Promise.all([startDemoPlayground({ sharedJobs: jobs }), launchBrowser()])
-	const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-	foreign = await blockForeignRequests(context)
-	page = await context.newPage()
-	pageWatch = watchPage(page)
-}, BROWSER_TIMEOUT)
-
-afterAll(async () => {
-	terminal.kill()
-	await browser?.close()
-	await playground?.stop()
-}, BROWSER_TIMEOUT)
+const ui = useDemoBrowser({}, { playground: { sharedJobs: jobs } })
+afterAll(() => terminal.kill())
 
 const runBy = (id: number, pid: number) =>
 	store.db.query("UPDATE jobs SET runner_pid = ?, status = 'running' WHERE id = ?").run(pid, id)
@@ -64,7 +36,8 @@ test(
 		runBy(stopped.id, dead.pid)
 		jobs.storePage(stopped.id, records(1, 30), 'c1')
 
-		await openPanel(page, playground, 'jobs')
+		const { page } = ui
+		await openPanel(page, ui.playground, 'jobs')
 		const live = page.locator(`main article.job[data-job="${running.id}"]`)
 		await live.locator('text=from smkit collect').waitFor()
 		expect(await live.getAttribute('data-status')).toBe('running')
@@ -106,8 +79,7 @@ test(
 		await csv.evaluate((element) => element.setAttribute('data-kept', 'yes'))
 		await page.waitForTimeout(5500)
 		expect(await csv.getAttribute('data-kept')).toBe('yes')
-		expect(foreign.urls).toEqual([])
-		expect(pageWatch.errors).toEqual([])
+		expectCleanPage(ui)
 	},
 	BROWSER_TIMEOUT
 )
