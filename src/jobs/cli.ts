@@ -9,12 +9,14 @@
  *   smkit jobs export 3 --format csv --out followers.csv
  *   smkit jobs delete 3
  */
+import { existsSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
 import { clip, jsonText, terminalText, UsageError } from '../cli-error'
 import { dbPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable } from '../server/table'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { EXPORT_FORMATS } from './export'
+import { checkOutPath } from './export-file'
 import { outsideView, RUNNER_NAMES } from './outside'
 import { counted } from './progress'
 import { RecordSink } from './record-sink'
@@ -125,6 +127,15 @@ export async function runJobsCommand(
 		throw new UsageError(
 			action === 'list' ? 'jobs list takes no arguments' : `jobs ${action} takes one job ID`
 		)
+	// A store is not made here: a mistyped --db says so instead of listing an empty new file.
+	if (options.dbPath !== ':memory:' && !existsSync(options.dbPath)) {
+		const missing = `there is no store at ${options.dbPath} yet (smkit collect, the playground and smkit mcp create it; --db names another)`
+		if (action !== 'list') throw new UsageError(`No job ${idOf(args[0])}: ${missing}`)
+		if (options.json) printJson([])
+		process.stderr.write(`${terminalText(`No jobs: ${missing}`)}\n`)
+		return
+	}
+	if (action === 'export' && options.out) checkOutPath(options.out)
 	const store = openStore(options.dbPath)
 	try {
 		const jobs = new JobStore(store)

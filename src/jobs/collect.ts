@@ -8,7 +8,6 @@
  * run killed while writing leaves it unfinished, and the next run writes the file without asking
  * Instagram again. Progress goes to stderr; exit 130 after Ctrl-C.
  */
-import { statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { terminalText, UsageError } from '../cli-error'
@@ -19,6 +18,7 @@ import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptio
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { EXPORT_FORMATS } from './export'
+import { checkOutPath } from './export-file'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
 import { clock, counted, number, ProgressReporter } from './progress'
 import { RecordSink } from './record-sink'
@@ -78,18 +78,6 @@ export function parseCollectArguments(kind: unknown, target: unknown): { kind: J
 		const reason = error instanceof Error ? error.message : String(error)
 		throw new UsageError(`TARGET of ${kind} must be ${TARGET_HINTS[kind as JobKind]}: ${reason}`)
 	}
-}
-
-/**
- * `--out` names a file in a folder that exists: checked before a job is made, so a typo answers
- * with the path given instead of an ENOENT naming a temporary file at the first write.
- */
-function checkOutPath(path: string): void {
-	const folder = dirname(path)
-	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
-		throw new UsageError(`--out: there is no folder '${folder}' to write '${path}' into`)
-	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
-		throw new UsageError(`--out: '${path}' is a folder; name a file in it`)
 }
 
 /** The abort reason when standard output closes under the job. */

@@ -19,9 +19,22 @@ import {
 	writeSync
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
+import { UsageError } from '../cli-error'
 import { type ExportChunk, type ExportFormat, type ExportOptions, exportChunks, nextTurn } from './export'
 import { processAlive } from './process-alive'
 import type { JobStore } from './store'
+
+/**
+ * `--out` names a file in a folder that exists: checked before a job is made, so a typo answers
+ * with the path given instead of an ENOENT naming a temporary file at the first write.
+ */
+export function checkOutPath(path: string): void {
+	const folder = dirname(path)
+	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+		throw new UsageError(`--out: there is no folder '${folder}' to write '${path}' into`)
+	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+		throw new UsageError(`--out: '${path}' is a folder; name a file in it`)
+}
 
 /**
  * Writes the job's records to `path` in `format`, replacing the file in one step (temporary file

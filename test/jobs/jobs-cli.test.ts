@@ -5,7 +5,7 @@
  * a live process collects and a watch's follower list.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JobStore } from '../../src/jobs/store'
@@ -110,6 +110,15 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	const gone = await jobs('show', '1')
 	expect(gone.code).toBe(2)
 	expect(gone.stderr).toContain('No job 1')
+
+	const nowhere = await jobs('export', String(running.id), '--out', 'no/such/folder/x.csv')
+	expect(nowhere.code).toBe(2)
+	expect(nowhere.stderr).toContain("--out: there is no folder 'no/such/folder'")
+	// A mistyped --db is said, and no empty store is made there.
+	const typo = await smkit('jobs', '--db', 'typo.db')
+	expect(typo.code).toBe(0)
+	expect(typo.stderr).toContain('there is no store at typo.db yet')
+	expect(existsSync(join(folder, 'typo.db'))).toBe(false)
 
 	const misplaced = await jobs('show', String(running.id), '--format', 'csv')
 	expect(misplaced.code).toBe(2)
