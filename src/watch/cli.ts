@@ -8,6 +8,7 @@
  *   smkit watch run                 # every due watch; `watch run 3` runs watch 3 now
  *   smkit watch diff 1 --json       # the last two snapshots of watch 1
  */
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { jsonText, terminalText, UsageError } from '../cli-error'
@@ -126,6 +127,16 @@ export async function runWatchCommand(
 	if (options.skipCheck && action !== 'add') throw new UsageError('--skip-check goes with watch add only')
 	if ((options.from !== undefined || options.to !== undefined) && action !== 'diff')
 		throw new UsageError('--from and --to go with watch diff only')
+	// Only add makes a store: a mistyped --db is said instead of listing or running an empty new file.
+	if (action !== 'add' && options.dbPath !== ':memory:' && !existsSync(options.dbPath)) {
+		const missing = `there is no store at ${options.dbPath} yet (smkit watch add creates it; --db names another)`
+		if (action !== 'list' && args.length > 0) throw new UsageError(`No watch ${idOf(args[0])}: ${missing}`)
+		if (action !== 'run' && action !== 'list') throw new UsageError(`watch ${action} takes one watch ID`)
+		if (args.length > 0) throw new UsageError('watch list takes no arguments')
+		if (options.json) printJson([])
+		warn(`No watches: ${missing}`)
+		return
+	}
 	const store = openStore(options.dbPath)
 	try {
 		const watches = new WatchStore(store)

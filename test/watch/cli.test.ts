@@ -3,7 +3,7 @@
  * binary against a simulator (SMKIT_UPSTREAM_URL), one --db for every command.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
@@ -305,4 +305,18 @@ test('a reader that stops early (| head) ends the command quietly with its own e
 	const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
 	expect(stderr).toBe('')
 	expect(code).toBe(0)
+})
+
+test('only watch add makes a store: list, run, diff and remove on a mistyped --db say so and create nothing', async () => {
+	const listed = await smkit('watch', 'list', '--db', 'typo.db', '--json')
+	expect(listed.code).toBe(0)
+	expect(JSON.parse(listed.stdout)).toEqual([])
+	expect(listed.stderr).toContain('there is no store at typo.db yet (smkit watch add creates it')
+	const ran = await smkit('watch', 'run', '--db', 'typo.db')
+	expect(ran.code).toBe(0)
+	expect(ran.stderr).toContain('No watches: there is no store at typo.db')
+	const diffed = await smkit('watch', 'diff', '3', '--db', 'typo.db')
+	expect(diffed.code).toBe(2)
+	expect(diffed.stderr).toContain('No watch 3: there is no store at typo.db')
+	expect(existsSync(join(folder, 'typo.db'))).toBe(false)
 })
