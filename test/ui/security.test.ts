@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises'
 import { DEMO_PRESETS, XSS_PAYLOADS } from '../../src/simulator/presets'
 import {
 	BROWSER_TIMEOUT,
+	blockForeignRequests,
 	type DemoPlayground,
 	openPanel,
 	runAction,
@@ -182,6 +183,29 @@ describe('page headers', () => {
 				expect(file.status).toBe(200)
 				expect(file.headers.get('x-content-type-options')).toBe('nosniff')
 			}
+		},
+		BROWSER_TIMEOUT
+	)
+})
+
+describe("the tests' own guard", () => {
+	test(
+		"a request beyond 127.0.0.1 is blocked and recorded; the page's own requests pass untouched",
+		async () => {
+			const context = await ui.browser.newContext()
+			const blocked = await blockForeignRequests(context)
+			const page = await context.newPage()
+			// The page's own content security policy stops its fetches beyond 127.0.0.1 before they are
+			// requests; a navigation is one, and the guard must catch it.
+			const own = await page.goto(ui.playground.url)
+			expect(own?.status()).toBe(200)
+			const away = await page.goto('http://example.invalid/x').then(
+				() => 'reached',
+				(error: Error) => error.message
+			)
+			expect(away).toContain('net::ERR_BLOCKED_BY_CLIENT')
+			expect(blocked.urls).toEqual(['http://example.invalid/x'])
+			await context.close()
 		},
 		BROWSER_TIMEOUT
 	)
