@@ -100,14 +100,15 @@ addOptions(
 addOptions(
 	cli.command(
 		'watch [action] [...args]',
-		'Watch accounts and hashtags over time: add TARGET, list, run [ID...], diff ID, remove ID'
+		'Watch accounts and hashtags over time: add TARGET, list, show ID, run [ID...], diff ID, remove ID'
 	),
 	watchOptions
 )
-	.usage('watch add USERNAME|#TAG | list | run [ID...] | diff ID | remove ID  [options]')
+	.usage('watch add USERNAME|#TAG | list | show ID | run [ID...] | diff ID | remove ID  [options]')
 	.example('  $ smkit watch add luna.explorer --every 1d --followers')
 	.example("  $ smkit watch add '#sunset' --every 6h")
 	.example('  $ smkit watch run              # every due watch once (for cron); run 3: watch 3 now')
+	.example('  $ smkit watch show 1           # every snapshot of watch 1: the counts over time')
 	.example('  $ smkit watch diff 1 --json    # the last two snapshots of watch 1')
 	.action(runWatchCommand)
 

@@ -6,7 +6,7 @@
 import { clip } from '../cli-error'
 import { formatTable } from '../server/table'
 import { label } from './scheduler'
-import type { SnapshotDiff, Watch } from './types'
+import type { Snapshot, SnapshotDiff, Watch } from './types'
 
 /** An ISO time as `2026-03-01 09:00:00Z`, or null. */
 export const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
@@ -26,6 +26,54 @@ export function watchTable(watches: readonly Watch[]): string {
 			when(watch.next_run_at)
 		])
 	)
+}
+
+/** A change from the snapshot before, signed (`+12`, `-3`), or null for the first or an unknown count. */
+const change = (now: number | null, before: number | null | undefined) =>
+	now === null || before === null || before === undefined
+		? null
+		: `${now - before >= 0 ? '+' : ''}${now - before}`
+
+/** A watch and its snapshots, oldest first: the counts over time and each run's change. */
+export function historyText(watch: Watch, snapshots: readonly Snapshot[]): string {
+	const head = `Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; next run ${when(watch.next_run_at)}`
+	const failed = watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []
+	if (snapshots.length === 0) return [head, ...failed, 'No snapshot yet: smkit watch run'].join('\n')
+	const table =
+		watch.kind === 'account'
+			? formatTable(
+					[
+						'snapshot',
+						'taken',
+						'followers',
+						'change',
+						'following',
+						'posts',
+						...(watch.followers ? ['list'] : [])
+					],
+					snapshots.map((snapshot, index) => [
+						String(snapshot.id),
+						when(snapshot.taken_at),
+						snapshot.followers,
+						change(snapshot.followers, snapshots[index - 1]?.followers),
+						snapshot.following,
+						snapshot.posts,
+						...(watch.followers ? [snapshot.follower_list_size] : [])
+					]),
+					[3]
+				)
+			: formatTable(
+					['snapshot', 'taken', 'media', 'change', 'top posts'],
+					snapshots.map((snapshot, index) => [
+						String(snapshot.id),
+						when(snapshot.taken_at),
+						snapshot.media_count,
+						change(snapshot.media_count, snapshots[index - 1]?.media_count),
+						snapshot.top_posts?.length ?? null
+					]),
+					[3]
+				)
+	return [head, ...failed, '', table].join('\n')
 }
 
 /** A diff of two snapshots. */

@@ -12,7 +12,6 @@ import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { jsonText, terminalText, UsageError } from '../cli-error'
-import { requireTag, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
 import { JobStore } from '../jobs/store'
@@ -20,11 +19,12 @@ import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptio
 import { upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, type Store, storeError } from '../store/db'
 import { checkWatchTarget } from './check'
-import { diffText, watchTable, when } from './cli-text'
+import { diffText, historyText, watchTable, when } from './cli-text'
 import { withInstagram } from './command-client'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
-import { parseEvery, type Watch, type WatchSpec } from './types'
+import { watchSpecOf } from './target'
+import type { Watch } from './types'
 
 /** The options of `smkit watch`. */
 export const watchOptions = {
@@ -70,38 +70,14 @@ export const watchOptions = {
 /** Validated options of `smkit watch`. */
 export type WatchCommandOptions = ParsedOptions<typeof watchOptions>
 
-const ACTIONS = ['add', 'list', 'run', 'diff', 'remove'] as const
-const USAGE = 'add USERNAME|#TAG, list, run [ID...], diff ID or remove ID'
+const ACTIONS = ['add', 'list', 'show', 'run', 'diff', 'remove'] as const
+const USAGE = 'add USERNAME|#TAG, list, show ID, run [ID...], diff ID or remove ID'
 
 // Names and error messages come from Instagram: no control character reaches the terminal.
 const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
 /** `--json` output: valid JSON whatever the names hold (`terminalText` would make `\x9b` of a C1 control). */
 const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
 const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
-
-/** `luna.explorer` → an account spec, `#sunset` → a hashtag spec. */
-export function watchSpecOf(target: string, every: string, followers: boolean): WatchSpec {
-	let every_seconds: number
-	try {
-		every_seconds = parseEvery(every)
-	} catch (error) {
-		// The rule's message names the field ('every must look like 1h, ...'): name the option instead.
-		const message = (error as Error).message
-		throw new UsageError(message.startsWith('every ') ? `--${message}` : `--every: ${message}`)
-	}
-	const hashtag = target.trim().startsWith('#')
-	if (hashtag && followers)
-		throw new UsageError(
-			'--followers is for accounts: a hashtag watch stores its media count and top 9 posts'
-		)
-	try {
-		return hashtag
-			? { kind: 'hashtag', target: requireTag(target).toLowerCase(), every_seconds, followers: false }
-			: { kind: 'account', target: requireUsername(target), every_seconds, followers }
-	} catch (error) {
-		throw new UsageError(`TARGET must be a username or #hashtag: ${(error as Error).message}`)
-	}
-}
 
 /** A watch id argument. */
 function idOf(value: unknown): number {
@@ -143,7 +119,7 @@ export async function runWatchCommand(
 		if (action === 'add') return await add(watches, args, options)
 		if (
 			(action === 'list' && args.length > 0) ||
-			((action === 'remove' || action === 'diff') && args.length !== 1)
+			((action === 'remove' || action === 'diff' || action === 'show') && args.length !== 1)
 		)
 			throw new UsageError(
 				action === 'list' ? 'watch list takes no arguments' : `watch ${action} takes one watch ID`
@@ -162,6 +138,13 @@ export async function runWatchCommand(
 			return
 		}
 		if (action === 'diff') return diff(watches, args, options)
+		if (action === 'show') {
+			const id = idOf(args[0])
+			const watch = watches.get(id)
+			if (!watch) throw new UsageError(`No watch ${id}`)
+			const snapshots = watches.snapshots(id)
+			return options.json ? printJson({ watch, snapshots }) : print(historyText(watch, snapshots))
+		}
 		await run(store, watches, args, options)
 	} catch (error) {
 		if (isSqliteError(error)) throw storeError(options.dbPath, error)

@@ -85,6 +85,29 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 		`Watch 1 has no snapshot before ${parsed.from.id} to compare it with: give --from`
 	)
 
+	// show: every snapshot of a watch, oldest first, each count's change from the run before.
+	const history = JSON.parse((await watch('show', '1', '--json')).stdout)
+	expect(history.watch).toMatchObject({ id: 1, target: 'luna.explorer' })
+	const [older, newer] = history.snapshots
+	expect(history.snapshots.map((snapshot: { id: number }) => snapshot.id)).toEqual([
+		parsed.from.id,
+		parsed.to.id
+	])
+	const shown = (await watch('show', '1')).stdout
+	const change = newer.followers - older.followers
+	expect(shown).toContain('Watch 1: @luna.explorer every 1d with its follower list; 2 snapshots')
+	expect(shown).toMatch(
+		new RegExp(`^${older.id} +\\S+ \\S+ +${older.followers.toLocaleString('en-US')} +- `, 'm')
+	)
+	expect(shown).toMatch(
+		new RegExp(
+			`^${newer.id} +\\S+ \\S+ +${newer.followers.toLocaleString('en-US')} +\\${change >= 0 ? '+' : '-'}${Math.abs(change)} `,
+			'm'
+		)
+	)
+	expect((await watch('show', '2')).stdout).toMatch(/snapshot +taken +media +change +top posts/)
+	expect((await watch('show', '9')).stderr).toContain('No watch 9')
+
 	const list = await watch('list')
 	expect(list.code).toBe(0)
 	expect(list.stdout).toMatch(/1 +@luna\.explorer +1d +list +2 /)
@@ -117,7 +140,7 @@ test('with --json every watch action prints JSON only; a run reports each watch 
 test('bad usage exits 2 naming the actions, or the option an action does not take; nothing is stored', async () => {
 	const usage = (...args: string[]) => smkit('watch', ...args, '--db', 'usage.db', '--env', 'none.env')
 	for (const [args, message] of [
-		[[], 'watch needs an action: add USERNAME|#TAG, list, run [ID...], diff ID or remove ID'],
+		[[], 'watch needs an action: add USERNAME|#TAG, list, show ID, run [ID...], diff ID or remove ID'],
 		[['frob'], "unknown watch action 'frob'; the actions: add USERNAME|#TAG, list"],
 		[['add', '#sunset', '--followers'], '--followers is for accounts: a hashtag watch stores'],
 		[['run', '--followers'], '--followers goes with watch add only'],
