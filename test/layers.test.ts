@@ -26,7 +26,7 @@ const allowed: Record<string, readonly string[]> = {
 	watch: ['client', 'server', 'store', 'demo', 'jobs'],
 	playground: ['agent', 'client', 'server', 'demo', 'jobs', 'session', 'watch', 'store', 'assets'],
 	agentweb: ['agent', 'client', 'server', 'demo', 'session', 'assets'],
-	mcp: ['agent', 'client', 'server', 'demo', 'jobs', 'store'],
+	mcp: ['agent', 'client', 'server', 'demo', 'jobs', 'store', 'watch'],
 	main: [
 		'agent',
 		'agentweb',

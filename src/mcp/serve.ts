@@ -22,22 +22,29 @@ import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { resolveUpstream } from '../server/upstream-options'
 import { openStore, type Store } from '../store/db'
+import { WatchStore } from '../watch/store'
 import { HTTP_ONLY, MCP_HTTP_PORT, mcpOptions } from './options'
 import { answerInvalidParams } from './request-guard'
 import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
 import { LineTransport } from './stdio-transport'
 
-/** The jobs of this server (owner `mcp`), opened on first use and resumed from the last run. */
-function lazyJobs(dbPath: string, ig: McpServerOptions['client']) {
+/**
+ * The store of this server, opened on first use: its jobs (owner `mcp`, resumed from the last run)
+ * and the watches `smkit watch` and the playground keep there.
+ */
+function lazyStore(dbPath: string, ig: McpServerOptions['client']) {
 	let opened: { store: Store; manager: JobManager } | undefined
 	return {
+		watches(): WatchStore {
+			return new WatchStore(this.manager().jobs.store)
+		},
 		manager(): JobManager {
 			if (opened) return opened.manager
 			let store: Store
 			try {
 				store = openStore(dbPath)
 			} catch {
-				throw new HttpError('internal_error', `Cannot open the jobs store ${dbPath} (see --db)`)
+				throw new HttpError('internal_error', `Cannot open the store ${dbPath} (see --db)`)
 			}
 			const manager = new JobManager({
 				jobs: new JobStore(store),
@@ -81,7 +88,7 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	const upstream = resolveUpstream(options, env, options.demo)
 	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
 	const instagram = await openInstagram(options, env, upstream.clientOptions)
-	const jobs = lazyJobs(options.dbPath, instagram.client)
+	const jobs = lazyStore(options.dbPath, instagram.client)
 	const sessionOptions: McpServerOptions = {
 		client: instagram.client,
 		version: packageJson.version,
@@ -90,7 +97,8 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 		loggedIn: instagram.client.loggedIn,
 		// saveFile in run_code writes beside the store: clients start smkit from folders of their own.
 		files: new OutputFiles(join(dirname(options.dbPath), 'output')),
-		jobs: jobs.manager,
+		jobs: () => jobs.manager(),
+		watches: () => jobs.watches(),
 		log: (line) => log(line)
 	}
 	const source = instagram.demo

@@ -31,10 +31,12 @@ import type { InstagramClient } from '../client/client'
 import { invokeMethod, methodRegistry } from '../client/registry'
 import type { JobManager } from '../jobs/manager'
 import { toFailure } from '../server/errors'
+import type { WatchStore } from '../watch/store'
 import { JobNotFound, jobsTools } from './jobs-tools'
 import { methodTools, plainSchema } from './method-tools'
 import { InvalidParams } from './request-guard'
 import { checkInput, failureResult, type ServerTool, successResult } from './tool'
+import { watchTools } from './watch-tools'
 
 /** What a session's server needs; the client, the files folder and the jobs are shared by sessions. */
 export interface McpServerOptions {
@@ -48,6 +50,8 @@ export interface McpServerOptions {
 	files: OutputFiles
 	/** The jobs manager, opened on first use (throws when the store cannot be opened). */
 	jobs: () => JobManager
+	/** The watches of the same store, opened on first use (throws as `jobs` does). */
+	watches: () => WatchStore
 	/** Wall-clock limit of one run_code in ms (default 30000). */
 	codeTimeoutMs?: number
 	/**
@@ -169,7 +173,8 @@ export function createMcpServer(options: McpServerOptions): Server {
 				return { content: [{ type: 'text', text }], ...(outcome.success ? {} : { isError: true }) }
 			}
 		},
-		...jobsTools(options.jobs)
+		...jobsTools(options.jobs),
+		...watchTools(options.watches)
 	]
 	const byName = new Map(tools.map((tool) => [tool.name, tool]))
 

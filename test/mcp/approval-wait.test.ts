@@ -34,6 +34,9 @@ test('an elicitation nobody answers denies the write after the approval wait', a
 		jobs: () => {
 			throw new Error('no jobs in this test')
 		},
+		watches: () => {
+			throw new Error('no watches in this test')
+		},
 		log: () => {},
 		approvalTimeoutMs: 300
 	})

@@ -15,6 +15,7 @@ import { methodRegistry } from '../../src/client/registry'
 import { JobStore } from '../../src/jobs/store'
 import { toolNameOf } from '../../src/mcp/method-tools'
 import { openStore } from '../../src/store/db'
+import { WatchStore } from '../../src/watch/store'
 import { compiledBinary } from '../support/binary'
 
 const workDir = mkdtempSync(join(tmpdir(), 'smkit-mcp-'))
@@ -107,7 +108,10 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			'run_code',
 			'jobs_start',
 			'jobs_status',
-			'jobs_records'
+			'jobs_records',
+			'watches_list',
+			'watch_history',
+			'watch_diff'
 		]
 		expect([...names].sort()).toEqual([...expected].sort())
 		const profile = tools.find((tool) => tool.name === 'users_get_by_username')
@@ -377,6 +381,67 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			.structuredContent as { records: { pk: string }[]; next_offset: number | null }
 		expect(records.records.map((record) => record.pk)).toEqual(['a', 'b', 'c'])
 		expect(records.next_offset).toBeNull()
+	})
+
+	it("reads the watches of the same --db: the list, a watch's snapshots, and who followed or left", async () => {
+		// Two runs of an account watch with its follower list, stored as smkit watch run stores them.
+		const store = openStore(join(workDir, 'jobs.db'))
+		const jobs = new JobStore(store)
+		const watches = new WatchStore(store)
+		const watch = watches.create({
+			kind: 'account',
+			target: 'luna.explorer',
+			every_seconds: 86_400,
+			followers: true
+		})
+		const runs: [string[], number][] = [
+			[['a', 'b', 'c'], 263],
+			[['b', 'c', 'd', 'e'], 264]
+		]
+		for (const [index, [pks, followers]] of runs.entries()) {
+			const list = jobs.create({ kind: 'followers', target: 'luna.explorer', limit: null }, 'watch')
+			jobs.storePage(
+				list.id,
+				pks.map((pk) => ({ key: pk, data: { pk, username: `user.${pk}` } })),
+				null
+			)
+			watches.addSnapshot(
+				watch.id,
+				{
+					takenAt: `2026-11-2${index + 1}T09:00:00.000Z`,
+					counts: { followers, following: 50, posts: 120 },
+					followerJobId: list.id,
+					followerListSize: pks.length
+				},
+				new Date()
+			)
+		}
+		store.close()
+		const call = async (name: string, args: Record<string, unknown>) =>
+			JSON.parse(textOf(await session.client.callTool({ name, arguments: args })))
+		const { watches: listed } = await call('watches_list', {})
+		expect(listed.map((each: { id: number; target: string }) => [each.id, each.target])).toEqual([
+			[watch.id, 'luna.explorer']
+		])
+		const history = await call('watch_history', { id: watch.id })
+		expect(history.snapshots.map((snapshot: { followers: number }) => snapshot.followers)).toEqual([263, 264])
+		const diff = await call('watch_diff', { id: watch.id, limit: 1 })
+		expect(diff.counts.followers).toEqual({ from: 263, to: 264, change: 1 })
+		expect(diff.gained).toEqual([{ pk: 'd', username: 'user.d' }])
+		expect(diff.gained_total).toBe(2)
+		expect(diff.lost).toEqual([{ pk: 'a', username: 'user.a' }])
+		expect(diff.lost_total).toBe(1)
+		expect(
+			failureOf(await session.client.callTool({ name: 'watch_history', arguments: { id: 999 } })).code
+		).toBe('not_found')
+		const backwards = failureOf(
+			await session.client.callTool({
+				name: 'watch_diff',
+				arguments: { id: watch.id, to: history.snapshots[0].id }
+			})
+		)
+		expect(backwards.code).toBe('bad_request')
+		expect(backwards.error).toContain('no snapshot before')
 	})
 
 	it('writes nothing but protocol messages on stdout and no secret anywhere', () => {
