@@ -159,7 +159,7 @@ describe('smkit binary', () => {
 		expect(collect.stdout).toContain('$ smkit collect followers mega.travel --out followers.jsonl')
 		const watch = await run('watch', '--help')
 		expect(watch.stdout).toContain(
-			'$ smkit watch add USERNAME|#TAG | list | run [ID...] | diff ID | remove ID'
+			'$ smkit watch add USERNAME|#TAG | list | show ID | run [ID...] | diff ID | remove ID'
 		)
 		expect(watch.stdout).toContain("$ smkit watch add '#sunset' --every 6h")
 	})
