@@ -4,26 +4,8 @@
  */
 import type { Store } from '../store/db'
 import { processAlive } from './process-alive'
-import { FINISHED_STATUSES, type Job, type JobKind, type JobSpec, type JobStatus } from './types'
-
-interface JobRow {
-	id: number
-	kind: string
-	target: string
-	item_limit: number | null
-	owner: string
-	status: string
-	target_id: string | null
-	cursor: string | null
-	collected: number
-	total: number | null
-	pages: number
-	error: string | null
-	error_code: string | null
-	runner_pid: number | null
-	created_at: string
-	updated_at: string
-}
+import { type JobRow, toJob } from './store-rows'
+import { FINISHED_STATUSES, type Job, type JobSpec, type JobStatus } from './types'
 
 /** One record of a page: its unique key and the record itself. */
 export interface KeyedRecord {
@@ -36,22 +18,6 @@ export interface JobPosition {
 	targetId: string | null
 	cursor: string | null
 }
-
-const toJob = (row: JobRow): Job => ({
-	id: row.id,
-	kind: row.kind as JobKind,
-	target: row.target,
-	limit: row.item_limit,
-	owner: row.owner,
-	status: row.status as JobStatus,
-	collected: row.collected,
-	total: row.total,
-	pages: row.pages,
-	error: row.error,
-	error_code: row.error_code,
-	created_at: row.created_at,
-	updated_at: row.updated_at
-})
 
 const now = () => new Date().toISOString()
 

@@ -5,10 +5,10 @@
  */
 import type { Store } from '../store/db'
 import { RunLeases } from './run-lease'
+import { type SnapshotRow, toSnapshot, toWatch, type WatchRow } from './store-rows'
 import {
 	type AccountCounts,
 	type CountChange,
-	formatEvery,
 	type Snapshot,
 	type SnapshotDiff,
 	topPostsChange,
@@ -16,34 +16,6 @@ import {
 	type WatchKind,
 	type WatchSpec
 } from './types'
-
-interface WatchRow {
-	id: number
-	kind: string
-	target: string
-	every_seconds: number
-	followers: number
-	next_run_at: string
-	last_run_at: string | null
-	last_status: string | null
-	last_error: string | null
-	pending_job_id: number | null
-	created_at: string
-	snapshots: number
-}
-
-interface SnapshotRow {
-	id: number
-	watch_id: number
-	taken_at: string
-	followers: number | null
-	following: number | null
-	posts: number | null
-	media_count: number | null
-	follower_job_id: number | null
-	follower_list_size: number | null
-	top_posts: string | null
-}
 
 /** What a finished run stores. */
 export interface SnapshotInput {
@@ -54,33 +26,6 @@ export interface SnapshotInput {
 	followerListSize?: number
 	topPosts?: unknown[]
 }
-
-const toWatch = (row: WatchRow): Watch => ({
-	id: row.id,
-	kind: row.kind as WatchKind,
-	target: row.target,
-	every_seconds: row.every_seconds,
-	every: formatEvery(row.every_seconds),
-	followers: row.followers === 1,
-	next_run_at: row.next_run_at,
-	last_run_at: row.last_run_at,
-	last_status: row.last_status as Watch['last_status'],
-	last_error: row.last_error,
-	snapshots: row.snapshots,
-	created_at: row.created_at
-})
-
-const toSnapshot = (row: SnapshotRow): Snapshot => ({
-	id: row.id,
-	watch_id: row.watch_id,
-	taken_at: row.taken_at,
-	followers: row.followers,
-	following: row.following,
-	posts: row.posts,
-	media_count: row.media_count,
-	follower_list_size: row.follower_list_size,
-	top_posts: row.top_posts === null ? null : JSON.parse(row.top_posts)
-})
 
 const WATCH_SELECT = `SELECT w.*, (SELECT count(*) FROM watch_snapshots s WHERE s.watch_id = w.id) AS snapshots
 	FROM watches w`
