@@ -9,6 +9,14 @@ export class UsageError extends Error {
 	readonly exitCode = 2
 }
 
+/** A record's id given as an argument (`smkit jobs show 3`, `smkit watch diff 1`): a whole number from 1. */
+export function idArgument(value: unknown, noun: string): number {
+	const id = Number(value)
+	if (!Number.isInteger(id) || id < 1)
+		throw new UsageError(`expected a ${noun} id, got '${String(value ?? '')}'`)
+	return id
+}
+
 /** A command or feature that this build does not provide yet: exit code 1. */
 export class NotBuiltError extends Error {
 	override name = 'NotBuiltError'

@@ -11,9 +11,9 @@
  */
 import { existsSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
-import { clip, jsonText, terminalText, UsageError } from '../cli-error'
+import { clip, idArgument, jsonText, terminalText, UsageError } from '../cli-error'
 import { dbPathOption, type ParsedOptions, parseOptions } from '../server/options'
-import { formatTable } from '../server/table'
+import { formatTable, when } from '../server/table'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { EXPORT_FORMATS } from './export'
 import { checkOutPath } from './export-file'
@@ -21,7 +21,7 @@ import { outsideView, RUNNER_NAMES } from './outside'
 import { counted } from './progress'
 import { RecordSink } from './record-sink'
 import { JobStore } from './store'
-import type { Job } from './types'
+import { type Job, publicJob } from './types'
 
 /** The options of `smkit jobs`. */
 export const jobsOptions = {
@@ -55,12 +55,6 @@ const USAGE = 'list, show ID, export ID or delete ID'
 
 const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
 const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
-
-/** A job as `--json` prints it: the API's shape (`source` names who runs it). */
-const publicJob = ({ owner, id, ...job }: Job) => ({ id, source: owner, ...job })
-
-/** An ISO time as `2026-03-01 09:00:00Z`. */
-const when = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')
 
 const records = (job: Job) =>
 	job.total === null
@@ -103,11 +97,7 @@ function jobText(job: Job): string {
 }
 
 /** A job id argument. */
-function idOf(value: unknown): number {
-	const id = Number(value)
-	if (!Number.isInteger(id) || id < 1) throw new UsageError(`expected a job id, got '${String(value ?? '')}'`)
-	return id
-}
+const idOf = (value: unknown) => idArgument(value, 'job')
 
 /** `smkit jobs [ACTION] [...ARGS]`. */
 export async function runJobsCommand(

@@ -13,10 +13,10 @@
  */
 import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { controlRefusal, outsideView, RUNNER_NAMES } from './outside'
+import { busyRefusal, controlRefusal, outsideView } from './outside'
 import { JobBusyError, type RunOptions, runJob } from './run'
 import { JobStore } from './store'
-import type { Job, JobEvent, JobSpec } from './types'
+import { isActiveJob, type Job, type JobEvent, type JobSpec } from './types'
 
 /** Settings of a manager. */
 export interface JobManagerOptions extends Omit<RunOptions, 'ig' | 'signal' | 'onEvent'> {
@@ -130,10 +130,7 @@ export class JobManager {
 		if (!job) throw new JobStateError(`No job ${id}`)
 		if (!this.owns(job)) {
 			const runner = this.jobs.liveRunner(id)
-			if (runner !== null)
-				throw new JobStateError(
-					`Job ${id} is being collected by ${RUNNER_NAMES[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
-				)
+			if (runner !== null) throw new JobStateError(busyRefusal(job, runner))
 			this.jobs.delete(id)
 			return
 		}
@@ -157,7 +154,7 @@ export class JobManager {
 	/** Resolves when the job is no longer queued, running or waiting (or is deleted). */
 	settled(id: number): Promise<Job | undefined> {
 		const job = this.jobs.get(id)
-		if (!job || !this.#active(job)) return Promise.resolve(job)
+		if (!job || !isActiveJob(job)) return Promise.resolve(job)
 		return new Promise((resolve) => {
 			const waiters = this.#settledWaiters.get(id) ?? []
 			waiters.push(() => resolve(this.jobs.get(id)))
@@ -170,10 +167,6 @@ export class JobManager {
 		this.#stopped = true
 		this.#queue.length = 0
 		await Promise.all([...this.#running.keys()].map((id) => this.#abort(id, 'shutdown')))
-	}
-
-	#active(job: Job): boolean {
-		return job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
 	}
 
 	/** A job this manager runs; another process's job is refused, saying where it is controlled. */
@@ -225,7 +218,7 @@ export class JobManager {
 			const done = this.#run(id, controller).finally(() => {
 				this.#running.delete(id)
 				const job = this.jobs.get(id)
-				if (!job || !this.#active(job)) this.#notifySettled(id)
+				if (!job || !isActiveJob(job)) this.#notifySettled(id)
 				this.#pump()
 			})
 			this.#running.set(id, { controller, done })

@@ -9,7 +9,7 @@
  *   await followStored(jobs, id, onEvent, signal) // progress read from the store once a second
  */
 import type { JobStore } from './store'
-import type { Job, JobEvent } from './types'
+import { isActiveJob, type Job, type JobEvent } from './types'
 
 /** Who runs the jobs of each owner, as a reader knows them. */
 export const RUNNER_NAMES: Readonly<Record<string, string>> = {
@@ -21,8 +21,6 @@ export const RUNNER_NAMES: Readonly<Record<string, string>> = {
 
 /** The owners whose jobs the playground shows beside its own. */
 export const OUTSIDE_OWNERS: readonly string[] = ['cli', 'mcp']
-
-const active = (job: Job) => job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
 
 /** A username, hashtag or URL as one shell word. */
 const shellWord = (text: string) =>
@@ -42,6 +40,11 @@ export function controlRefusal(job: Job, action: 'pause' | 'resume' | 'cancel'):
 	return `Job ${job.id} was started by ${where}, which runs it: it cannot be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'cancelled'} here${stop}; ${continueHint(job)}`
 }
 
+/** Why a job is not deleted while live process `runner` collects it, and what to do first. */
+export function busyRefusal(job: Job, runner: number): string {
+	return `Job ${job.id} is being collected by ${RUNNER_NAMES[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
+}
+
 /**
  * The job as another process shows it. A job left queued, running or waiting by a process that has
  * ended (`kill -9`, a crash) is paused in effect: it shows as paused, saying how to continue it. A
@@ -49,7 +52,7 @@ export function controlRefusal(job: Job, action: 'pause' | 'resume' | 'cancel'):
  * there, and stays queued; `smkit collect` runs its job from the moment it creates it.
  */
 export function outsideView(jobs: JobStore, job: Job): Job {
-	if (!active(job) || jobs.liveRunner(job.id) !== null) return job
+	if (!isActiveJob(job) || jobs.liveRunner(job.id) !== null) return job
 	if (job.owner !== 'cli' && job.status === 'queued') return job
 	const where = RUNNER_NAMES[job.owner] ?? job.owner
 	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${continueHint(job)}` }
@@ -73,7 +76,7 @@ export async function followStored(
 	}
 	let last = read()
 	const start = { at: performance.now(), collected: last?.collected ?? 0 }
-	while (last && active(last) && !signal.aborted) {
+	while (last && isActiveJob(last) && !signal.aborted) {
 		await new Promise<void>((resolve) => {
 			const timer = setTimeout(done, intervalMs)
 			function done() {

@@ -8,6 +8,13 @@ export type JobKind = (typeof JOB_KINDS)[number]
 export const JOB_STATUSES = ['queued', 'running', 'waiting', 'paused', 'done', 'failed', 'cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
 
+/** Statuses in which a job still changes by itself (its runner has it, or it waits for one). */
+export const isActiveJob = (job: Pick<Job, 'status'>): boolean =>
+	job.status === 'queued' || job.status === 'running' || job.status === 'waiting'
+
+/** A job as the API and `smkit jobs --json` show it: `owner` is called `source` there. */
+export const publicJob = ({ owner, id, ...job }: Job) => ({ id, source: owner, ...job })
+
 /** Statuses a job does not leave by itself. */
 export const FINISHED_STATUSES: readonly JobStatus[] = ['done', 'failed', 'cancelled']
 

@@ -4,6 +4,13 @@
  * accent written as a combining mark none, an emoji two whatever its code units.
  */
 
+/** An ISO time as a table shows it, `2026-03-01 09:00:00Z`; null stays null (shown as `-`). */
+export function when(iso: string): string
+export function when(iso: string | null): string | null
+export function when(iso: string | null): string | null {
+	return iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null
+}
+
 /** One table cell: text, a number (grouped with commas) or nothing. */
 export type Cell = string | number | null | undefined
 

@@ -4,12 +4,11 @@
  * posts that entered and left.
  */
 import { clip } from '../cli-error'
-import { formatTable } from '../server/table'
+import { formatTable, when } from '../server/table'
 import { label } from './scheduler'
 import type { Snapshot, SnapshotDiff, Watch } from './types'
 
-/** An ISO time as `2026-03-01 09:00:00Z`, or null. */
-export const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : null)
+export { when }
 
 /** The watch list. */
 export function watchTable(watches: readonly Watch[]): string {

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { jsonText, terminalText, UsageError } from '../cli-error'
+import { idArgument, jsonText, terminalText, UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
 import { JobStore } from '../jobs/store'
@@ -80,12 +80,7 @@ const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n
 const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
 
 /** A watch id argument. */
-function idOf(value: unknown): number {
-	const id = Number(value)
-	if (!Number.isInteger(id) || id < 1)
-		throw new UsageError(`expected a watch id, got '${String(value ?? '')}'`)
-	return id
-}
+const idOf = (value: unknown) => idArgument(value, 'watch')
 
 /** `smkit watch ACTION [...ARGS]`. Sets the exit code: 1 when `run` had a failure. */
 export async function runWatchCommand(

@@ -11,19 +11,12 @@ import { CONTENT_TYPES, type ExportFormat, exportChunks, exportStream } from '..
 import { KIND_SOURCES, TARGET_HINTS } from '../../jobs/kinds'
 import { type JobManager, JobStateError } from '../../jobs/manager'
 import { followStored } from '../../jobs/outside'
-import type { Job, JobKind } from '../../jobs/types'
+import { isActiveJob, type Job, type JobKind, publicJob } from '../../jobs/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
 import { CreateBody, ExportQuery, eventsDetail, exportDetail, JobParams, JobSchema } from './job-schemas'
 import { singleQuery } from './params'
-
-/** Public fields of a job (the runner's bookkeeping stays inside). */
-export const publicJob = ({ owner, id, ...job }: Job) => ({
-	id,
-	source: owner as 'playground' | 'cli' | 'mcp',
-	...job
-})
 
 const describeJob = (job: Job) => `Job ${job.id}: ${job.kind} of ${job.target}, ${job.status}`
 
@@ -98,9 +91,8 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 				const first = requireJob(manager, id)
 				return eventStreamResponse(
 					async (send, signal) => {
-						const active = (job: Job) => ['queued', 'running', 'waiting'].includes(job.status)
 						send({ type: 'status', job: publicJob(first) })
-						if (!active(first)) return
+						if (!isActiveJob(first)) return
 						// Another process runs it: its progress is read from the store.
 						if (!manager.owns(first))
 							return followStored(
@@ -115,7 +107,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 						await new Promise<void>((resolve) => {
 							const stop = manager.subscribe(id, (event) => {
 								send({ ...event, job: publicJob(event.job) })
-								if (event.type === 'status' && !active(event.job)) finish()
+								if (event.type === 'status' && !isActiveJob(event.job)) finish()
 							})
 							const finish = () => {
 								stop()
@@ -129,7 +121,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 							})
 							// The job may have settled between the first read and the subscription.
 							const now = manager.get(id)
-							if (!now || !active(now)) {
+							if (!now || !isActiveJob(now)) {
 								if (now) send({ type: 'status', job: publicJob(now) })
 								finish()
 							}
