@@ -15,7 +15,7 @@ import { clip, idArgument, jsonText, terminalText, UsageError } from '../cli-err
 import { dbPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable, when } from '../server/table'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
-import { EXPORT_FORMATS } from './export'
+import { EXPORT_FORMATS, exportFormatFor } from './export'
 import { checkOutPath } from './export-file'
 import { outsideView, RUNNER_NAMES } from './outside'
 import { counted } from './progress'
@@ -30,7 +30,7 @@ export const jobsOptions = {
 			EXPORT_FORMATS.map((format) => Type.Literal(format)),
 			{
 				flag: '--format <format>',
-				description: 'export: jsonl (the default), csv or json',
+				description: "export: jsonl, csv or json (default: --out's extension, else jsonl)",
 				error: "--format must be jsonl, csv or json, got '{value}'"
 			}
 		)
@@ -171,7 +171,7 @@ async function exportRecords(jobs: JobStore, job: Job, options: JobsCommandOptio
 	const interrupt = () => controller.abort(new Error('interrupted'))
 	process.once('SIGINT', interrupt)
 	process.once('SIGTERM', interrupt)
-	const sink = new RecordSink(jobs, job.id, options.format ?? 'jsonl', options.out)
+	const sink = new RecordSink(jobs, job.id, exportFormatFor(options.format, options.out), options.out)
 	if (!options.out)
 		process.stdout.on('error', () => {
 			sink.outputClosed = true

@@ -17,7 +17,7 @@ import { openInstagram } from '../demo'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
-import { EXPORT_FORMATS } from './export'
+import { EXPORT_FORMATS, exportFormatFor } from './export'
 import { checkOutPath } from './export-file'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
 import { clock, counted, number, ProgressReporter } from './progress'
@@ -44,14 +44,16 @@ export const collectOptions = {
 			error: '--out must be a file path'
 		})
 	),
-	format: Type.Union(
-		EXPORT_FORMATS.map((format) => Type.Literal(format)),
-		{
-			default: 'jsonl',
-			flag: '--format <format>',
-			description: 'jsonl (streamed as records arrive), csv or json (written at the end)',
-			error: "--format must be jsonl, csv or json, got '{value}'"
-		}
+	format: Type.Optional(
+		Type.Union(
+			EXPORT_FORMATS.map((format) => Type.Literal(format)),
+			{
+				flag: '--format <format>',
+				description:
+					"jsonl (streamed as records arrive), csv or json (written at the end); default: --out's extension (.csv, .json), else jsonl",
+				error: "--format must be jsonl, csv or json, got '{value}'"
+			}
+		)
 	),
 	dbPath: dbPathOption('The SQLite file jobs are kept in', DEFAULT_DB_PATH),
 	envPath: envPathOption,
@@ -94,6 +96,7 @@ export async function runCollect(
 	const options = parseOptions(collectOptions, raw)
 	const { kind, target } = parseCollectArguments(kindArgument, targetArgument)
 	if (options.out) checkOutPath(options.out)
+	const format = exportFormatFor(options.format, options.out)
 	// A job's error may quote Instagram's answer: no control character reaches the terminal.
 	const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
 	const store = openStore(options.dbPath)
@@ -135,7 +138,7 @@ export async function runCollect(
 			)
 		}
 		const reporter = new ProgressReporter(process.stderr, `${kind} ${target}`)
-		const sink = new RecordSink(jobs, job.id, options.format, options.out, (line) => {
+		const sink = new RecordSink(jobs, job.id, format, options.out, (line) => {
 			reporter.finish()
 			log(line)
 		})
@@ -183,7 +186,7 @@ export async function runCollect(
 						if (controller.signal.aborted) return
 						walked = true
 						// A big list takes a while to write: the last progress line is not where it hangs.
-						if (options.out && options.format !== 'jsonl' && !onlyOutputLeft) {
+						if (options.out && format !== 'jsonl' && !onlyOutputLeft) {
 							reporter.finish()
 							log(`Writing ${options.out} from the store`)
 						}

@@ -18,6 +18,24 @@ import type { JobStore } from './store'
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'json'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
+/** What each file extension asks for (`--out followers.csv` writes CSV unless --format says otherwise). */
+const FORMAT_OF_EXTENSION: Record<string, ExportFormat> = {
+	csv: 'csv',
+	json: 'json',
+	jsonl: 'jsonl',
+	ndjson: 'jsonl'
+}
+
+/**
+ * The format of an export: the one asked for, else the one the output file's extension names
+ * (.csv, .json, .jsonl, .ndjson, in any case), else JSONL.
+ */
+export function exportFormatFor(asked: ExportFormat | undefined, out: string | undefined): ExportFormat {
+	if (asked) return asked
+	const extension = /\.(\w+)$/.exec(out ?? '')?.[1]?.toLowerCase()
+	return (extension && FORMAT_OF_EXTENSION[extension]) || 'jsonl'
+}
+
 /** Content types of the formats. */
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
 	jsonl: 'application/x-ndjson; charset=utf-8',

@@ -2,7 +2,8 @@
  * `smkit collect` on the compiled binary, as a user runs it: killed with SIGKILL at random moments
  * and run again until it finishes, it ends with exactly the account's followers, each once, in the
  * file and in the store; Ctrl-C exits 130 and the next run continues; --fresh starts over; CSV and
- * JSON come from the store; bad arguments exit 2; a reader closing the pipe early stops the job quietly.
+ * JSON come from the store (chosen by --format or --out's extension); bad arguments exit 2; a
+ * reader closing the pipe early stops the job quietly.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -182,6 +183,14 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 	const one = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '1', '--db', 'formats.db'])
 	const summary = (await new Response(one.stderr).text()).trim().split('\n').at(-1)
 	expect(summary).toStartWith('done: 1 record, 1 page, ')
+	// --out's extension names the format when --format is not given.
+	const named = collect(['following', 'luna.explorer', '--out', 'following.csv', '--db', 'formats.db'])
+	expect(await named.exited).toBe(0)
+	const namedBytes = readFileSync(join(folder, 'following.csv'))
+	expect([...namedBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+	const namedRows = new TextDecoder().decode(namedBytes).trim().split('\r\n')
+	expect(namedRows[0]).toBe('pk,username,full_name,is_private,is_verified,profile_pic_url')
+	expect(namedRows.length).toBe(1 + 50)
 	for (const [args, message] of [
 		[['friends', 'luna.explorer'], 'KIND must be one of'],
 		[['followers', 'not a user!'], 'TARGET of followers must be a username'],

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ExportChunk, exportChunks, exportStream, recordJson } from '../../src/jobs/export'
+import {
+	type ExportChunk,
+	exportChunks,
+	exportFormatFor,
+	exportStream,
+	recordJson
+} from '../../src/jobs/export'
 import { writeExport } from '../../src/jobs/export-file'
 import { JobStore } from '../../src/jobs/store'
 import { CHUNK_CHARACTERS, toCsv, UTF8_BOM } from '../../src/server/csv'
@@ -140,4 +146,15 @@ test('holds the records stored when it started; a job deleted meanwhile ends in 
 	expect(chunks.next().done).toBe(false)
 	jobs.delete(deleted)
 	expect(() => [...chunks]).toThrow(/lost records during the export/)
+})
+
+test("the format is --format's, else --out's extension's, else JSONL", () => {
+	expect(exportFormatFor(undefined, 'followers.csv')).toBe('csv')
+	expect(exportFormatFor(undefined, 'out/Followers.JSON')).toBe('json')
+	expect(exportFormatFor(undefined, 'a.ndjson')).toBe('jsonl')
+	expect(exportFormatFor(undefined, 'followers.txt')).toBe('jsonl')
+	expect(exportFormatFor(undefined, 'csv')).toBe('jsonl')
+	expect(exportFormatFor(undefined, undefined)).toBe('jsonl')
+	expect(exportFormatFor('jsonl', 'followers.csv')).toBe('jsonl')
+	expect(exportFormatFor('csv', undefined)).toBe('csv')
 })

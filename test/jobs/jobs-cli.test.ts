@@ -97,6 +97,12 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	const rows = readFileSync(join(folder, 'luna.csv'), 'utf8').trimEnd().split('\n')
 	expect(rows).toHaveLength(1 + walked.length)
 	expect(rows[1]?.startsWith(`${JSON.parse(walked[0] as string).pk},`)).toBe(true)
+	// Without --format the file's extension names the format; --format wins over it.
+	expect((await jobs('export', '1', '--out', 'luna.JSON')).code).toBe(0)
+	const array = JSON.parse(readFileSync(join(folder, 'luna.JSON'), 'utf8'))
+	expect(array.map((record: { pk: string }) => record.pk)).toEqual(walked.map((line) => JSON.parse(line).pk))
+	expect((await jobs('export', '1', '--format', 'jsonl', '--out', 'lines.csv')).code).toBe(0)
+	expect(readFileSync(join(folder, 'lines.csv'), 'utf8').trim().split('\n')).toEqual(walked)
 
 	const busy = await jobs('delete', String(running.id))
 	expect(busy.code).toBe(1)
