@@ -100,6 +100,9 @@ export function displayHost(host: string): string {
 	return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
 
+/** What to do about a port in use, for every server's start-up error. */
+export const PORT_IN_USE_HINT = 'is smkit already running there? Stop it, or choose another port with --port'
+
 /**
  * Listens with the settings both servers need: the connection guards of `guardedServeOptions` (a
  * read deadline of `readTimeoutSeconds` for headers, bodies and idle connections, envelopes for
@@ -126,7 +129,7 @@ export function listen(
 			error instanceof Error &&
 			/in use|EADDRINUSE/i.test(`${error.message} ${(error as { code?: string }).code}`)
 		throw new Error(
-			`cannot listen on ${options.host}:${options.port}: ${inUse ? 'the port is in use' : String(error)}`
+			`cannot listen on ${options.host}:${options.port}: ${inUse ? `the port is in use (${PORT_IN_USE_HINT})` : String(error)}`
 		)
 	}
 }

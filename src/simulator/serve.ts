@@ -22,7 +22,12 @@ export async function runSimulator(rawOptions: unknown): Promise<void> {
 	const options = parseSimulatorOptions(rawOptions)
 	// Loaded here: every other command registers this one, and only this one (or demo mode) runs it.
 	const { startSimulator } = await import('./server')
-	const simulator = await startSimulator({ port: options.port, host: options.host })
+	const simulator = await startSimulator({ port: options.port, host: options.host }).catch((error) => {
+		if (!/in use|EADDRINUSE/i.test(String(error))) throw error
+		throw new Error(
+			`cannot listen on ${options.host}:${options.port}: the port is in use (stop what listens there, or choose another port with --port)`
+		)
+	})
 	console.log(`Simulated Instagram (demo data) listening on ${simulator.url}`)
 	console.log(`Point a client at it with SMKIT_UPSTREAM_URL=${simulator.url}`)
 	console.log('The demo session is built in (SESSION_ID, CSRF_TOKEN and DS_USER_ID of the demo account):')

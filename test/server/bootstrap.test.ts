@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { Elysia } from 'elysia'
 import { jsonBody, MiB, unwrapParseError } from '../../src/server/body'
-import { displayHost, startServer } from '../../src/server/bootstrap'
+import { displayHost, PORT_IN_USE_HINT, startServer } from '../../src/server/bootstrap'
 import { HttpError } from '../../src/server/envelope'
 import { securityGuard } from '../../src/server/security'
 
@@ -92,7 +92,9 @@ describe('startServer', () => {
 				},
 				build: app
 			})
-			await expect(start).rejects.toThrow(`cannot listen on 127.0.0.1:${blocker.port}: the port is in use`)
+			await expect(start).rejects.toThrow(
+				`cannot listen on 127.0.0.1:${blocker.port}: the port is in use (${PORT_IN_USE_HINT})`
+			)
 			expect(stopped).toBe(true)
 		} finally {
 			blocker.stop(true)
@@ -111,7 +113,9 @@ describe('startServer', () => {
 		const first = await start(0)
 		try {
 			const port = Number(new URL(first.url).port)
-			await expect(start(port)).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: the port is in use`)
+			await expect(start(port)).rejects.toThrow(
+				`cannot listen on 127.0.0.1:${port}: the port is in use (${PORT_IN_USE_HINT})`
+			)
 		} finally {
 			await first.stop()
 		}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { UsageError } from '../../src/cli-error'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
-import { parseSimulatorOptions } from '../../src/simulator/serve'
+import { parseSimulatorOptions, runSimulator } from '../../src/simulator/serve'
 import { startSimulator } from '../../src/simulator/server'
 
 async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
@@ -47,6 +47,17 @@ describe('smkit simulator', () => {
 			await expect(startSimulator({ port })).rejects.toThrow(/in use/)
 		} finally {
 			await first.stop()
+		}
+	})
+
+	it('a port in use is an error naming the address and what to do', async () => {
+		const blocker = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('busy') })
+		try {
+			await expect(runSimulator({ port: String(blocker.port) })).rejects.toThrow(
+				`cannot listen on 127.0.0.1:${blocker.port}: the port is in use (stop what listens there, or choose another port with --port)`
+			)
+		} finally {
+			blocker.stop(true)
 		}
 	})
 
