@@ -89,6 +89,13 @@ export const methodRegistry: readonly MethodSpec[] = Object.freeze([
 	),
 	entry(
 		'media',
+		'getCommentReplies',
+		[MEDIA_PK, { name: 'commentPk', type: 'string', description: 'comment pk as a string' }, LIST],
+		page(models.CommentReply, models.CommentReplyPage),
+		"Every reply to a comment, oldest first (a comment's replies field shows at most two)"
+	),
+	entry(
+		'media',
 		'like',
 		[MEDIA_PK],
 		one(models.LikeResult),

@@ -2,7 +2,8 @@
  * What each job kind collects and how: the target's upstream id and the list's size, one page
  * from a cursor, and the key that identifies a record. Pages come from the client's list methods,
  * so they follow the client's pagination rule; each asks for the largest page the upstream serves
- * (or one upstream page where Instagram fixes the size), so one job page is one upstream request.
+ * (or one upstream page where Instagram fixes the size), so one job page is one upstream request,
+ * except that a page of comments also fetches the replies its comments do not show.
  */
 
 import type { TObject } from '@sinclair/typebox'
@@ -12,7 +13,7 @@ import { IgArgumentError } from '../client/errors'
 import { Comment, Media } from '../client/models/media'
 import { UserShort } from '../client/models/users'
 import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../client/shortcode'
-import type { PageData } from '../client/types'
+import type { CommentReply, PageData } from '../client/types'
 import type { JobKind } from './types'
 
 /** The resolved target of a job. */
@@ -127,7 +128,7 @@ export const KIND_SOURCES: Record<JobKind, KindSource> = {
 			const media = await resolveMedia(ig, target, signal)
 			return { id: media.pk, total: null }
 		},
-		page: (ig, pk, cursor, signal) => ig.media.getComments(pk, { cursor, signal }),
+		page: commentsWithReplies,
 		key: keyOf,
 		record: Comment
 	},
@@ -141,6 +142,39 @@ export const KIND_SOURCES: Record<JobKind, KindSource> = {
 		key: keyOf,
 		record: UserShort
 	}
+}
+
+/**
+ * A page of comments, each with every reply: Instagram shows at most two under a comment, so one
+ * with more is completed from its reply pages before the page is returned. The job stores the page
+ * whole or not at all, so a stop in between asks for the page and its replies again.
+ */
+async function commentsWithReplies(
+	ig: InstagramClient,
+	pk: string,
+	cursor: string | null,
+	signal: AbortSignal
+): Promise<PageData<Comment>> {
+	const page = await ig.media.getComments(pk, { cursor, signal })
+	const items: Comment[] = []
+	for (const comment of page.items) {
+		if (comment.reply_count <= comment.replies.length) {
+			items.push(comment)
+			continue
+		}
+		const replies: CommentReply[] = []
+		const seen = new Set<string>()
+		let next: string | null = null
+		do {
+			const part = await ig.media.getCommentReplies(pk, comment.pk, { cursor: next, signal })
+			replies.push(...part.items)
+			// A cursor that comes back again would walk the same replies forever: the end.
+			next = part.next_cursor !== null && !seen.has(part.next_cursor) ? part.next_cursor : null
+			if (next) seen.add(next)
+		} while (next)
+		items.push({ ...comment, replies })
+	}
+	return { items, next_cursor: page.next_cursor }
 }
 
 /** What TARGET means for each kind (help texts and error messages). */

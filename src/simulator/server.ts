@@ -20,6 +20,7 @@
  * | GET    | /api/v1/media/{pk}/info/                              | S    | -                                           |
  * | GET    | /api/v1/media/{pk}/likers/                            | S    | -                                           |
  * | GET    | /api/v1/media/{pk}/comments/                          | S    | min_id (next_min_id, a JSON text; 15/page)  |
+ * | GET    | /api/v1/media/{pk}/comments/{c}/child_comments/       | S    | min_id (next_min_child_cursor; 2/page)      |
  * | POST   | /api/v1/media/{pk}/like/, /unlike/                    | S    | - (also /api/v1/web/likes/{pk}/like/, unlike)|
  * | POST   | /api/v1/media/{pk}/comment/ form comment_text         | S    | - (also /api/v1/web/comments/{pk}/add/)     |
  * | GET    | /api/v1/feed/user/{pk}/?count=                        | S    | max_id (next_max_id = last item's id)       |

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { Comment, Media, MediaFull, MediaV2 } from '../../src/client/types'
+import { Comment, CommentReply, Media, MediaFull, MediaV2 } from '../../src/client/types'
 import { DEMO, failure, useSimulator } from './simulator-setup'
 
 const context = useSimulator()
@@ -71,6 +71,41 @@ describe('ig.media against the simulator', () => {
 		expect(new Set(collected.items.map((comment) => comment.pk)).size).toBe(collected.items.length)
 		const next = await ig.media.getComments(firstPk, { cursor: first.next_cursor })
 		expect(next.items[0]?.pk).toBe(collected.items[first.items.length]?.pk as string)
+	})
+
+	it('walks every reply of a comment, beyond the two its replies field shows', async () => {
+		const ig = context.client()
+		const state = context.sim.state
+		// The comment of luna.explorer's posts with the most replies.
+		const [media, thread] = state
+			.postsOf(DEMO.luna.pk)
+			.flatMap((post) => state.commentsOf(post).map((comment) => [post, comment] as const))
+			.reduce((best, entry) => (entry[1].replies.length > best[1].replies.length ? entry : best))
+		const expected = thread.replies.map((reply) => reply.pk)
+		expect(expected.length).toBeGreaterThan(2)
+		const shown = (await ig.media.getComments(String(media.pk), { count: 100 })).items.find(
+			(comment) => comment.pk === thread.pk
+		)
+		expect(shown?.reply_count).toBe(expected.length)
+		expect(shown?.replies.map((reply) => reply.pk)).toEqual(expected.slice(0, 2))
+
+		const all = await ig.media.getCommentReplies(String(media.pk), thread.pk, { count: 100 })
+		expect(all.items.map((reply) => reply.pk)).toEqual(expected)
+		expect(all.total_count).toBe(expected.length)
+		expect(all.next_cursor).toBeNull()
+		expect(all.items.every((reply) => Value.Check(CommentReply, reply))).toBe(true)
+		// Page by page, with a count that ends inside an upstream page: each reply once, in order.
+		const walked: string[] = []
+		let cursor: string | null = null
+		do {
+			const page = await ig.media.getCommentReplies(String(media.pk), thread.pk, { count: 1, cursor })
+			walked.push(...page.items.map((reply) => reply.pk))
+			cursor = page.next_cursor
+		} while (cursor)
+		expect(walked).toEqual(expected)
+
+		expect((await failure(ig.media.getCommentReplies(String(media.pk), '1'))).kind).toBe('not_found')
+		expect((await failure(ig.media.getCommentReplies(String(media.pk), 'abc'))).kind).toBe('bad_request')
 	})
 
 	it('likes and unlikes, and the simulator state follows', async () => {

@@ -292,6 +292,43 @@ describe('runJob', () => {
 		expect(storedPks(job.id)).toEqual(await walkFollowers())
 	})
 
+	test('a comments job stores every reply of each comment, beyond the two Instagram shows, through faults', async () => {
+		const state = simulator.sim.state
+		// luna.explorer's post whose comments have the most replies: some have more than two.
+		const post = state
+			.postsOf(DEMO_PRESETS.luna.pk)
+			.reduce((best, entry) =>
+				Math.max(...state.commentsOf(entry).map((comment) => comment.replies.length)) >
+				Math.max(...state.commentsOf(best).map((comment) => comment.replies.length))
+					? entry
+					: best
+			)
+		const expected = state
+			.commentsOf(post)
+			.map((comment) => [comment.pk, comment.replies.map((reply) => reply.pk)])
+		expect(expected.some(([, replies]) => replies.length > 2)).toBe(true)
+		simulator.sim.faults.set([
+			{ kind: 'rate_limit', times: 1, retryAfter: 0, pathPattern: 'child_comments' },
+			{ kind: 'server_error', probability: 0.2, status: 503, pathPattern: 'comments' },
+			{ kind: 'malformed', probability: 0.1, pathPattern: 'child_comments' }
+		])
+		const job = jobs.create({ kind: 'comments', target: String(post.pk) })
+		const finished = await runJob(jobs, job.id, {
+			ig: simulator.client({ maxRetries: 0 }),
+			backoffMs: 1,
+			maxBackoffMs: 5
+		})
+		simulator.sim.faults.clear()
+		expect(finished.status).toBe('done')
+		const stored = [...jobs.records(job.id)] as {
+			pk: string
+			reply_count: number
+			replies: { pk: string }[]
+		}[]
+		expect(stored.map((comment) => [comment.pk, comment.replies.map((reply) => reply.pk)])).toEqual(expected)
+		expect(stored.every((comment) => comment.replies.length === comment.reply_count)).toBe(true)
+	})
+
 	test('an expired session pauses the job with what to do; resuming continues', async () => {
 		const job = jobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username })
 		const ig = simulator.client()

@@ -4,7 +4,9 @@
  * panel of a path, and the presets name records that exist in the demo data.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { collectableList } from '../../assets/playground/lib/jobs'
 import { DATA_PANELS, matchRequest } from '../../assets/playground/panels/catalog'
+import { THREAD } from '../../assets/playground/panels/catalog-fields'
 import { API_GROUPS } from '../../src/client/client'
 import { createDemoClient } from '../../src/demo'
 import { createPlaygroundApp } from '../../src/playground/app'
@@ -44,11 +46,11 @@ describe('catalog', () => {
 		expect(new Set(catalogPaths().map(normalise))).toEqual(new Set(serverPaths.map(normalise)))
 	})
 
-	test('has 11 data panels and their 43 endpoints', () => {
+	test('has 11 data panels and their 44 endpoints', () => {
 		// One panel per API group of the client, in the client's order.
 		expect(API_GROUPS).toHaveLength(11)
 		expect(DATA_PANELS.map((panel) => panel.id)).toEqual([...API_GROUPS])
-		expect(catalogPaths()).toHaveLength(43)
+		expect(catalogPaths()).toHaveLength(44)
 	})
 
 	test('matches a request path back to its panel, action and values', () => {
@@ -59,10 +61,28 @@ describe('catalog', () => {
 		expect(matchRequest('/api/users/username/a%20b')?.values).toEqual({ username: 'a b' })
 		expect(matchRequest('/api/notifications')?.action.id).toBe('raw')
 		expect(matchRequest('/api/save')).toBeNull()
+		const replies = matchRequest('/api/media/comments/3604652359959305880/replies/18928815347468480')
+		expect(replies?.action.id).toBe('replies')
+		expect(replies?.values).toEqual({ media_pk: '3604652359959305880', comment_pk: '18928815347468480' })
+		expect(matchRequest('/api/media/comments/3604652359959305880')?.action.id).toBe('comments')
+		// "Collect all" under comments starts a comments job; under one comment's replies, none.
+		expect(collectableList('/api/media/comments/3604652359959305880?count=20')).toEqual({
+			kind: 'comments',
+			value: '3604652359959305880',
+			byUserPk: false
+		})
+		expect(collectableList('/api/media/comments/3604652359959305880/replies/18928815347468480')).toBeNull()
 	})
 
 	test('presets name demo records', () => {
+		// The replies example: a comment of that post with more replies than the two it shows.
+		const thread = simulator.state.media(THREAD.mediaPk)
+		const comment =
+			thread && simulator.state.commentsOf(thread).find((entry) => entry.pk === THREAD.commentPk)
+		expect(comment?.replies.length).toBeGreaterThan(2)
 		const known = new Set<string>([
+			THREAD.mediaPk,
+			THREAD.commentPk,
 			DEMO_PRESETS.viewer.username,
 			DEMO_PRESETS.viewer.pk,
 			DEMO_PRESETS.luna.username,

@@ -94,7 +94,8 @@ const COLLECTABLE: [RegExp, JobKind, boolean][] = [
 	[/^\/api\/feed\/user\/([^/?]+)/, 'posts', true],
 	[/^\/api\/public\/posts\/([^/?]+)/, 'posts', false],
 	[/^\/api\/feed\/tag\/([^/?]+)/, 'tag', false],
-	[/^\/api\/media\/comments\/([^/?]+)/, 'comments', false],
+	// Not a comment's replies (`/comments/{media}/replies/{comment}`): no job collects those alone.
+	[/^\/api\/media\/comments\/([^/?]+)(?:\?|$)/, 'comments', false],
 	[/^\/api\/media\/likers\/([^/?]+)/, 'likers', false]
 ]
 

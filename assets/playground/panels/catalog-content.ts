@@ -1,11 +1,13 @@
 /** Panels about people and posts: Users, Media, Feed, Search, Stories. */
 import {
+	commentPk,
 	count,
 	type DataPanelSpec,
 	MEDIA_PKS,
 	mediaPk,
 	query,
 	TAGS,
+	THREAD,
 	username,
 	userPk
 } from './catalog-fields'
@@ -118,6 +120,13 @@ export const CONTENT_PANELS: DataPanelSpec[] = [
 				path: '/api/media/comments/{media_pk}',
 				description: 'Parsed comments.',
 				fields: [mediaPk()]
+			},
+			{
+				id: 'replies',
+				label: 'Comment replies',
+				path: '/api/media/comments/{media_pk}/replies/{comment_pk}',
+				description: "Every reply to a comment (a comment's replies field shows at most two).",
+				fields: [mediaPk(THREAD.mediaPk), commentPk()]
 			}
 		]
 	},

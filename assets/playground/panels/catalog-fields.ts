@@ -113,15 +113,33 @@ export function userPk(name = 'user_pk'): FieldSpec {
 	}
 }
 /** A media pk path field (default DVUVYxwAOOz). */
-export function mediaPk(): FieldSpec {
+export function mediaPk(value = MEDIA_PKS[0].value): FieldSpec {
 	return {
 		name: 'media_pk',
 		label: 'Media ID (pk)',
 		in: 'path',
-		value: MEDIA_PKS[0].value,
+		value,
 		required: true,
 		presets: MEDIA_PKS,
 		rule: RULES.mediaPk
+	}
+}
+/** luna.explorer's post DIGTDkeJd6Y and its comment with four replies (two shown under it). */
+export const THREAD = { mediaPk: '3604652359959305880', commentPk: '18928815347468480' }
+
+/** A comment pk path field (default THREAD's comment). */
+export function commentPk(): FieldSpec {
+	return {
+		name: 'comment_pk',
+		label: 'Comment ID (pk)',
+		in: 'path',
+		value: THREAD.commentPk,
+		required: true,
+		hint: "A comment's pk, from Comments",
+		rule: {
+			pattern: /^[0-9]{1,25}$/,
+			message: "Invalid path parameter 'comment_pk': expected a numeric comment id"
+		}
 	}
 }
 /** The `q` search field. */

@@ -4,17 +4,27 @@
  */
 
 import { normalizeMedia, toMediaV2 } from '../normalize/media'
-import { normalizeComment } from '../normalize/social'
+import { normalizeComment, normalizeCommentReply } from '../normalize/social'
 import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, count, flag, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate, paginateWhole, withFields } from '../pagination'
 import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../shortcode'
-import type { Comment, LikeResult, MediaFull, Media as MediaModel, MediaV2, UserShort } from '../types'
+import type {
+	Comment,
+	CommentReply,
+	LikeResult,
+	MediaFull,
+	Media as MediaModel,
+	MediaV2,
+	UserShort
+} from '../types'
 import { ApiGroup, call, isFatal, notFound, type RequestOptions, requirePk, requireText } from './base'
 import { userInfo } from './users'
 
 /** A comments page with the media's totals. */
 export type CommentPage = Page<Comment> & { total_count: number; has_more: boolean }
+/** A page of one comment's replies with its reply count. */
+export type CommentReplyPage = Page<CommentReply> & { total_count: number }
 
 /** Media details and actions. Pks are strings (`"3842790443716764595"`), or `"<pk>_<owner>"` ids. */
 export class Media extends ApiGroup {
@@ -90,6 +100,36 @@ export class Media extends ApiGroup {
 			return { items: asArray(body.comments).map(normalizeComment), next_cursor: more && next ? next : null }
 		}, options)
 		return withFields(page, { total_count: total, has_more: page.next_cursor !== null })
+	}
+
+	/**
+	 * Every reply to one comment, oldest first (a comment shows at most two):
+	 * `GET /api/v1/media/{pk}/comments/{comment}/child_comments/[?min_id=<cursor>]` →
+	 * `child_comments[]` [get_default]. Adds `total_count` (the comment's reply count).
+	 */
+	async getCommentReplies(
+		mediaPk: string,
+		commentPk: string,
+		options: ListOptions = {}
+	): Promise<CommentReplyPage> {
+		const pk = mediaPkFrom(requirePk('mediaPk', mediaPk))
+		const comment = requirePk('commentPk', commentPk)
+		let total = 0
+		const page = await paginate(async (cursor) => {
+			const body = await call(this.client, '/api/v1/media/{pk}/comments/{comment}/child_comments/', {
+				params: { pk, comment },
+				query: { min_id: cursor },
+				category: 'get_default',
+				signal: options.signal
+			})
+			total = count(body.child_comment_count)
+			const next = text(body.next_min_child_cursor)
+			return {
+				items: asArray(body.child_comments).map(normalizeCommentReply),
+				next_cursor: flag(body.has_more_head_child_comments) && next ? next : null
+			}
+		}, options)
+		return withFields(page, { total_count: total })
 	}
 
 	/** Likes the media as the viewer: `POST /api/v1/web/likes/{pk}/like/` [post_like]. */

@@ -87,7 +87,7 @@ const CommentFields = {
 	hashtags: Type.Array(Type.String())
 }
 
-/** A reply shown under a comment (`preview_child_comments[]`). */
+/** A reply to a comment: shown under it (`preview_child_comments[]`), or all of them (`getCommentReplies`). */
 export const CommentReply = Type.Object(CommentFields)
 
 /** `public.getProfile`: a `User` read anonymously, with its recent posts and the strategy that answered. */
@@ -138,6 +138,9 @@ export const CommentPage = Type.Composite([
 	Page(Comment),
 	Type.Object({ total_count: Count, has_more: Type.Boolean() })
 ])
+
+/** A page of a comment's replies, oldest first, with the comment's reply count. */
+export const CommentReplyPage = Type.Composite([Page(CommentReply), Type.Object({ total_count: Count })])
 
 export type Place = Static<typeof Place>
 export type Music = Static<typeof Music>

@@ -15,7 +15,8 @@ import type {
 import { normalizeUserShort } from './user'
 import { asArray, asObject, count, flag, idOrNull, numberOrNull, text, textOrNull } from './values'
 
-function commentFields(value: unknown): CommentReply {
+/** A reply to a comment (also the fields every comment has). */
+export function normalizeCommentReply(value: unknown): CommentReply {
 	const raw = asObject(value)
 	const body = text(raw.text)
 	return {
@@ -35,8 +36,8 @@ function commentFields(value: unknown): CommentReply {
 /** A `Comment` with its preview replies. */
 export function normalizeComment(value: unknown): Comment {
 	return {
-		...commentFields(value),
-		replies: asArray(asObject(value).preview_child_comments).map(commentFields)
+		...normalizeCommentReply(value),
+		replies: asArray(asObject(value).preview_child_comments).map(normalizeCommentReply)
 	}
 }
 

@@ -1,6 +1,6 @@
-/** `/api/media/*`: media details (three normalisations), media by URL, likers and comments. */
+/** `/api/media/*`: media details (three normalisations), media by URL, likers, comments and their replies. */
 import { Elysia, t } from 'elysia'
-import { Comment, Media, MediaFull, MediaV2, UserShort } from '../../client/types'
+import { Comment, CommentReply, Media, MediaFull, MediaV2, UserShort } from '../../client/types'
 import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
@@ -8,6 +8,15 @@ import { okPage, plural } from './list'
 import { ListQuery, MediaPkParam, singleQuery } from './params'
 
 const ByPk = t.Object({ media_pk: MediaPkParam })
+const ByComment = t.Object({
+	media_pk: MediaPkParam,
+	comment_pk: t.String({
+		pattern: '^[0-9]{1,25}$',
+		error: "Invalid path parameter 'comment_pk': expected a numeric comment id",
+		description: "The comment's pk, as a decimal string (a comment's `pk` field)",
+		examples: ['18295719549199566']
+	})
+})
 
 /** The media route group. */
 export const mediaRoutes = ({ ig }: PlaygroundContext) =>
@@ -72,5 +81,26 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 				params: ByPk,
 				...singleQuery(ListQuery),
 				...documented('Media', 'Parsed comments', t.Array(Comment), { paginated: true })
+			}
+		)
+		.get(
+			'/comments/:media_pk/replies/:comment_pk',
+			async ({ params: { media_pk, comment_pk }, query: { count, cursor } }) => {
+				const page = await ig.media.getCommentReplies(media_pk, comment_pk, { count, cursor })
+				return okPage(
+					page,
+					(received) =>
+						`Replies to comment ${comment_pk}: ${plural(received, 'reply', 'replies')} of ${page.total_count}`
+				)
+			},
+			{
+				params: ByComment,
+				...singleQuery(ListQuery),
+				...documented(
+					'Media',
+					"Every reply to a comment, oldest first (a comment's replies show at most two)",
+					t.Array(CommentReply),
+					{ paginated: true }
+				)
 			}
 		)

@@ -1,9 +1,10 @@
 /**
- * Posts: `/media/{pk}/info/`, `/likers/`, `/comments/` (paged with min_id) and the write actions like,
+ * Posts: `/media/{pk}/info/`, `/likers/`, `/comments/` and a comment's replies,
+ * `/comments/{comment}/child_comments/` (both paged with min_id), and the write actions like,
  * unlike and comment, under both Instagram's app paths (`/media/{pk}/like/`, `/media/{pk}/comment/`) and
  * its web paths (`/web/likes/{pk}/like/`, `/web/comments/{pk}/add/`).
  */
-import { decodeCursor, encodeCursor } from '../cursor'
+import { decodeCursor, encodeCursor, pageOf } from '../cursor'
 import type { DemoMedia } from '../dataset-types'
 import { fail, ok, type Reply, type Route, type RouteContext } from '../http'
 import { commentView, mediaItem } from '../views-media'
@@ -52,6 +53,30 @@ function comments(context: RouteContext): Reply {
 		initiate_at_top: true,
 		insert_new_comment_to_top: true,
 		can_view_more_preview_comments: false
+	})
+}
+
+/** Replies per page of `/comments/{pk}/child_comments/` (small, so the demo's threads page). */
+const REPLY_PAGE = 2
+
+/** All replies of one comment, oldest first, paged with `min_id` like the comments themselves. */
+function childComments(context: RouteContext): Reply {
+	const media = mediaParam(context)
+	if (isReply(media)) return media
+	const parent = context.state.commentsOf(media).find((comment) => comment.pk === context.params.comment)
+	if (!parent) return fail(404, 'Comment not found')
+	const offset = decodeCursor(`replies-${parent.pk}`, context.query.get('min_id'))
+	if (offset === null) return fail(400, 'Invalid min_id')
+	const { page, nextCursor } = pageOf(parent.replies, `replies-${parent.pk}`, offset, REPLY_PAGE)
+	return ok({
+		parent_comment: commentView(context, parent),
+		child_comments: page.map((reply) => commentView(context, reply)),
+		child_comment_count: parent.replies.length,
+		has_more_head_child_comments: nextCursor !== null,
+		next_min_child_cursor: nextCursor ?? undefined,
+		has_more_tail_child_comments: false,
+		num_head_child_comments: parent.replies.length - offset - page.length,
+		num_tail_child_comments: 0
 	})
 }
 
@@ -116,6 +141,12 @@ export const mediaRoutes: readonly Route[] = [
 		}
 	},
 	{ method: 'GET', path: '/api/v1/media/:pk/comments/', access: 'session', handle: comments },
+	{
+		method: 'GET',
+		path: '/api/v1/media/:pk/comments/:comment/child_comments/',
+		access: 'session',
+		handle: childComments
+	},
 	likeRoute('/api/v1/media/:pk/like/', true),
 	likeRoute('/api/v1/media/:pk/unlike/', false),
 	likeRoute('/api/v1/web/likes/:pk/like/', true),
