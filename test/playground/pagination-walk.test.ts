@@ -122,6 +122,18 @@ const CASES: ListCase[] = [
 		}
 	},
 	{
+		// luna.explorer's post DIGTDkeJd6Y and its comment with four replies (two a simulator page).
+		name: 'comment replies',
+		path: '/api/media/comments/3604652359959305880/replies/18928815347468480',
+		max: 200,
+		key: byPk,
+		expected: ({ simulator: { state } }) => {
+			const media = state.media('3604652359959305880')
+			const thread = media && state.commentsOf(media).find((comment) => comment.pk === '18928815347468480')
+			return thread ? thread.replies.map((reply) => String(reply.pk)) : []
+		}
+	},
+	{
 		name: 'likers',
 		path: `/api/media/likers/${POST}`,
 		max: 200,
