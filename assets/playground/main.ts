@@ -4,6 +4,7 @@
  */
 import { hasToken } from '../common/request'
 import { apiGet, onSessionRefused } from './lib/api'
+import { OPEN_REQUEST_EVENT } from './lib/open-request'
 import type { PanelEntry } from './lib/panel'
 import { type ServerStatus, setStatus } from './lib/state'
 import { createAiChatPanel } from './panels/ai-chat'
@@ -54,6 +55,7 @@ async function refreshStatus(): Promise<void> {
 }
 
 shell = startShell(entries, 'users')
+document.addEventListener(OPEN_REQUEST_EVENT, (event) => rerun((event as CustomEvent<string>).detail))
 void refreshStatus()
 // Instagram refused the session on some call: show the new state (and how to reconnect) at once.
 onSessionRefused(() => void refreshStatus())

@@ -1,8 +1,10 @@
 /**
  * The result view in Chromium against a demo playground: load more with the cursor, sorting, the
- * table, tree, images and raw views, copy, errors shown with their code, URL-encoded queries.
+ * table, tree, images and raw views, copy, errors shown with their code, URL-encoded queries, and a
+ * comment row's button that opens all its replies.
  */
 import { describe, expect, test } from 'bun:test'
+import { THREAD } from '../../assets/playground/panels/catalog-fields'
 import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
 
 const ui = useDemoBrowser({}, { permissions: ['clipboard-read', 'clipboard-write'] })
@@ -147,6 +149,44 @@ describe('result view', () => {
 			expect(await ui.page.locator('main .request-preview').textContent()).toBe(
 				'GET /api/search/users?q=a%26b+c%23d'
 			)
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
+		'a comment with more replies than it carries opens all of them from its row',
+		async () => {
+			const state = ui.playground.simulator.state
+			const media = state.media(THREAD.mediaPk)
+			const thread = media && state.commentsOf(media).find((comment) => comment.pk === THREAD.commentPk)
+			const expected = thread?.replies.map((reply) => reply.text) ?? []
+			expect(expected.length).toBeGreaterThan(2)
+			await openPanel(ui.page, ui.playground, 'media/comments')
+			await ui.page.locator('main input[name="media_pk"]').fill(THREAD.mediaPk)
+			await runAction(ui.page, 'comments')
+			// Only comments whose replies field lacks some replies have the button.
+			const buttons = ui.page.locator('main .data-table tbody button', { hasText: 'Show all' })
+			const withMore = media ? state.commentsOf(media).filter((comment) => comment.replies.length > 2) : []
+			expect(await buttons.count()).toBe(withMore.length)
+			const row = ui.page
+				.locator('main .data-table tbody tr', { hasText: thread?.text ?? '' })
+				.filter({ has: ui.page.locator('button', { hasText: 'Show all' }) })
+			await row.locator('button', { hasText: 'Show all' }).click()
+			await ui.page.locator('main .request-preview', { hasText: '/replies/' }).waitFor()
+			expect(await ui.page.locator('main .request-preview').textContent()).toBe(
+				`GET /api/media/comments/${THREAD.mediaPk}/replies/${THREAD.commentPk}`
+			)
+			await ui.page.locator('main .result[aria-busy="false"] .data-table').waitFor()
+			while ((await ui.page.locator('main .load-more button').count()) > 0) {
+				const count = await rows().count()
+				await ui.page.locator('main .load-more button').click()
+				await ui.page.waitForFunction(
+					(before) => document.querySelectorAll('main .result .data-table tbody tr').length > before,
+					count
+				)
+			}
+			const texts = await ui.page.locator('main .data-table tbody tr td:nth-child(3)').allTextContents()
+			expect(texts).toEqual(expected)
 		},
 		BROWSER_TIMEOUT
 	)

@@ -63,6 +63,33 @@ function compare(left: unknown, right: unknown): number {
 	)
 }
 
+/**
+ * A button in one column's cells that opens more about the row (a comment's replies): `label`
+ * names it for a row, or is null where the row has nothing more.
+ */
+export interface CellAction {
+	column: string
+	label(row: Row): string | null
+	run(row: Row): void
+}
+
+/** The cell of `action`'s column: the value, then the action's button when the row has one. */
+function actionCell(action: CellAction, value: unknown, row: Row): HTMLTableCellElement {
+	const td = cell(action.column, value, row)
+	const label = action.label(row)
+	if (label === null) return td
+	td.append(
+		' ',
+		h('button', {
+			className: 'link-button',
+			text: label,
+			attrs: { type: 'button' },
+			on: { click: () => action.run(row) }
+		})
+	)
+	return td
+}
+
 /** One cell; `data-label` names its column for the phone layout. */
 function cell(column: string, value: unknown, row: Row, label = columnLabel(column)): HTMLTableCellElement {
 	const role = columnRole(column)
@@ -161,7 +188,7 @@ function columnMenu(all: string[], shown: string[], onChange: (columns: string[]
 }
 
 /** Builds a sortable table for a list of records, with the columns menu above it. */
-export function dataTable(records: unknown[]): HTMLElement {
+export function dataTable(records: unknown[], action?: CellAction): HTMLElement {
 	const flat = records.map(flattenRecord)
 	const kind = recordKind(flat)
 	const rows = flat.map((row) => withDerivedColumns(kind, row))
@@ -217,7 +244,9 @@ export function dataTable(records: unknown[]): HTMLElement {
 					'tr',
 					null,
 					h('td', { className: 'cell-index', text: String(index + 1), attrs: { 'data-label': '#' } }),
-					...columns.map((column) => cell(column, row[column], row))
+					...columns.map((column) =>
+						column === action?.column ? actionCell(action, row[column], row) : cell(column, row[column], row)
+					)
 				)
 			)
 		)

@@ -4,7 +4,8 @@
  */
 
 import { h } from '../../common/dom'
-import { dataTable, fieldTable } from './data-table'
+import { openRequest } from '../lib/open-request'
+import { type CellAction, dataTable, fieldTable } from './data-table'
 import { collectImages, gallery } from './gallery'
 import { jsonTree, setTreeExpanded } from './json-tree'
 
@@ -61,10 +62,31 @@ export function defaultView(data: unknown, views: readonly ViewName[]): ViewName
 		: 'tree'
 }
 
-/** The content of view `name` for `data`. */
-export function viewContent(name: ViewName, data: unknown): HTMLElement {
+/** A list of a post's comments (not one comment's replies): `/api/media/comments/{media_pk}`. */
+const COMMENTS_PATH = /^\/api\/media\/comments\/([^/?]+)(?:\?|$)/
+
+/**
+ * What a result's table offers on its rows: under a post's comments, a comment with more replies
+ * than the two it carries gets a button that opens all of them (Media, Comment replies).
+ */
+export function tableAction(path: string | null): CellAction | undefined {
+	const media = COMMENTS_PATH.exec(path ?? '')?.[1]
+	if (!media) return undefined
+	return {
+		column: 'reply_count',
+		label: (row) => {
+			const count = typeof row.reply_count === 'number' ? row.reply_count : 0
+			const carried = Array.isArray(row.replies) ? row.replies.length : 0
+			return count > carried ? 'Show all' : null
+		},
+		run: (row) => openRequest(`/api/media/comments/${media}/replies/${encodeURIComponent(String(row.pk))}`)
+	}
+}
+
+/** The content of view `name` for `data` (`action`: see tableAction). */
+export function viewContent(name: ViewName, data: unknown, action?: CellAction): HTMLElement {
 	if (name === 'table')
-		return Array.isArray(data) ? dataTable(data) : fieldTable(data as Record<string, unknown>)
+		return Array.isArray(data) ? dataTable(data, action) : fieldTable(data as Record<string, unknown>)
 	if (name === 'images') return gallery(collectImages(data))
 	if (name === 'raw')
 		return h('pre', { className: 'raw-json', text: JSON.stringify(data, null, 2), attrs: { tabindex: 0 } })

@@ -16,6 +16,7 @@ import {
 	availableViews,
 	defaultView,
 	emptyList,
+	tableAction,
 	VIEW_LABELS,
 	type ViewName,
 	viewContent
@@ -102,7 +103,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		const { tablist: tabs, panel: body } = viewTabs(
 			views.map((name) => ({ name, label: VIEW_LABELS[name] })),
 			view,
-			viewContent(view, current.data),
+			viewContent(view, current.data, tableAction(current.path)),
 			(name) => {
 				view = name
 				render(result)
