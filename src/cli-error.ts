@@ -9,6 +9,16 @@ export class UsageError extends Error {
 	readonly exitCode = 2
 }
 
+/**
+ * A job, watch or snapshot named by id that is not on the store: exit code 1, and `not_found` as
+ * the code of a `--json` failure, as the API answers for it (a mistyped id is UsageError).
+ */
+export class NotFoundError extends Error {
+	override name = 'NotFoundError'
+	readonly exitCode = 1
+	readonly kind = 'not_found'
+}
+
 /** A record's id given as an argument (`smkit jobs show 3`, `smkit watch diff 1`): a whole number from 1. */
 export function idArgument(value: unknown, noun: string): number {
 	const id = Number(value)

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
-import { clip, idArgument, jsonText, terminalText, UsageError } from '../cli-error'
+import { clip, idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
 import { dbPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable, when } from '../server/table'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
@@ -120,7 +120,7 @@ export async function runJobsCommand(
 	// A store is not made here: a mistyped --db says so instead of listing an empty new file.
 	if (options.dbPath !== ':memory:' && !existsSync(options.dbPath)) {
 		const missing = `there is no store at ${options.dbPath} yet (smkit collect, the playground and smkit mcp create it; --db names another)`
-		if (action !== 'list') throw new UsageError(`No job ${idOf(args[0])}: ${missing}`)
+		if (action !== 'list') throw new NotFoundError(`No job ${idOf(args[0])}: ${missing}`)
 		if (options.json) printJson([])
 		process.stderr.write(`${terminalText(`No jobs: ${missing}`)}\n`)
 		return
@@ -137,7 +137,7 @@ export async function runJobsCommand(
 		}
 		const id = idOf(args[0])
 		const stored = jobs.get(id)
-		if (!stored) throw new UsageError(`No job ${id} (smkit jobs lists them)`)
+		if (!stored) throw new NotFoundError(`No job ${id} (smkit jobs lists them)`)
 		const job = outsideView(jobs, stored)
 		if (action === 'show') return options.json ? printJson(publicJob(job)) : print(jobText(job))
 		if (action === 'delete') return remove(jobs, job, options)

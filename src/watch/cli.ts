@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { idArgument, jsonText, terminalText, UsageError } from '../cli-error'
+import { idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
 import { JobStore } from '../jobs/store'
@@ -101,7 +101,7 @@ export async function runWatchCommand(
 	// Only add makes a store: a mistyped --db is said instead of listing or running an empty new file.
 	if (action !== 'add' && options.dbPath !== ':memory:' && !existsSync(options.dbPath)) {
 		const missing = `there is no store at ${options.dbPath} yet (smkit watch add creates it; --db names another)`
-		if (action !== 'list' && args.length > 0) throw new UsageError(`No watch ${idOf(args[0])}: ${missing}`)
+		if (action !== 'list' && args.length > 0) throw new NotFoundError(`No watch ${idOf(args[0])}: ${missing}`)
 		if (action !== 'run' && action !== 'list') throw new UsageError(`watch ${action} takes one watch ID`)
 		if (args.length > 0) throw new UsageError('watch list takes no arguments')
 		if (options.json) printJson([])
@@ -127,7 +127,7 @@ export async function runWatchCommand(
 		}
 		if (action === 'remove') {
 			const id = idOf(args[0])
-			if (!watches.delete(id)) throw new UsageError(`No watch ${id}`)
+			if (!watches.delete(id)) throw new NotFoundError(`No watch ${id}`)
 			if (options.json) printJson({ removed: id })
 			else print(`Removed watch ${id} and its snapshots`)
 			return
@@ -136,7 +136,7 @@ export async function runWatchCommand(
 		if (action === 'show') {
 			const id = idOf(args[0])
 			const watch = watches.get(id)
-			if (!watch) throw new UsageError(`No watch ${id}`)
+			if (!watch) throw new NotFoundError(`No watch ${id}`)
 			const snapshots = watches.snapshots(id)
 			return options.json ? printJson({ watch, snapshots }) : print(historyText(watch, snapshots))
 		}
@@ -175,7 +175,7 @@ async function add(watches: WatchStore, args: unknown[], options: WatchCommandOp
 
 function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
 	const id = idOf(args[0])
-	if (!watches.get(id)) throw new UsageError(`No watch ${id}`)
+	if (!watches.get(id)) throw new NotFoundError(`No watch ${id}`)
 	const snapshots = watches.snapshots(id)
 	const to = options.to ?? snapshots[snapshots.length - 1]?.id
 	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id
@@ -186,14 +186,14 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 	if (from === undefined)
 		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)
 	const result = watches.diff(id, from, to)
-	if (!result) throw new UsageError(watches.missingSnapshots(id, from, to))
+	if (!result) throw new NotFoundError(watches.missingSnapshots(id, from, to))
 	if (options.json) printJson(result)
 	else print(diffText(result))
 }
 
 async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
 	const ids = args.map(idOf)
-	for (const id of ids) if (!watches.get(id)) throw new UsageError(`No watch ${id}`)
+	for (const id of ids) if (!watches.get(id)) throw new NotFoundError(`No watch ${id}`)
 	// Without ids, the due ones: each is run only if still due when its turn comes (see runIfDue).
 	const dueAt = ids.length > 0 ? undefined : new Date()
 	const targets = dueAt ? watches.due(dueAt) : ids.map((id) => watches.get(id) as Watch)

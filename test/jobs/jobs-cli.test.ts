@@ -114,8 +114,13 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	expect(deleted.code).toBe(0)
 	expect(deleted.stdout).toContain('Deleted job 1 and its 263 records')
 	const gone = await jobs('show', '1')
-	expect(gone.code).toBe(2)
+	expect(gone.code).toBe(1)
 	expect(gone.stderr).toContain('No job 1')
+	expect(JSON.parse((await jobs('delete', '1', '--json')).stdout)).toMatchObject({
+		code: 'not_found',
+		exit_code: 1
+	})
+	expect((await jobs('show', 'one')).code).toBe(2)
 
 	const nowhere = await jobs('export', String(running.id), '--out', 'no/such/folder/x.csv')
 	expect(nowhere.code).toBe(2)

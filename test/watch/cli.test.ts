@@ -106,7 +106,15 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 		)
 	)
 	expect((await watch('show', '2')).stdout).toMatch(/snapshot +taken +media +change +top posts/)
-	expect((await watch('show', '9')).stderr).toContain('No watch 9')
+	const unknown = await watch('show', '9')
+	expect(unknown.stderr).toContain('No watch 9')
+	// A watch that is not there is a failure (exit 1, not_found), not a mistyped command.
+	expect(unknown.code).toBe(1)
+	expect((await watch('remove', '9')).code).toBe(1)
+	expect((await watch('run', '9')).code).toBe(1)
+	const missingSnapshot = await watch('diff', '1', '--from', '999', '--to', String(parsed.to.id))
+	expect(missingSnapshot.code).toBe(1)
+	expect(missingSnapshot.stderr).toContain('Watch 1 has no snapshot 999')
 
 	const list = await watch('list')
 	expect(list.code).toBe(0)
@@ -269,7 +277,8 @@ test('a failing command given --json prints a JSON failure on standard output, t
 		[['compare', 'luna.explorer', 'luna.explorer'], 2, 'bad_usage'],
 		[['analytics', 'luna.explorer', '--posts', 'abc'], 2, 'bad_usage'],
 		[['analytics', 'luna.explorer', '--no-such-option'], 2, 'bad_usage'],
-		[['watch', 'diff', '99', '--db', 'failures.db'], 2, 'bad_usage']
+		[['watch', 'diff', '99', '--db', 'failures.db'], 1, 'not_found'],
+		[['watch', 'diff', 'abc', '--db', 'failures.db'], 2, 'bad_usage']
 	]
 	for (const [args, exitCode, code] of cases) {
 		const result = await smkit(...args, '--json', '--demo', '--env', 'none.env')
@@ -339,7 +348,7 @@ test('only watch add makes a store: list, run, diff and remove on a mistyped --d
 	expect(ran.code).toBe(0)
 	expect(ran.stderr).toContain('No watches: there is no store at typo.db')
 	const diffed = await smkit('watch', 'diff', '3', '--db', 'typo.db')
-	expect(diffed.code).toBe(2)
+	expect(diffed.code).toBe(1)
 	expect(diffed.stderr).toContain('No watch 3: there is no store at typo.db')
 	expect(existsSync(join(folder, 'typo.db'))).toBe(false)
 })
