@@ -9,7 +9,7 @@
 import type { TObject } from '@sinclair/typebox'
 import { requirePk, requireTag, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
-import { IgArgumentError } from '../client/errors'
+import { IgApiError, IgArgumentError } from '../client/errors'
 import { Comment, Media } from '../client/models/media'
 import { UserShort } from '../client/models/users'
 import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../client/shortcode'
@@ -162,19 +162,37 @@ async function commentsWithReplies(
 			items.push(comment)
 			continue
 		}
-		const replies: CommentReply[] = []
-		const seen = new Set<string>()
-		let next: string | null = null
+		items.push({ ...comment, replies: (await allReplies(ig, pk, comment.pk, signal)) ?? comment.replies })
+	}
+	return { items, next_cursor: page.next_cursor }
+}
+
+/**
+ * Every reply to one comment; undefined when Instagram no longer knows the comment (deleted since
+ * its page was listed): the comment keeps the replies it was listed with, and the job goes on.
+ */
+async function allReplies(
+	ig: InstagramClient,
+	pk: string,
+	commentPk: string,
+	signal: AbortSignal
+): Promise<CommentReply[] | undefined> {
+	const replies: CommentReply[] = []
+	const seen = new Set<string>()
+	let next: string | null = null
+	try {
 		do {
-			const part = await ig.media.getCommentReplies(pk, comment.pk, { cursor: next, signal })
+			const part = await ig.media.getCommentReplies(pk, commentPk, { cursor: next, signal })
 			replies.push(...part.items)
 			// A cursor that comes back again would walk the same replies forever: the end.
 			next = part.next_cursor !== null && !seen.has(part.next_cursor) ? part.next_cursor : null
 			if (next) seen.add(next)
 		} while (next)
-		items.push({ ...comment, replies })
+	} catch (error) {
+		if (error instanceof IgApiError && error.kind === 'not_found') return undefined
+		throw error
 	}
-	return { items, next_cursor: page.next_cursor }
+	return replies
 }
 
 /** What TARGET means for each kind (help texts and error messages). */

@@ -7,7 +7,10 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { InstagramClient } from '../../src/client/client'
+import { IgApiError } from '../../src/client/errors'
 import { ProxyPool } from '../../src/client/proxy'
+import { KIND_SOURCES } from '../../src/jobs/kinds'
 import { runJob } from '../../src/jobs/run'
 import { JobStore } from '../../src/jobs/store'
 import type { JobEvent } from '../../src/jobs/types'
@@ -327,6 +330,37 @@ describe('runJob', () => {
 		}[]
 		expect(stored.map((comment) => [comment.pk, comment.replies.map((reply) => reply.pk)])).toEqual(expected)
 		expect(stored.every((comment) => comment.replies.length === comment.reply_count)).toBe(true)
+	})
+
+	test('a comment deleted before its replies are read keeps the replies it was listed with; another failure fails the page', async () => {
+		const reply = (pk: string) => ({ pk, text: 'thanks', replies: [] })
+		const listed = [
+			{ pk: '1', reply_count: 3, replies: [reply('11'), reply('12')] },
+			{ pk: '2', reply_count: 3, replies: [reply('21'), reply('22')] }
+		]
+		const failure = (kind: 'not_found' | 'upstream_error') =>
+			new IgApiError(kind, `${kind} from the test`, { upstreamStatus: kind === 'not_found' ? 404 : 502 })
+		const client = (deleted: 'not_found' | 'upstream_error') =>
+			({
+				media: {
+					getComments: async () => ({ items: listed, next_cursor: null }),
+					getCommentReplies: async (_media: string, comment: string) => {
+						if (comment === '1') throw failure(deleted)
+						return { items: [reply('21'), reply('22'), reply('23')], next_cursor: null }
+					}
+				}
+			}) as unknown as InstagramClient
+		const signal = new AbortController().signal
+		const page = await KIND_SOURCES.comments.page(client('not_found'), '5', null, signal)
+		expect(
+			page.items.map((comment) => (comment as { replies: { pk: string }[] }).replies.map((r) => r.pk))
+		).toEqual([
+			['11', '12'],
+			['21', '22', '23']
+		])
+		await expect(KIND_SOURCES.comments.page(client('upstream_error'), '5', null, signal)).rejects.toThrow(
+			'upstream_error from the test'
+		)
 	})
 
 	test('an expired session pauses the job with what to do; resuming continues', async () => {
