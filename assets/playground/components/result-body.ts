@@ -4,6 +4,7 @@
  */
 
 import { h } from '../../common/dom'
+import { POST_COMMENTS_PATH } from '../lib/jobs'
 import { openRequest } from '../lib/open-request'
 import { type CellAction, dataTable, fieldTable } from './data-table'
 import { collectImages, gallery } from './gallery'
@@ -62,15 +63,12 @@ export function defaultView(data: unknown, views: readonly ViewName[]): ViewName
 		: 'tree'
 }
 
-/** A list of a post's comments (not one comment's replies): `/api/media/comments/{media_pk}`. */
-const COMMENTS_PATH = /^\/api\/media\/comments\/([^/?]+)(?:\?|$)/
-
 /**
  * What a result's table offers on its rows: under a post's comments, a comment with more replies
  * than the two it carries gets a button that opens all of them (Media, Comment replies).
  */
 export function tableAction(path: string | null): CellAction | undefined {
-	const media = COMMENTS_PATH.exec(path ?? '')?.[1]
+	const media = POST_COMMENTS_PATH.exec(path ?? '')?.[1]
 	if (!media) return undefined
 	return {
 		column: 'reply_count',

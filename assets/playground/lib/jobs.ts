@@ -88,14 +88,17 @@ export interface Collectable {
 	byUserPk: boolean
 }
 
+/** A post's comments (`/api/media/comments/{media_pk}`), not one comment's replies (`.../replies/{comment_pk}`). */
+export const POST_COMMENTS_PATH = /^\/api\/media\/comments\/([^/?]+)(?:\?|$)/
+
 const COLLECTABLE: [RegExp, JobKind, boolean][] = [
 	[/^\/api\/friendships\/followers\/([^/?]+)/, 'followers', true],
 	[/^\/api\/friendships\/following\/([^/?]+)/, 'following', true],
 	[/^\/api\/feed\/user\/([^/?]+)/, 'posts', true],
 	[/^\/api\/public\/posts\/([^/?]+)/, 'posts', false],
 	[/^\/api\/feed\/tag\/([^/?]+)/, 'tag', false],
-	// Not a comment's replies (`/comments/{media}/replies/{comment}`): no job collects those alone.
-	[/^\/api\/media\/comments\/([^/?]+)(?:\?|$)/, 'comments', false],
+	// Not a comment's replies: no job collects those alone.
+	[POST_COMMENTS_PATH, 'comments', false],
 	[/^\/api\/media\/likers\/([^/?]+)/, 'likers', false]
 ]
 
