@@ -175,7 +175,13 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 								body: fail(`Method ${request.method} not allowed on ${url.pathname}`, 'method_not_allowed'),
 								headers: { allow: allowed.join(', ') }
 							}
-						: { ...failure, body: fail(`Not found: ${request.method} ${url.pathname}`, 'not_found') }
+						: {
+								...failure,
+								body: fail(
+									`Not found: ${request.method} ${url.pathname} (every endpoint is listed at /openapi)`,
+									'not_found'
+								)
+							}
 			}
 			set.status = failure.status
 			Object.assign(set.headers, failure.headers)

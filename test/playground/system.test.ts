@@ -93,7 +93,9 @@ describe('GET /api/dashboard', () => {
 
 describe('errors are envelopes', () => {
 	it('unknown routes are 404 envelopes', async () => {
-		await expectFailure(await playground.get('/api/does-not-exist'), 404, 'not_found')
+		const unknown = await expectFailure(await playground.get('/api/does-not-exist'), 404, 'not_found')
+		// Someone guessing a path (FastAPI's /docs, /openapi.json) learns where the list is.
+		expect(unknown.error).toBe('Not found: GET /api/does-not-exist (every endpoint is listed at /openapi)')
 		await expectFailure(await playground.get('/api/users/username'), 404, 'not_found')
 	})
 
