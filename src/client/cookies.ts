@@ -185,6 +185,10 @@ export function importSession(rawText: string, now = Date.now() / 1000): Session
 			: format === 'netscape'
 				? parseNetscapeCookies(text)
 				: parseCookieHeader(text)
+	if (format === 'header' && all.length === 0)
+		throw new CookieImportError(
+			'No cookies found: give a cookies.txt file (Netscape format), a JSON cookie export, or a Cookie header (sessionid=...; csrftoken=...; ds_user_id=...)'
+		)
 	if (format === 'netscape' && all.length === 0)
 		throw new CookieImportError(
 			'The cookies.txt file has no cookie lines: each needs 7 fields separated by tabs (copied text may have spaces instead of tabs; upload the file itself)'
@@ -211,7 +215,7 @@ export function importSession(rawText: string, now = Date.now() / 1000): Session
 	if (missing.length > 0) {
 		const where =
 			format === 'header'
-				? 'in the pasted cookies'
+				? 'in the Cookie header'
 				: `among the ${instagram.length} instagram.com cookies of the ${format === 'json' ? 'JSON export' : 'cookies.txt file'}`
 		const reason = missing.some((name) => expired.includes(name)) ? ' (expired)' : ''
 		throw new CookieImportError(

@@ -149,6 +149,13 @@ describe('session import', () => {
 		const curl = `curl 'https://www.instagram.com/' -H 'accept: */*' -b 'csrftoken=${CSRF}; ds_user_id=1; sessionid=${SESSION}' -H 'x-ig-app-id: 1'`
 		expect(() => importSession(curl)).toThrow('This is a curl command (Copy as cURL): paste only its cookies')
 		expect(() => importSession('   ')).toThrow('No cookies given')
+		// Text in none of the three formats (no name=value pair at all) says what the formats are.
+		expect(() => importSession('just some notes\nabout my account')).toThrow(
+			'No cookies found: give a cookies.txt file (Netscape format), a JSON cookie export, or a Cookie header'
+		)
+		expect(() => importSession(`csrftoken=${CSRF}; wd=1`)).toThrow(
+			'No usable sessionid, ds_user_id cookies in the Cookie header'
+		)
 		expect(() => importSession('[{"name": 1}')).toThrow('not valid JSON')
 		expect(() => importSession('{"nope": true}')).toThrow('must be an array')
 		expect(() => importSession(`sessionid=a b; csrftoken=${CSRF}; ds_user_id=1`)).toThrow(

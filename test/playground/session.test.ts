@@ -116,7 +116,7 @@ describe('session health and Connect account', () => {
 			400,
 			'bad_request'
 		)
-		expect(unusable.error).toContain('No usable sessionid, ds_user_id cookies in the pasted cookies')
+		expect(unusable.error).toContain('No usable sessionid, ds_user_id cookies in the Cookie header')
 		await expectFailure(
 			await harness.request('POST', '/api/session', { body: { cookies: '' } }),
 			400,
