@@ -27,6 +27,38 @@ export function idArgument(value: unknown, noun: string): number {
 	return id
 }
 
+/**
+ * ` (did you mean 'collect'?)` for a mistyped word close to one choice (at most two edits, or
+ * one for words of up to four letters), else ''. Several equally close: the first.
+ */
+export function didYouMean(word: string, choices: readonly string[]): string {
+	const typed = word.toLowerCase()
+	let best: { choice: string; distance: number } | undefined
+	for (const choice of choices) {
+		const distance = editDistance(typed, choice.toLowerCase())
+		if (distance > (typed.length <= 4 ? 1 : 2)) continue
+		if (!best || distance < best.distance) best = { choice, distance }
+	}
+	return best ? ` (did you mean '${best.choice}'?)` : ''
+}
+
+/** Levenshtein distance, with a swap of two neighbouring letters counting as one edit. */
+function editDistance(a: string, b: string): number {
+	const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+		Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
+	)
+	for (let i = 1; i <= a.length; i++)
+		for (let j = 1; j <= b.length; j++) {
+			const row = rows[i] as number[]
+			const above = rows[i - 1] as number[]
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1
+			row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost)
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+				row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1)
+		}
+	return (rows[a.length] as number[])[b.length] as number
+}
+
 /** A command or feature that this build does not provide yet: exit code 1. */
 export class NotBuiltError extends Error {
 	override name = 'NotBuiltError'

@@ -7,7 +7,7 @@ import { cac } from 'cac'
 import packageJson from '../package.json'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
-import { exitCodeOf, formatCliError, jsonFailure, jsonText, UsageError } from './cli-error'
+import { didYouMean, exitCodeOf, formatCliError, jsonFailure, jsonText, UsageError } from './cli-error'
 import { jobsOptions, runJobsCommand } from './jobs/cli'
 import { collectOptions, runCollect } from './jobs/collect'
 import { mcpOptions } from './mcp/options'
@@ -197,10 +197,22 @@ try {
 	} else if (!cli.matchedCommand) {
 		const [unknown] = cli.args
 		const flag = process.argv.slice(2).find((word) => word.startsWith('-'))
-		if (unknown !== undefined) console.error(`smkit: unknown command '${unknown}'\n`)
-		else if (flag !== undefined)
-			console.error(`smkit: unknown option '${flag}': options go after a command\n`)
-		cli.outputHelp()
+		// A typo gets the command it is close to, as git does; any other word the whole help.
+		const suggestion =
+			unknown === undefined
+				? ''
+				: didYouMean(
+						String(unknown),
+						cli.commands.map((command) => command.name)
+					)
+		if (suggestion !== '')
+			console.error(`smkit: unknown command '${unknown}'${suggestion}\nRun 'smkit --help' for the commands.`)
+		else {
+			if (unknown !== undefined) console.error(`smkit: unknown command '${unknown}'\n`)
+			else if (flag !== undefined)
+				console.error(`smkit: unknown option '${flag}': options go after a command\n`)
+			cli.outputHelp()
+		}
 		process.exitCode = 2
 	} else {
 		const typed = typedOptionValues(words.slice(2), [

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
-import { clip, idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
+import { clip, didYouMean, idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
 import { dbPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable, when } from '../server/table'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
@@ -107,7 +107,9 @@ export async function runJobsCommand(
 ) {
 	const action = String(actionArgument ?? 'list')
 	if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
-		throw new UsageError(`unknown jobs action '${action}'; the actions: ${USAGE}`)
+		throw new UsageError(
+			`unknown jobs action '${action}'${didYouMean(action, ACTIONS)}; the actions: ${USAGE}`
+		)
 	const options = parseOptions(jobsOptions, raw)
 	// Options another action takes would be ignored here without a word: say so instead.
 	if (action !== 'export' && (options.out !== undefined || options.format !== undefined))

@@ -10,7 +10,7 @@
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { terminalText, UsageError } from '../cli-error'
+import { didYouMean, terminalText, UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
 import { openInstagram } from '../demo'
@@ -72,7 +72,9 @@ export type CollectOptions = ParsedOptions<typeof collectOptions>
 /** Checks KIND and TARGET; the target comes back normalised (`@Luna` → `luna`). */
 export function parseCollectArguments(kind: unknown, target: unknown): { kind: JobKind; target: string } {
 	if (!JOB_KINDS.includes(kind as JobKind))
-		throw new UsageError(`KIND must be one of ${JOB_KINDS.join(', ')}, got '${String(kind ?? '')}'`)
+		throw new UsageError(
+			`KIND must be one of ${JOB_KINDS.join(', ')}, got '${String(kind ?? '')}'${didYouMean(String(kind ?? ''), JOB_KINDS)}`
+		)
 	const source = KIND_SOURCES[kind as JobKind]
 	try {
 		return { kind: kind as JobKind, target: source.normalizeTarget(String(target ?? '')) }

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
+import { didYouMean, idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
 import { JobStore } from '../jobs/store'
@@ -91,7 +91,9 @@ export async function runWatchCommand(
 	const action = String(actionArgument ?? '')
 	if (action === '') throw new UsageError(`watch needs an action: ${USAGE}`)
 	if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
-		throw new UsageError(`unknown watch action '${action}'; the actions: ${USAGE}`)
+		throw new UsageError(
+			`unknown watch action '${action}'${didYouMean(action, ACTIONS)}; the actions: ${USAGE}`
+		)
 	const options = parseOptions(watchOptions, raw)
 	// Options another action takes would be ignored here without a word: say so instead.
 	if (options.followers && action !== 'add') throw new UsageError('--followers goes with watch add only')

@@ -51,8 +51,15 @@ describe('smkit binary', () => {
 	it('answers an unknown command with help and exit code 2', async () => {
 		const { code, stderr, stdout } = await run('frobnicate')
 		expect(code).toBe(2)
-		expect(stderr).toContain("unknown command 'frobnicate'")
+		expect(stderr).toContain("unknown command 'frobnicate'\n")
 		expect(stdout).toContain('Commands:')
+		// A typo close to one command names it, instead of the whole help.
+		const typo = await run('colect', 'followers', 'luna.explorer')
+		expect(typo.code).toBe(2)
+		expect(typo.stderr).toBe(
+			"smkit: unknown command 'colect' (did you mean 'collect'?)\nRun 'smkit --help' for the commands.\n"
+		)
+		expect(typo.stdout).toBe('')
 	})
 
 	it('rejects a bad option value with exit code 2', async () => {

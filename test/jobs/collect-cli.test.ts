@@ -193,6 +193,7 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 	expect(namedRows.length).toBe(1 + 50)
 	for (const [args, message] of [
 		[['friends', 'luna.explorer'], 'KIND must be one of'],
+		[['folowers', 'luna.explorer'], "got 'folowers' (did you mean 'followers'?)"],
 		[['followers', 'not a user!'], 'TARGET of followers must be a username'],
 		[['followers', 'luna.explorer', '--format', 'xml'], '--format must be jsonl, csv or json'],
 		[

@@ -150,6 +150,7 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 	for (const [args, message] of [
 		[[], 'watch needs an action: add USERNAME|#TAG, list, show ID, run [ID...], diff ID or remove ID'],
 		[['frob'], "unknown watch action 'frob'; the actions: add USERNAME|#TAG, list"],
+		[['dif', '1'], "unknown watch action 'dif' (did you mean 'diff'?); the actions:"],
 		[['add', '#sunset', '--followers'], '--followers is for accounts: a hashtag watch stores'],
 		[['run', '--followers'], '--followers goes with watch add only'],
 		[['list', '--skip-check'], '--skip-check goes with watch add only'],
