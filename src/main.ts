@@ -159,7 +159,12 @@ function asTyped(message: string): string {
 				const [, dashes = '', rest = ''] = /^(-+)(.*)$/.exec(word) ?? []
 				return dashes + rest.replace(/-([a-z])/g, (_dash, letter: string) => letter.toUpperCase()) === name
 			})
-		return typed ? `Unknown option \`${typed}\`` : whole
+		if (!typed) return whole
+		const command = cli.matchedCommand ?? cli.globalCommand
+		const flags = [...command.options, ...cli.globalCommand.options].flatMap(
+			(option) => option.rawName.match(/--[\w-]+/g) ?? []
+		)
+		return `Unknown option \`${typed}\`${didYouMean(typed, flags)}`
 	})
 }
 

@@ -175,6 +175,10 @@ describe('smkit binary', () => {
 		const { code, stderr } = await run('playground', '--api-key', 'x')
 		expect(code).toBe(2)
 		expect(stderr).toContain('Unknown option `--api-key`')
+		// One close to an option of the command names it.
+		const typo = await run('collect', 'followers', 'luna.explorer', '--limt', '5')
+		expect(typo.code).toBe(2)
+		expect(typo.stderr).toStartWith("smkit: Unknown option `--limt` (did you mean '--limit'?)\n")
 	})
 
 	it('names an unknown option given without a command', async () => {
