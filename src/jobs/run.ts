@@ -82,6 +82,12 @@ export class JobBusyError extends Error {
 	override name = 'JobBusyError'
 }
 
+/** Paused, cancelled or deleted by another process on the same store while this one waited. */
+class StoppedElsewhere extends Error {}
+
+/** While a job has one of these statuses, its runner may set it waiting. */
+const ACTIVE: readonly JobStatus[] = ['running', 'waiting']
+
 /**
  * The job whose run a request belongs to: the client's rate limiter is shared by every caller (the
  * playground, other jobs, watches), and a job reports only the budget waits of its own requests.
@@ -123,10 +129,22 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		const seconds = (performance.now() - started) / 1000
 		return seconds > 0 ? Math.round(((job.collected - collectedAtStart) / seconds) * 10) / 10 : 0
 	}
+	/** The job as last read: what a run deleted by another process returns. */
+	let last = jobs.get(id) as Job
 	const setStatus = (status: JobStatus, message: string | null = null, code: string | null = null) => {
 		const job = jobs.setStatus(id, status, message, code)
+		if (!job) return last
+		last = job
 		emit({ type: 'status', job })
 		return job
+	}
+	/** Stops the run when another process paused, cancelled or deleted the job (checked each second). */
+	const stoppedElsewhere = () => !ACTIVE.includes(jobs.get(id)?.status ?? 'cancelled')
+	async function backOff(ms: number, stop: AbortSignal): Promise<void> {
+		for (let end = Date.now() + ms; Date.now() < end; ) {
+			await sleep(Math.min(1000, end - Date.now()), stop)
+			if (stoppedElsewhere()) throw new StoppedElsewhere()
+		}
 	}
 	const backoffMs = options.backoffMs ?? 2000
 	const maxBackoffMs = options.maxBackoffMs ?? 300_000
@@ -161,7 +179,8 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				const result = await step()
 				refusalsInARow = 0
 				refusingProxies.clear()
-				if (jobs.get(id)?.status === 'waiting') setStatus('running')
+				const running = jobs.setStatusFrom(id, 'running', ['waiting'])
+				if (running) emit({ type: 'status', job: running })
 				return result
 			} catch (error) {
 				const proxy = stop.aborted ? undefined : unreachableProxyOf(error)
@@ -178,13 +197,13 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				const step = Math.min(backoffMs * 2 ** attempt, maxBackoffMs) * (0.8 + 0.4 * Math.random())
 				const wait = Math.round(Math.max(step, (retryAfter ?? 0) * 1000))
 				const code = error instanceof IgError ? error.kind : 'upstream_error'
-				const job = setStatus(
-					'waiting',
-					`${describe(error)}; trying again in ${Math.ceil(wait / 1000)} s`,
-					code
-				)
+				const message = `${describe(error)}; trying again in ${Math.ceil(wait / 1000)} s`
+				// Unless another process paused, cancelled or deleted the job meanwhile: its word stands.
+				const job = jobs.setStatusFrom(id, 'waiting', ACTIVE, message, code)
+				if (!job) throw new StoppedElsewhere()
+				emit({ type: 'status', job })
 				emitWait({ type: 'wait', job, wait_ms: wait })
-				await sleep(wait, stop)
+				await backOff(wait, stop)
 			}
 		}
 	}
@@ -290,7 +309,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		if (signal.aborted) return jobs.get(id) as Job
 		return setStatus('done')
 	} catch (error) {
-		if (signal.aborted) return jobs.get(id) as Job
+		if (signal.aborted || error instanceof StoppedElsewhere) return jobs.get(id) ?? last
 		const kind = error instanceof IgError ? error.kind : null
 		// Without credentials nothing was asked of Instagram: the client's own message says what to do.
 		if (error instanceof IgApiError && error.kind === 'login_required' && error.upstreamStatus === 0)

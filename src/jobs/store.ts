@@ -150,6 +150,26 @@ export class JobStore {
 		return this.get(id) as Job
 	}
 
+	/**
+	 * Sets the status only while the job's status is one of `from`, in one statement: a pause,
+	 * cancel or delete written meanwhile by another process is kept. The job, or undefined when it
+	 * was not changed.
+	 */
+	setStatusFrom(
+		id: number,
+		status: JobStatus,
+		from: readonly JobStatus[],
+		error: string | null = null,
+		errorCode: string | null = null
+	): Job | undefined {
+		const changed = this.store.db
+			.query(
+				`UPDATE jobs SET status = ?, error = ?, error_code = ?, updated_at = ? WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`
+			)
+			.run(status, error, errorCode, now(), id, ...from).changes
+		return changed > 0 ? this.get(id) : undefined
+	}
+
 	/** Where the job resumes. */
 	position(id: number): JobPosition {
 		const row = this.#row(id)
