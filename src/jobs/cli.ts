@@ -127,7 +127,7 @@ export async function runJobsCommand(
 		process.stderr.write(`${terminalText(`No jobs: ${missing}`)}\n`)
 		return
 	}
-	if (action === 'export' && options.out) checkOutPath(options.out)
+	if (action === 'export' && options.out) checkOutPath(options.out, options.dbPath)
 	const store = openStore(options.dbPath)
 	try {
 		const jobs = new JobStore(store)

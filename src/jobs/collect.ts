@@ -97,7 +97,7 @@ export async function runCollect(
 ) {
 	const options = parseOptions(collectOptions, raw)
 	const { kind, target } = parseCollectArguments(kindArgument, targetArgument)
-	if (options.out) checkOutPath(options.out)
+	if (options.out) checkOutPath(options.out, options.dbPath)
 	const format = exportFormatFor(options.format, options.out)
 	// A job's error may quote Instagram's answer: no control character reaches the terminal.
 	const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`)

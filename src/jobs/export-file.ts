@@ -25,15 +25,29 @@ import { processAlive } from './process-alive'
 import type { JobStore } from './store'
 
 /**
- * `--out` names a file in a folder that exists: checked before a job is made, so a typo answers
- * with the path given instead of an ENOENT naming a temporary file at the first write.
+ * `--out` names a file in a folder that exists, and not the store (`dbPath`) or one of its SQLite
+ * side files: checked before a job is made, so a typo answers with the path given instead of an
+ * ENOENT naming a temporary file at the first write, or an export written over the database.
  */
-export function checkOutPath(path: string): void {
+export function checkOutPath(path: string, dbPath?: string): void {
+	if (/[\\/]$/.test(path)) throw new UsageError(`--out: '${path}' names a folder; name a file in it`)
 	const folder = dirname(path)
 	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
 		throw new UsageError(`--out: there is no folder '${folder}' to write '${path}' into`)
 	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
 		throw new UsageError(`--out: '${path}' is a folder; name a file in it`)
+	if (dbPath === undefined || dbPath === ':memory:') return
+	for (const storeFile of ['', '-wal', '-shm', '-journal'].map((suffix) => dbPath + suffix))
+		if (sameFile(path, storeFile))
+			throw new UsageError(`--out: '${path}' is the store (--db ${dbPath}); name another file`)
+}
+
+/** Whether two paths name one file: the same absolute path, or (both existing) the same inode. */
+function sameFile(a: string, b: string): boolean {
+	if (resolve(a) === resolve(b)) return true
+	const first = statSync(a, { throwIfNoEntry: false })
+	const second = statSync(b, { throwIfNoEntry: false })
+	return first !== undefined && second !== undefined && first.dev === second.dev && first.ino === second.ino
 }
 
 /**

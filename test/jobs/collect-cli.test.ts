@@ -201,6 +201,12 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 			"--out: there is no folder 'no-such-folder'"
 		],
 		[['followers', 'luna.explorer', '--out', '.'], "--out: '.' is a folder"],
+		// A folder not made yet, named with a trailing slash, is still a folder: no job is made.
+		[['followers', 'luna.explorer', '--out', 'later/'], "--out: 'later/' names a folder; name a file in it"],
+		[
+			['followers', 'luna.explorer', '--db', 'own.db', '--out', './own.db'],
+			"--out: './own.db' is the store (--db own.db); name another file"
+		],
 		[
 			['followers', 'luna.explorer', '--db', '.'],
 			"--db must be the path of a database file, not a folder: '.'"

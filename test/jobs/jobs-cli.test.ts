@@ -125,6 +125,14 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	const nowhere = await jobs('export', String(running.id), '--out', 'no/such/folder/x.csv')
 	expect(nowhere.code).toBe(2)
 	expect(nowhere.stderr).toContain("--out: there is no folder 'no/such/folder'")
+	// --out naming the store itself, however spelt, or one of its side files would write over the
+	// database: refused, and the jobs are still there.
+	for (const out of ['j.db', './j.db', `${folder}/j.db`, 'j.db-wal']) {
+		const overStore = await jobs('export', String(running.id), '--out', out)
+		expect(overStore.code).toBe(2)
+		expect(overStore.stderr).toContain(`--out: '${out}' is the store (--db j.db); name another file`)
+	}
+	expect((await jobs('show', String(running.id))).code).toBe(0)
 	// A mistyped --db is said, and no empty store is made there.
 	const typo = await smkit('jobs', '--db', 'typo.db')
 	expect(typo.code).toBe(0)
