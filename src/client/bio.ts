@@ -3,13 +3,14 @@
  * the text, plus the structured entities and links Instagram sends beside it.
  *
  * The original used Python regexes, whose `\w` is Unicode-aware; here `[\p{L}\p{N}_]` with the `u`
- * flag plays that role so `@café_été` or `#東京` parse as on Instagram.
+ * flag plays that role so `@café_été` or `#東京` parse as on Instagram. Hashtags also take the
+ * combining marks (`\p{M}`) that `\w` misses, so `#भारत` or `#กรุงเทพ` are not cut at a vowel sign.
  */
 import type { BioEntity, BioLink, ParsedBio } from './types'
 
 /** A mention not preceded by a word character, so the `@` inside an e-mail address is skipped. */
 const MENTION = /(?<![\p{L}\p{N}_.])@([\p{L}\p{N}_.]+)/gu
-const HASHTAG = /#([\p{L}\p{N}_]+)/gu
+const HASHTAG = /#([\p{L}\p{M}\p{N}_]+)/gu
 const URL = /https?:\/\/[^\s<>"]+|www\.[^\s<>"]+/gu
 const EMAIL = /[\p{L}\p{N}_.+-]+@[\p{L}\p{N}_-]+\.[\p{L}\p{N}_.-]+/gu
 const PHONE = /\+?[(\d][\d\s\-().]{7,}\d/gu

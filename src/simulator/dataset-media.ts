@@ -30,7 +30,7 @@ const SIZES: readonly [number, number][] = [
 
 /** Hashtags and mentions in caption text, as Instagram parses them (Unicode word characters). */
 export function hashtagsOf(text: string): string[] {
-	return [...text.matchAll(/#([\p{L}\p{N}_]+)/gu)].map((match) => (match[1] as string).toLowerCase())
+	return [...text.matchAll(/#([\p{L}\p{M}\p{N}_]+)/gu)].map((match) => (match[1] as string).toLowerCase())
 }
 
 /** How many posts each account gets: fixed ones as the contract says, the rest by popularity. */

@@ -56,7 +56,7 @@ function biographyWithEntities(context: ViewContext, biography: string) {
 		const username = (match[1] as string).replace(/\.+$/, '')
 		if (context.state.userByUsername(username)) entities.push({ user: { username } })
 	}
-	for (const match of biography.matchAll(/#([\p{L}\p{N}_]+)/gu))
+	for (const match of biography.matchAll(/#([\p{L}\p{M}\p{N}_]+)/gu))
 		entities.push({ hashtag: { name: match[1] as string } })
 	return { raw_text: biography, entities }
 }

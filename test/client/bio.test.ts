@@ -15,6 +15,15 @@ describe('bio parsing', () => {
 		expect(parsed.bio_phones).toEqual(['+1 (555) 123-4567'])
 	})
 
+	it('keeps the combining marks of a hashtag (Hindi, Thai, decomposed accents) whole', () => {
+		const decomposed = 'cafe\u0301'
+		expect(parseBioText(`#भारत #กรุงเทพ #${decomposed} end`).bio_hashtags).toEqual([
+			'भारत',
+			'กรุงเทพ',
+			decomposed
+		])
+	})
+
 	it('does not take the domain of an e-mail for a mention', () => {
 		expect(parseBioText('write to me@example.com').bio_mentions).toEqual([])
 	})

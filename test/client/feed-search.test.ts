@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { InstagramClient } from '../../src/client/client'
 import { Hashtag, Place, SavedCollection, TopSearch } from '../../src/client/types'
+import { parseCollectArguments } from '../../src/jobs/collect'
 import { startUpstream } from '../support/upstream'
 import { DEMO, failure, useSimulator } from './simulator-setup'
 
@@ -119,5 +120,13 @@ describe('ig.search and ig.hashtags against the simulator', () => {
 		expect(tag.name).toBe('travel')
 		expect(tag.id).toMatch(/^\d{17}$/)
 		expect(tag.media_count).toBeGreaterThan(0)
+	})
+
+	it('asks Instagram for a hashtag whose letters carry combining marks, # and case as typed', async () => {
+		// Hindi and Thai vowel signs are marks, not letters: the name must not be refused for them.
+		for (const name of ['भारत', '#กรุงเทพ', 'cafe\u0301'])
+			expect(await failure(context.client().hashtags.getInfo(name))).toMatchObject({ kind: 'not_found' })
+		expect(parseCollectArguments('tag', '#भारत')).toEqual({ kind: 'tag', target: 'भारत' })
+		expect(() => parseCollectArguments('tag', '#no-dash')).toThrow()
 	})
 })

@@ -152,6 +152,7 @@ export function requireText(name: string, value: unknown, maxLength = 2200): str
 /** Checks a hashtag name (`#` stripped). */
 export function requireTag(value: unknown): string {
 	const tag = typeof value === 'string' ? value.trim().replace(/^#/, '') : ''
-	if (!/^[\p{L}\p{N}_]{1,100}$/u.test(tag)) throw new IgArgumentError(`Invalid hashtag: "${String(value)}"`)
+	if (!/^[\p{L}\p{M}\p{N}_]{1,100}$/u.test(tag))
+		throw new IgArgumentError(`Invalid hashtag: "${String(value)}"`)
 	return tag
 }

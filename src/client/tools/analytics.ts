@@ -27,7 +27,7 @@ const round = (value: number, decimals: number) => {
 export function captionHashtags(caption: string): string[] {
 	return [
 		...new Set(
-			[...caption.matchAll(/#([\p{L}\p{N}_]+)/gu)].map((match) => (match[1] as string).toLowerCase())
+			[...caption.matchAll(/#([\p{L}\p{M}\p{N}_]+)/gu)].map((match) => (match[1] as string).toLowerCase())
 		)
 	]
 }
