@@ -139,7 +139,12 @@ export async function runCollect(
 				`Continuing job ${job.id}: ${counted(job.collected, 'record')} in ${counted(job.pages, 'page')} so far`
 			)
 		}
-		const reporter = new ProgressReporter(process.stderr, `${kind} ${target}`)
+		// Records shown on the same terminal would land inside a line redrawn in place: one line a page then.
+		const recordsOnTerminal = !options.out && process.stdout.isTTY === true
+		const reporter = new ProgressReporter(
+			recordsOnTerminal ? { write: (text) => process.stderr.write(text), isTTY: false } : process.stderr,
+			`${kind} ${target}`
+		)
 		const sink = new RecordSink(jobs, job.id, format, options.out, (line) => {
 			reporter.finish()
 			log(line)

@@ -14,6 +14,8 @@ import type { JobStore } from './store'
 /** The records of one job run, to `path` (or standard output) in `format`. */
 export class RecordSink {
 	#written = 0
+	/** What was written last to standard output ends a line (nothing written counts as ended). */
+	#endsLine = true
 	/** The --out file as this run left it; null for standard output and special files (/dev/null). */
 	#left: WrittenFile = null
 	/** Set when standard output's reader went away (`| head`): nothing more is written to it. */
@@ -60,7 +62,11 @@ export class RecordSink {
 	async end(signal?: AbortSignal): Promise<void> {
 		if (this.format === 'jsonl') return
 		if (this.path) await writeExport(this.jobs, this.id, this.format, this.path, { signal })
-		else await this.#stdout(await exportChunks(this.jobs, this.id, this.format, { signal }), signal)
+		else {
+			await this.#stdout(await exportChunks(this.jobs, this.id, this.format, { signal }), signal)
+			// On a terminal the prompt (or the summary line) would follow the last row on its line.
+			if (process.stdout.isTTY && !this.outputClosed && !this.#endsLine) process.stdout.write('\n')
+		}
 	}
 
 	/** The last record stored now: what a write started now holds. */
@@ -80,6 +86,8 @@ export class RecordSink {
 			// came, so their control characters are shown as text (JSON escapes them already).
 			const shown =
 				process.stdout.isTTY && typeof part === 'string' ? terminalText(part.replace(/\r\n/g, '\n')) : part
+			if (shown.length > 0)
+				this.#endsLine = typeof shown === 'string' ? shown.endsWith('\n') : shown.at(-1) === 0x0a
 			if (!process.stdout.write(shown)) await drained(process.stdout, signal)
 		}
 	}
