@@ -245,8 +245,11 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				return true
 			})
 		}
+		/** The cursors this run has asked for pages with. */
+		const asked = new Set<string | null>()
 		/** The page at `from`, retried through transient failures, with its files for `media`. */
 		const fetchPage = async (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> => {
+			asked.add(from)
 			await options.beforePage?.(stop)
 			return patiently(async () => {
 				const fetched = await source.page(options.ig, targetId as string, from, stop)
@@ -261,7 +264,9 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 						: item
 					records.push({ key: source.key(item), data })
 				}
-				return { records, next: fetched.next_cursor === from ? null : fetched.next_cursor }
+				// A cursor this run has asked with already (A, B, A...) would walk the same pages forever: the end.
+				const next = fetched.next_cursor
+				return { records, next: next === from || (next !== null && asked.has(next)) ? null : next }
 			}, stop)
 		}
 		// Without a limit, the next page is asked for before this one is stored, so Instagram answers
