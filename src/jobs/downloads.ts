@@ -13,6 +13,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, unlinkSync } from
 import { open } from 'node:fs/promises'
 import { extname, join, resolve, sep } from 'node:path'
 import type { Media } from '../client/types'
+import { processAlive } from './process-alive'
 
 /** One file to fetch for a post. */
 interface MediaFile {
@@ -82,10 +83,17 @@ export function filesOf(media: Media): MediaFile[] {
 	return files
 }
 
-/** Removes temporary files of downloads that a killed run left behind. */
+/**
+ * Removes temporary files of downloads that a killed run left behind: those of a process that has
+ * ended. Another live process's (or another job of this one's) download in progress stays.
+ */
 export function sweepTemporaryFiles(folder: string): void {
 	if (!existsSync(folder)) return
-	for (const name of readdirSync(folder)) if (name.includes(TEMPORARY)) unlinkSync(join(folder, name))
+	for (const name of readdirSync(folder)) {
+		const writer = Number(/\.part-(\d+)-/.exec(name)?.[1])
+		if (!name.includes(TEMPORARY) || writer === process.pid || (writer > 0 && processAlive(writer))) continue
+		rmSync(join(folder, name), { force: true })
+	}
 }
 
 /**
@@ -121,11 +129,18 @@ async function writeBody(response: Response, path: string, name: string, maxByte
 	await file.close()
 }
 
+/** What became of a post's files: those in the folder, and those the server says are gone. */
+export interface DownloadedFiles {
+	files: string[]
+	/** Answered 404 or 410: deleted since the post was listed; the record says so and the job goes on. */
+	missing: string[]
+}
+
 /**
  * Downloads the files of `media` into `folder` (created when missing). Existing files are skipped.
- * Returns the file names (downloaded or already present). A failed download throws; the caller
- * retries the page, and the files already in place are skipped then. A file over `maxBytes` throws
- * `DownloadTooLarge`, which a retry would not change.
+ * A file the server no longer has (404, 410) is listed as missing; any other failed download
+ * throws, the caller retries the page, and the files already in place are skipped then. A file
+ * over `maxBytes` throws `DownloadTooLarge`, which a retry would not change.
  */
 export async function downloadMediaFiles(
 	media: Media,
@@ -133,18 +148,26 @@ export async function downloadMediaFiles(
 	signal: AbortSignal,
 	fetcher: typeof fetch = fetch,
 	maxBytes = MAX_DOWNLOAD_BYTES
-): Promise<string[]> {
+): Promise<DownloadedFiles> {
 	mkdirSync(folder, { recursive: true })
-	const names: string[] = []
+	const result: DownloadedFiles = { files: [], missing: [] }
 	for (const file of filesOf(media)) {
 		const target = join(folder, file.name)
-		names.push(file.name)
-		if (existsSync(target)) continue
+		if (existsSync(target)) {
+			result.files.push(file.name)
+			continue
+		}
 		const response = await fetcher(file.url, {
 			signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
 			redirect: 'follow'
 		})
+		if (response.status === 404 || response.status === 410) {
+			await response.body?.cancel().catch(() => {})
+			result.missing.push(file.name)
+			continue
+		}
 		if (!response.ok) throw new DownloadError(`download of ${file.name} failed: HTTP ${response.status}`)
+		result.files.push(file.name)
 		// Unique: two jobs of this process may fetch the same file at once (the body now streams).
 		const temporary = `${target}${TEMPORARY}${process.pid}-${randomBytes(4).toString('hex')}`
 		await writeBody(response, temporary, file.name, maxBytes)
@@ -157,7 +180,18 @@ export async function downloadMediaFiles(
 			unlinkSync(temporary)
 		}
 	}
-	return names
+	return result
+}
+
+/** A post's record with its files: `files` in the folder, and `missing_files` when some are gone. */
+export async function withFiles(
+	media: Media,
+	folder: string,
+	signal: AbortSignal,
+	fetcher: typeof fetch
+): Promise<Media & { files: string[]; missing_files?: string[] }> {
+	const { files, missing } = await downloadMediaFiles(media, folder, signal, fetcher)
+	return missing.length > 0 ? { ...media, files, missing_files: missing } : { ...media, files }
 }
 
 /** A media file could not be fetched (the page is retried like an upstream error). */

@@ -19,7 +19,7 @@ import { unreachableProxyOf } from '../client/fetch-failure'
 import { fetchThroughProxies } from '../client/proxy'
 import { sleep } from '../client/rate-limit'
 import type { Media } from '../client/types'
-import { DownloadError, downloadFolder, downloadMediaFiles, sweepTemporaryFiles } from './downloads'
+import { DownloadError, downloadFolder, sweepTemporaryFiles, withFiles } from './downloads'
 import { KIND_SOURCES } from './kinds'
 import { JobStore, type KeyedRecord } from './store'
 import type { Job, JobEvent, JobStatus } from './types'
@@ -256,12 +256,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				const items = room === null ? fetched.items : newItems(fetched.items).slice(0, Math.max(0, room))
 				const records: KeyedRecord[] = []
 				for (const item of items) {
-					const data = folder
-						? {
-								...(item as Media),
-								files: await downloadMediaFiles(item as Media, folder, stop, download)
-							}
-						: item
+					const data = folder ? await withFiles(item as Media, folder, stop, download) : item
 					records.push({ key: source.key(item), data })
 				}
 				// A cursor this run has asked with already (A, B, A...) would walk the same pages forever: the end.

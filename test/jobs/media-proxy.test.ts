@@ -35,7 +35,7 @@ test('media files are fetched through the rotating proxies; NO_PROXY hosts direc
 	const names: string[] = []
 	for (const media of pictures.slice(0, 4))
 		names.push(
-			...(await downloadMediaFiles(media, join(folder, 'through'), signal, fetchThroughProxies(pool)))
+			...(await downloadMediaFiles(media, join(folder, 'through'), signal, fetchThroughProxies(pool))).files
 		)
 	expect(readdirSync(join(folder, 'through')).toSorted()).toEqual(names.toSorted())
 	expect([downloadsOf(0).length, downloadsOf(1).length]).toEqual([names.length / 2, names.length / 2])

@@ -9,7 +9,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Media } from '../../src/client/types'
-import { DownloadTooLarge, downloadFolder, downloadMediaFiles, filesOf } from '../../src/jobs/downloads'
+import {
+	DownloadTooLarge,
+	downloadFolder,
+	downloadMediaFiles,
+	filesOf,
+	sweepTemporaryFiles
+} from '../../src/jobs/downloads'
 import { runJob } from '../../src/jobs/run'
 import { JobStore } from '../../src/jobs/store'
 import { openStore, type Store } from '../../src/store/db'
@@ -102,6 +108,49 @@ describe('media job', () => {
 			expect(existsSync(join(folder, 'downloads', DEMO.luna.username, name))).toBe(true)
 	})
 
+	test('a file the server no longer has (404, 410) is listed as missing; the job goes on without waiting', async () => {
+		let gone = 0
+		const fetcher = ((url: string | URL | Request, init?: RequestInit) => {
+			// The first two files asked for are gone, one each way; the others are there.
+			if (gone < 2) return Promise.resolve(new Response('gone', { status: gone++ === 0 ? 404 : 410 }))
+			return fetch(url, init)
+		}) as typeof fetch
+		const job = jobs.create({ kind: 'media', target: DEMO.luna.username, limit: 5 })
+		const events: string[] = []
+		const finished = await runJob(jobs, job.id, {
+			ig: simulator.client(),
+			dataDir: folder,
+			fetch: fetcher,
+			backoffMs: 60_000,
+			onEvent: (event) => events.push(event.type)
+		})
+		expect(finished).toMatchObject({ status: 'done', collected: 5 })
+		expect(events).not.toContain('wait')
+		const records = [...jobs.records(job.id)] as { files: string[]; missing_files?: string[] }[]
+		const missing = records.flatMap((record) => record.missing_files ?? [])
+		expect(missing).toHaveLength(2)
+		const downloads = join(folder, 'downloads', DEMO.luna.username)
+		for (const name of missing) expect(existsSync(join(downloads, name))).toBe(false)
+		for (const name of records.flatMap((record) => record.files))
+			expect(existsSync(join(downloads, name))).toBe(true)
+		expect(records.flatMap((record) => record.files)).not.toContain(missing[0])
+	})
+
+	test("sweeping leftovers removes a dead writer's temporary files, never a live one's", () => {
+		const target = join(folder, 'sweep')
+		mkdirSync(target, { recursive: true })
+		const dead = Bun.spawnSync(['true']).pid
+		const names = [
+			`A.jpg.part-${dead}-00aa11bb`,
+			`B.jpg.part-${process.pid}-00aa11bb`,
+			`C.jpg.part-${process.ppid}-00aa11bb`,
+			'D.jpg'
+		]
+		for (const name of names) writeFileSync(join(target, name), 'x')
+		sweepTemporaryFiles(target)
+		expect(readdirSync(target).sort()).toEqual(names.slice(1).sort())
+	})
+
 	test('a file over the size limit is refused and leaves nothing behind, declared or not', async () => {
 		const post = {
 			pk: '1',
@@ -131,9 +180,10 @@ describe('media job', () => {
 		)
 		expect(readdirSync(target)).toEqual([])
 		// The same file within the limit is written whole.
-		expect(await downloadMediaFiles(post, target, signal, undeclared, 4 * 1024 * 1024)).toEqual([
-			'BigFile.jpg'
-		])
+		expect(await downloadMediaFiles(post, target, signal, undeclared, 4 * 1024 * 1024)).toEqual({
+			files: ['BigFile.jpg'],
+			missing: []
+		})
 		expect(readFileSync(join(target, 'BigFile.jpg')).byteLength).toBe(3 * 1024 * 1024)
 	})
 
