@@ -21,7 +21,8 @@ export class NotFoundError extends Error {
 
 /** A record's id given as an argument (`smkit jobs show 3`, `smkit watch diff 1`): a whole number from 1. */
 export function idArgument(value: unknown, noun: string): number {
-	const id = Number(value)
+	// Digits only: Number() would also take 0x1, 1e0 or 1.0 for 1, and round 20 digits.
+	const id = /^\d{1,15}$/.test(String(value ?? '').trim()) ? Number(value) : Number.NaN
 	if (!Number.isInteger(id) || id < 1)
 		throw new UsageError(`expected a ${noun} id, got '${String(value ?? '')}'`)
 	return id

@@ -56,10 +56,16 @@ const USAGE = 'list, show ID, export ID or delete ID'
 const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
 const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
 
-const records = (job: Job) =>
-	job.total === null
-		? job.collected
-		: `${job.collected.toLocaleString('en-US')} / ${job.total.toLocaleString('en-US')}`
+/**
+ * Collected of expected: a job with a limit below the list's size expects the limit (`250 / 250`,
+ * not `250 / 5,400`, which reads as unfinished); `jobs show` adds the list's size then.
+ */
+function records(job: Job, detailed = false): string {
+	const count = (value: number) => value.toLocaleString('en-US')
+	if (job.total === null) return count(job.collected)
+	if (job.limit === null || job.limit >= job.total) return `${count(job.collected)} / ${count(job.total)}`
+	return `${count(job.collected)} / ${count(job.limit)}${detailed ? ` (the list has ${count(job.total)})` : ''}`
+}
 
 /** The jobs as a table. */
 function jobsTable(jobs: readonly Job[]): string {
@@ -87,7 +93,7 @@ function jobText(job: Job): string {
 		['target', job.target],
 		['limit', job.limit ?? 'the whole list'],
 		['status', job.status],
-		['records', records(job)],
+		['records', records(job, true)],
 		['pages', job.pages],
 		['created', when(job.created_at)],
 		['updated', when(job.updated_at)]

@@ -59,6 +59,15 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	store.db
 		.query("UPDATE jobs SET status = 'running', runner_pid = ? WHERE id = ?")
 		.run(playground.pid, running.id)
+	// A finished job with a limit below the list's size expects its limit, not the whole list.
+	const limited = shared.create({ kind: 'following', target: 'mega.travel', limit: 20 }, 'mcp')
+	shared.setTarget(limited.id, '1000000009', 180)
+	shared.storePage(
+		limited.id,
+		Array.from({ length: 20 }, (_, index) => ({ key: String(index + 1), data: { pk: String(index + 1) } })),
+		'next'
+	)
+	shared.setStatus(limited.id, 'done')
 	const snapshot = shared.create({ kind: 'followers', target: 'mega.travel', limit: null }, 'watch')
 	shared.setStatus(snapshot.id, 'done')
 	const dead = Bun.spawn(['true'])
@@ -77,10 +86,15 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	expect(listed.map((job: { id: number; source: string }) => [job.id, job.source])).toEqual([
 		[killed.id, 'cli'],
 		[snapshot.id, 'watch'],
+		[limited.id, 'mcp'],
 		[running.id, 'playground'],
 		[1, 'cli']
 	])
 
+	expect(table.stdout).toMatch(
+		new RegExp(`^${limited.id} +mcp +following +mega\\.travel +done +20 / 20 +1 `, 'm')
+	)
+	expect((await jobs('show', String(limited.id))).stdout).toContain('records:    20 / 20 (the list has 180)')
 	const shown = await jobs('show', String(killed.id))
 	expect(shown.stdout).toContain('status:     paused')
 	expect(shown.stdout).toContain(
@@ -121,6 +135,12 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 		exit_code: 1
 	})
 	expect((await jobs('show', 'one')).code).toBe(2)
+	// Only digits name a job: 0x1, 1e0 and a number beyond any id are not job 1 or a rounded id.
+	for (const spelling of ['0x1', '1e0', '99999999999999999999']) {
+		const odd = await jobs('show', spelling)
+		expect(odd.code).toBe(2)
+		expect(odd.stderr).toContain(`expected a job id, got '${spelling}'`)
+	}
 
 	const nowhere = await jobs('export', String(running.id), '--out', 'no/such/folder/x.csv')
 	expect(nowhere.code).toBe(2)
