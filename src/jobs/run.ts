@@ -19,8 +19,17 @@ import { unreachableProxyOf } from '../client/fetch-failure'
 import { fetchThroughProxies } from '../client/proxy'
 import { sleep } from '../client/rate-limit'
 import type { Media } from '../client/types'
-import { DownloadError, downloadFolder, sweepTemporaryFiles, withFiles } from './downloads'
+import { downloadFolder, sweepTemporaryFiles, withFiles } from './downloads'
 import { KIND_SOURCES } from './kinds'
+import {
+	ACTIVE,
+	describe,
+	isTransient,
+	JobBusyError,
+	PAUSING,
+	ProxyUnreachableError,
+	StoppedElsewhere
+} from './run-errors'
 import { JobStore, type KeyedRecord } from './store'
 import type { Job, JobEvent, JobStatus } from './types'
 
@@ -66,52 +75,11 @@ interface Page {
 	next: string | null
 }
 
-/** Every attempt in a row could not connect to the proxy (or proxies) named: the job pauses. */
-export class ProxyUnreachableError extends Error {
-	override name = 'ProxyUnreachableError'
-	constructor(hosts: readonly string[]) {
-		const named = hosts.length === 1 ? `the proxy ${hosts[0]}` : `the proxies ${hosts.join(', ')}`
-		super(
-			`Could not connect to ${named}, attempt after attempt (connection refused or host unreachable): check that it runs and its address, then resume the job`
-		)
-	}
-}
-
-/** Another process runs the job already. */
-export class JobBusyError extends Error {
-	override name = 'JobBusyError'
-}
-
-/** Paused, cancelled or deleted by another process on the same store while this one waited. */
-class StoppedElsewhere extends Error {}
-
-/** While a job has one of these statuses, its runner may set it waiting. */
-const ACTIVE: readonly JobStatus[] = ['running', 'waiting']
-
 /**
  * The job whose run a request belongs to: the client's rate limiter is shared by every caller (the
  * playground, other jobs, watches), and a job reports only the budget waits of its own requests.
  */
 const runningJob = new AsyncLocalStorage<number>()
-
-/** Errors that stop the job until the user acts; the message says what to do. */
-const PAUSING: Record<string, string> = {
-	login_required:
-		"Instagram asks to log in again: connect the account again (smkit login --cookies cookies.txt, or the playground's Connect account), then resume the job",
-	challenge_required:
-		'Instagram asks for a security check: open instagram.com in the browser of this session, complete it, then resume the job'
-}
-
-/** Errors after which the same request may succeed later. */
-function isTransient(error: unknown): boolean {
-	if (error instanceof DownloadError) return true
-	if (!(error instanceof IgError)) return false
-	return error.kind === 'rate_limited' || error.kind === 'upstream_error' || error.kind === 'upstream_timeout'
-}
-
-function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error)
-}
 
 /** Runs job `id` until it is done, paused, failed, or the signal aborts. Resolves to the job. */
 export async function runJob(jobs: JobStore, id: number, options: RunOptions): Promise<Job> {
@@ -323,4 +291,4 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 	}
 }
 
-export { JobStore }
+export { JobBusyError, JobStore, ProxyUnreachableError }

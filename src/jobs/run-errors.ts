@@ -1,0 +1,49 @@
+/**
+ * How a job's run ends or waits, by error: what pauses it until the user acts, what it waits out
+ * and tries again, and what stops it because another process decided (see run.ts).
+ */
+import { IgError } from '../client/errors'
+import { DownloadError } from './downloads'
+import type { JobStatus } from './types'
+
+/** Every attempt in a row could not connect to the proxy (or proxies) named: the job pauses. */
+export class ProxyUnreachableError extends Error {
+	override name = 'ProxyUnreachableError'
+	constructor(hosts: readonly string[]) {
+		const named = hosts.length === 1 ? `the proxy ${hosts[0]}` : `the proxies ${hosts.join(', ')}`
+		super(
+			`Could not connect to ${named}, attempt after attempt (connection refused or host unreachable): check that it runs and its address, then resume the job`
+		)
+	}
+}
+
+/** Another process runs the job already. */
+export class JobBusyError extends Error {
+	override name = 'JobBusyError'
+}
+
+/** Paused, cancelled or deleted by another process on the same store while this one waited. */
+export class StoppedElsewhere extends Error {}
+
+/** While a job has one of these statuses, its runner may set it waiting. */
+export const ACTIVE: readonly JobStatus[] = ['running', 'waiting']
+
+/** Errors that stop the job until the user acts; the message says what to do. */
+export const PAUSING: Record<string, string> = {
+	login_required:
+		"Instagram asks to log in again: connect the account again (smkit login --cookies cookies.txt, or the playground's Connect account), then resume the job",
+	challenge_required:
+		'Instagram asks for a security check: open instagram.com in the browser of this session, complete it, then resume the job'
+}
+
+/** Errors after which the same request may succeed later. */
+export function isTransient(error: unknown): boolean {
+	if (error instanceof DownloadError) return true
+	if (!(error instanceof IgError)) return false
+	return error.kind === 'rate_limited' || error.kind === 'upstream_error' || error.kind === 'upstream_timeout'
+}
+
+/** An error's message, for the job's status line. */
+export function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error)
+}
