@@ -7,7 +7,7 @@
  */
 
 import type { TObject } from '@sinclair/typebox'
-import { requirePk, requireTag, requireUsername } from '../client/api/base'
+import { hashtagKey, requirePk, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
 import { IgApiError, IgArgumentError } from '../client/errors'
 import { Comment, Media } from '../client/models/media'
@@ -113,7 +113,7 @@ export const KIND_SOURCES: Record<JobKind, KindSource> = {
 	posts,
 	media: posts,
 	tag: {
-		normalizeTarget: (target) => requireTag(target).toLowerCase(),
+		normalizeTarget: hashtagKey,
 		async resolve(ig, target, signal) {
 			const info = await ig.hashtags.getInfo(target, { signal })
 			return { id: info.name || target, total: info.media_count ?? null }

@@ -194,7 +194,8 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 }
 
 async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
-	const ids = args.map(idOf)
+	// An id given twice is run once: two snapshots a second apart would make the default diff empty.
+	const ids = [...new Set(args.map(idOf))]
 	for (const id of ids) if (!watches.get(id)) throw new NotFoundError(`No watch ${id}`)
 	// Without ids, the due ones: each is run only if still due when its turn comes (see runIfDue).
 	const dueAt = ids.length > 0 ? undefined : new Date()

@@ -5,6 +5,7 @@
  * when it runs again. Only a finished run stores a snapshot; a failed one records why.
  */
 import type { InstagramClient } from '../client/client'
+import { IgApiError } from '../client/errors'
 import { topPosts } from '../client/tools/analytics'
 import { runJob } from '../jobs/run'
 import type { JobStore } from '../jobs/store'
@@ -58,14 +59,18 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 	let jobId: number | null = null
 	try {
 		if (watch.kind === 'hashtag') {
-			const info = await ig.hashtags.getInfo(watch.target, { signal })
-			const page = await ig.feed.getTagFeed(watch.target, { signal })
+			// A hashtag nobody has used yet (a campaign's) is not found: its snapshot holds no posts.
+			const info = await ig.hashtags.getInfo(watch.target, { signal }).catch((error: unknown) => {
+				if (error instanceof IgApiError && error.kind === 'not_found') return null
+				throw error
+			})
+			const page = info === null ? null : await ig.feed.getTagFeed(watch.target, { signal })
 			return watches.addSnapshot(
 				watch.id,
 				{
 					takenAt: new Date().toISOString(),
-					mediaCount: info.media_count ?? 0,
-					topPosts: topPosts(page.items, HASHTAG_TOP_POSTS)
+					mediaCount: info?.media_count ?? 0,
+					topPosts: page === null ? [] : topPosts(page.items, HASHTAG_TOP_POSTS)
 				},
 				startedAt
 			)

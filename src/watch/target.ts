@@ -3,7 +3,7 @@
  * (`6h`, `1d`), turned into a watch spec, with messages that name the command line's options.
  */
 import { UsageError } from '../cli-error'
-import { requireTag, requireUsername } from '../client/api/base'
+import { hashtagKey, requireUsername } from '../client/api/base'
 import { parseEvery, type WatchSpec } from './types'
 
 /** `luna.explorer` → an account spec, `#sunset` → a hashtag spec. */
@@ -23,7 +23,7 @@ export function watchSpecOf(target: string, every: string, followers: boolean): 
 		)
 	try {
 		return hashtag
-			? { kind: 'hashtag', target: requireTag(target).toLowerCase(), every_seconds, followers: false }
+			? { kind: 'hashtag', target: hashtagKey(target), every_seconds, followers: false }
 			: { kind: 'account', target: requireUsername(target), every_seconds, followers }
 	} catch (error) {
 		throw new UsageError(`TARGET must be a username or #hashtag: ${(error as Error).message}`)

@@ -60,8 +60,10 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ advance_hours: 24 })
 	})
-	const again = await watch('run', '1', '2')
+	// An id given twice is run once (a second snapshot at once would leave the default diff empty).
+	const again = await watch('run', '1', '2', '1')
 	expect(again.code).toBe(0)
+	expect(again.stdout.trim().split('\n')).toHaveLength(2)
 	expect(again.stderr).toBe('')
 
 	const diff = await watch('diff', '1', '--json')

@@ -215,6 +215,20 @@ describe('hashtag watch', () => {
 		expect(diff.top_posts.entered.length + diff.top_posts.left.length).toBeGreaterThan(0)
 	})
 
+	it('a hashtag nobody has used yet is watched at 0 posts; #İstanbul and #नमस्ते are watched by their names', async () => {
+		const unused = (await expectOk(await post('/api/watches', { hashtag: '#NeverUsedTag123' }))).data
+		const empty = (await expectOk(await post(`/api/watches/${unused.id}/run`))).data
+		expect(empty).toMatchObject({ media_count: 0, top_posts: [] })
+		const after = (await expectOk(await harness.get(`/api/watches/${unused.id}`))).data
+		expect(after).toMatchObject({ last_status: 'ok', snapshots: 1 })
+		// The capital dotted I lowers to i and a combining dot: the watch is of istanbul.
+		const turkish = (await expectOk(await post('/api/watches', { hashtag: '#İstanbul' }))).data
+		expect(turkish.target).toBe('istanbul')
+		await expectOk(await post(`/api/watches/${turkish.id}/run`))
+		const hindi = (await expectOk(await post('/api/watches', { hashtag: '#नमस्ते' }))).data
+		expect(hindi.target).toBe('नमस्ते')
+	})
+
 	it('a run of an account that does not exist fails with its reason and is recorded on the watch', async () => {
 		const watch = (
 			await expectOk(

@@ -149,6 +149,17 @@ export function requireText(name: string, value: unknown, maxLength = 2200): str
 	return text
 }
 
+/**
+ * A hashtag as one key (jobs, watches): checked, lower case and composed (NFC). The capital dotted
+ * I lowers to i plus a combining dot, which Instagram does not know: `#İstanbul` is `istanbul`.
+ */
+export function hashtagKey(value: unknown): string {
+	return requireTag(value)
+		.toLowerCase()
+		.replace(/i\u0307/g, 'i')
+		.normalize('NFC')
+}
+
 /** Checks a hashtag name (`#` stripped). */
 export function requireTag(value: unknown): string {
 	const tag = typeof value === 'string' ? value.trim().replace(/^#/, '') : ''

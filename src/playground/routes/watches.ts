@@ -4,7 +4,7 @@
  * from the stored lists) and the change of every count. The playground's scheduler runs due watches.
  */
 import { Elysia, t } from 'elysia'
-import { requireTag, requireUsername } from '../../client/api/base'
+import { hashtagKey, requireUsername } from '../../client/api/base'
 import { IgArgumentError } from '../../client/errors'
 import { type ErrorCode, httpStatusOf } from '../../server/envelope'
 import { checkWatchTarget } from '../../watch/check'
@@ -64,7 +64,7 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 							}
 						: {
 								kind: 'hashtag' as const,
-								target: field('hashtag', () => requireTag(body.hashtag as string).toLowerCase()),
+								target: field('hashtag', () => hashtagKey(body.hashtag as string)),
 								every_seconds,
 								followers: false
 							}
