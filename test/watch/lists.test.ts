@@ -39,7 +39,8 @@ describe('lists', () => {
 
 		await expectOk(await post('/api/lists/rivals/members', { usernames: ['a1', 'a2', 'a3'] }))
 		await expectFailure(await harness.get('/api/lists/rivals/compare'), 400, 'bad_request')
-		for (const name of ['a1', 'a2', 'a3'])
+		// Removing takes '@name' as adding does.
+		for (const name of ['a1', '@a2', '@A3'])
 			await expectOk(await harness.request('DELETE', `/api/lists/rivals/members/${name}`))
 		const shrunk = await expectOk(await harness.request('DELETE', '/api/lists/rivals/members/xss.payload'))
 		expect(shrunk.data.usernames).toEqual(['luna.explorer', 'mega.travel'])
@@ -48,6 +49,20 @@ describe('lists', () => {
 			404,
 			'not_found'
 		)
+		// A full list takes members it has already (nothing is added) but no new one.
+		const many = Array.from({ length: 499 }, (_, index) => `member${index}`)
+		await expectOk(await post('/api/lists', { name: 'full', usernames: many }))
+		const again = await expectOk(
+			await post('/api/lists/full/members', { usernames: ['member1', '@Member2'] })
+		)
+		expect(again.message).toBe('Added 0 to full')
+		await expectOk(await post('/api/lists/full/members', { usernames: ['newcomer', 'newcomer', 'member3'] }))
+		await expectFailure(
+			await post('/api/lists/full/members', { usernames: ['one.more'] }),
+			400,
+			'bad_request'
+		)
+		await expectOk(await harness.request('DELETE', '/api/lists/full'))
 		await expectOk(await harness.request('DELETE', '/api/lists/rivals'))
 		await expectFailure(await harness.get('/api/lists/rivals'), 404, 'not_found')
 	})

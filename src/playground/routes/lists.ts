@@ -135,7 +135,10 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			'/lists/:name/members',
 			({ params: { name }, body }) => {
 				const before = requireList(context, name)
-				const names = cleanUsernames(body.usernames)
+				// Members already in the list are not added again, so they do not count against its size.
+				const names = [...new Set(cleanUsernames(body.usernames))].filter(
+					(username) => !before.usernames.includes(username)
+				)
 				if (before.usernames.length + names.length > MAX_LIST_MEMBERS)
 					throw new HttpError('bad_request', `A list holds at most ${MAX_LIST_MEMBERS} accounts`)
 				const added = context.lists.add(name, names)
@@ -150,8 +153,10 @@ export const listsRoutes = (context: PlaygroundContext) => {
 		)
 		.delete(
 			'/lists/:name/members/:username',
-			({ params: { name, username } }) => {
+			({ params: { name, username: typed } }) => {
 				requireList(context, name)
+				// '@user' as adding takes it.
+				const username = typed.replace(/^@/, '')
 				if (!context.lists.removeMember(name, username.toLowerCase()))
 					throw new HttpError('not_found', `@${username} is not in the list ${name}`)
 				return ok(requireList(context, name), `Removed @${username} from ${name}`)
@@ -160,7 +165,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				params: t.Object({
 					...NameParams.properties,
 					username: t.String({
-						pattern: '^[A-Za-z0-9._]{1,30}$',
+						pattern: '^@?[A-Za-z0-9._]{1,30}$',
 						error: "Invalid path parameter 'username': use letters, digits, . or _ (1-30 characters)",
 						description: 'The account to take out of the list',
 						examples: ['luna.explorer']
