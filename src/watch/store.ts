@@ -164,8 +164,9 @@ export class WatchStore {
 	}
 
 	/** Why there is no diff of this pair: the snapshots the watch does not have (`Watch 1 has no snapshot 9`). */
-	missingSnapshots(watchId: number, fromId: number, toId: number): string {
+	missingSnapshots(watchId: number, fromId: number, toId: number): string | undefined {
 		const missing = [...new Set([fromId, toId])].filter((id) => !this.#snapshotRow(watchId, id))
+		if (missing.length === 0) return undefined
 		return missing.length === 1
 			? `Watch ${watchId} has no snapshot ${missing[0]}`
 			: `Watch ${watchId} has no snapshots ${missing.join(' and ')}`

@@ -123,3 +123,19 @@ export function parseEvery(text: string): number {
 		throw new RangeError(`every must be from 1h to 7d, got '${text}'`)
 	return seconds
 }
+
+/**
+ * Why snapshots `from` and `to` do not make a diff, or undefined when they do: a diff goes forward
+ * in time, from an earlier snapshot to a later one (the other way round, gained would read as lost).
+ */
+export function diffOrderProblem(
+	from: number,
+	to: number,
+	names = { from: 'from', to: 'to' }
+): string | undefined {
+	if (from === to)
+		return `${names.from} and ${names.to} are both snapshot ${from}: a diff compares two snapshots`
+	if (from > to)
+		return `${names.from} (${from}) must be an earlier snapshot than ${names.to} (${to}): swap them`
+	return undefined
+}

@@ -442,6 +442,15 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 		)
 		expect(backwards.code).toBe('bad_request')
 		expect(backwards.error).toContain('no snapshot before')
+		const [first, second] = history.snapshots as { id: number }[]
+		const reversed = failureOf(
+			await session.client.callTool({
+				name: 'watch_diff',
+				arguments: { id: watch.id, from: second?.id, to: first?.id }
+			})
+		)
+		expect(reversed).toMatchObject({ code: 'bad_request' })
+		expect(reversed.error).toContain('must be an earlier snapshot than to')
 	})
 
 	it('writes nothing but protocol messages on stdout and no secret anywhere', () => {

@@ -117,6 +117,15 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	const missingSnapshot = await watch('diff', '1', '--from', '999', '--to', String(parsed.to.id))
 	expect(missingSnapshot.code).toBe(1)
 	expect(missingSnapshot.stderr).toContain('Watch 1 has no snapshot 999')
+	// Backwards, or from the last snapshot alone: bad usage.
+	const backwards = await watch('diff', '1', '--from', String(parsed.to.id), '--to', String(parsed.from.id))
+	expect(backwards.code).toBe(2)
+	expect(backwards.stderr).toContain(
+		`--from (${parsed.to.id}) must be an earlier snapshot than --to (${parsed.from.id})`
+	)
+	const fromLast = await watch('diff', '1', '--from', String(parsed.to.id))
+	expect(fromLast.code).toBe(2)
+	expect(fromLast.stderr).toContain(`--from and --to are both snapshot ${parsed.to.id}`)
 
 	const list = await watch('list')
 	expect(list.code).toBe(0)

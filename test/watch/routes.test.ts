@@ -37,6 +37,13 @@ describe('POST /api/watches', () => {
 		)
 		expect(badName.error).toContain("'username'")
 		await expectFailure(await post('/api/watches', { hashtag: 'a#b' }), 400, 'bad_request')
+		// A hashtag has no follower list: asked for, it is refused (as smkit watch add refuses it).
+		const tagFollowers = await expectFailure(
+			await post('/api/watches', { hashtag: 'sunset', followers: true }),
+			400,
+			'bad_request'
+		)
+		expect(tagFollowers.error).toContain("'followers' is for accounts")
 		const first = await expectOk(
 			await post('/api/watches', { username: '@Dup.Name', every: '12h', check: false })
 		)
@@ -161,6 +168,22 @@ describe('account watch without followers', () => {
 		expect(beforeFirst.error).toBe(
 			`Watch ${watch.id} has no snapshot before ${first.id} to compare it with: give 'from'`
 		)
+		// A diff goes forward, between two snapshots: backwards, to itself, or from the last alone is refused.
+		for (const [query, message] of [
+			[
+				`from=${third.id}&to=${first.id}`,
+				`from (${third.id}) must be an earlier snapshot than to (${first.id})`
+			],
+			[`from=${second.id}&to=${second.id}`, `from and to are both snapshot ${second.id}`],
+			[`from=${third.id}`, `from and to are both snapshot ${third.id}`]
+		]) {
+			const refused = await expectFailure(
+				await harness.get(`/api/watches/${watch.id}/diff?${query}`),
+				400,
+				'bad_request'
+			)
+			expect(refused.error).toContain(message)
+		}
 		const listed = (await expectOk(await harness.get('/api/watches'))).data
 		expect(listed.find((entry: { id: number }) => entry.id === watch.id)).toMatchObject({
 			snapshots: 3,

@@ -11,7 +11,7 @@ import { checkWatchTarget } from '../../watch/check'
 import { WatchRunError } from '../../watch/run'
 import type { WatchScheduler } from '../../watch/scheduler'
 import { WatchExistsError } from '../../watch/store'
-import { parseEvery, type Watch } from '../../watch/types'
+import { diffOrderProblem, parseEvery, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { INSTAGRAM_ERRORS } from '../openapi/failures'
@@ -52,6 +52,11 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 			async ({ body }) => {
 				if ((body.username === undefined) === (body.hashtag === undefined))
 					throw new HttpError('bad_request', "Give exactly one of the body fields 'username' and 'hashtag'")
+				if (body.hashtag !== undefined && body.followers === true)
+					throw new HttpError(
+						'bad_request',
+						"'followers' is for accounts: a hashtag watch stores its media count and top 9 posts"
+					)
 				const every = body.every ?? '1d'
 				const every_seconds = Number(field('every', () => String(parseEvery(every))))
 				const spec =
@@ -178,8 +183,12 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 							`Watch ${id} has no snapshot before ${to} to compare it with: give 'from'`
 						)
 				}
+				const absent = scheduler.watches.missingSnapshots(id, from, to)
+				if (absent) throw new HttpError('not_found', absent)
+				const order = diffOrderProblem(from, to)
+				if (order) throw new HttpError('bad_request', order)
 				const diff = scheduler.watches.diff(id, from, to)
-				if (!diff) throw new HttpError('not_found', scheduler.watches.missingSnapshots(id, from, to))
+				if (!diff) throw new HttpError('not_found', `Watch ${id} has no such snapshots`)
 				const lists =
 					diff.gained && diff.lost ? `: +${diff.gained.length} -${diff.lost.length} followers` : ''
 				const posts = diff.top_posts
