@@ -82,7 +82,8 @@ export function topPosts(posts: readonly Media[], count: number): TopPost[] {
 			...analyzed(media),
 			url: `https://www.instagram.com/p/${media.code}/`,
 			thumbnail_url: media.thumbnail_url,
-			caption_text: media.caption_text.slice(0, 200),
+			// 200 characters, not UTF-16 units: an emoji at the cut is kept whole or left out.
+			caption_text: Array.from(media.caption_text).slice(0, 200).join(''),
 			engagement: engagement(media)
 		}))
 }

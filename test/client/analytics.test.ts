@@ -1,0 +1,11 @@
+/** The pure figures behind analytics and hashtag snapshots: the top posts' captions. */
+import { expect, test } from 'bun:test'
+import { topPosts } from '../../src/client/tools/analytics'
+import type { Media } from '../../src/client/types'
+
+test("a top post's caption is cut at 200 characters, never inside an emoji", () => {
+	const caption = `${'a'.repeat(199)}🌅 and the rest`
+	const [post] = topPosts([{ code: 'X', caption_text: caption, like_count: 1, comment_count: 0 } as Media], 1)
+	expect(post?.caption_text).toBe(`${'a'.repeat(199)}🌅`)
+	expect(post?.caption_text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/)
+})
