@@ -152,7 +152,8 @@ describe('panels', () => {
 	test(
 		'keyboard focus is visible',
 		async () => {
-			await openPanel(ui.page, ui.playground, 'users')
+			// The selected endpoint tab is the one in the Tab order (the tabs pattern).
+			await openPanel(ui.page, ui.playground, 'users/search')
 			await ui.page.locator('main .action-tabs [data-action="search"]').focus()
 			await ui.page.keyboard.press('Tab')
 			await ui.page.keyboard.press('Shift+Tab')

@@ -137,15 +137,30 @@ function cell(column: string, value: unknown, row: Row, label = columnLabel(colu
 	return td
 }
 
-/** Builds a sortable table for a list of records, with the columns menu above it. */
-export function dataTable(records: unknown[], action?: CellAction): HTMLElement {
+/**
+ * The column a table is sorted by (null: the order of the data) and which way. The table changes it
+ * in place when a header is pressed, so a caller that keeps the object and passes it to the next
+ * table (the result view after "Load more") keeps the order the person chose.
+ */
+export interface TableSort {
+	column: string | null
+	direction: 1 | -1
+}
+
+/**
+ * Builds a sortable table for a list of records, with the columns menu above it; `sort` is the
+ * order it starts in and keeps up to date (see TableSort).
+ */
+export function dataTable(
+	records: unknown[],
+	action?: CellAction,
+	sort: TableSort = { column: null, direction: 1 }
+): HTMLElement {
 	const flat = records.map(flattenRecord)
 	const kind = recordKind(flat)
 	const rows = flat.map((row) => withDerivedColumns(kind, row))
 	const all = menuOrder(defaultColumns(kind, columnsOf(rows)), columnsOf(rows))
 	let columns = visibleColumns(kind, all)
-	let sortColumn: string | null = null
-	let sortDirection: 1 | -1 = 1
 	const table = h('table', { className: 'data-table', dataset: kind ? { kind } : {} })
 	const scroll = h(
 		'div',
@@ -155,31 +170,38 @@ export function dataTable(records: unknown[], action?: CellAction): HTMLElement 
 
 	function render(): void {
 		const ordered = rows.map((row, index) => ({ row, index }))
-		if (sortColumn !== null) {
-			const column = sortColumn
+		if (sort.column !== null) {
+			const { column, direction } = sort
 			ordered.sort(
-				(left, right) =>
-					compare(left.row[column], right.row[column]) * sortDirection || left.index - right.index
+				(left, right) => compare(left.row[column], right.row[column]) * direction || left.index - right.index
 			)
 		}
+		// A header button pressed from the keyboard is replaced below: its successor takes the focus.
+		const focused = document.activeElement
+		const focusedColumn =
+			focused instanceof HTMLButtonElement && table.contains(focused)
+				? (focused.closest('th')?.dataset.column ?? null)
+				: null
+		let refocus: HTMLButtonElement | null = null
 		const numeric = new Set(
 			columns.filter((column) => rows.every((row) => row[column] == null || typeof row[column] === 'number'))
 		)
 		const headerRow = h('tr', null, h('th', { className: 'cell-index', text: '#', attrs: { scope: 'col' } }))
 		for (const column of columns) {
-			const sorted = column === sortColumn ? (sortDirection === 1 ? 'ascending' : 'descending') : 'none'
+			const sorted = column === sort.column ? (sort.direction === 1 ? 'ascending' : 'descending') : 'none'
 			const button = h('button', {
 				className: 'sort-button',
 				text: columnLabel(column),
 				attrs: { type: 'button', title: `Sort by ${column}` },
 				on: {
 					click: () => {
-						sortDirection = sortColumn === column ? (sortDirection === 1 ? -1 : 1) : 1
-						sortColumn = column
+						sort.direction = sort.column === column ? (sort.direction === 1 ? -1 : 1) : 1
+						sort.column = column
 						render()
 					}
 				}
 			})
+			if (column === focusedColumn) refocus = button
 			const role = columnRole(column)
 			const className = numeric.has(column) && role !== 'id' && role !== 'time' ? 'cell-number' : ''
 			headerRow.append(
@@ -201,6 +223,7 @@ export function dataTable(records: unknown[], action?: CellAction): HTMLElement 
 			)
 		)
 		table.replaceChildren(h('thead', null, headerRow), body)
+		refocus?.focus()
 	}
 
 	render()

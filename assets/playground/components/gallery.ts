@@ -29,8 +29,12 @@ function labelOf(record: Record<string, unknown>): string {
 	return ''
 }
 
-/** Collects up to `limit` distinct picture URLs from any JSON value. */
-export function collectImages(value: unknown, limit = 120): FoundImage[] {
+/**
+ * Collects the distinct picture URLs of any JSON value (up to `limit`). The gallery shows them all,
+ * as the table shows every row with its picture: the images load lazily, as they scroll into view,
+ * and a cap would hide the pictures of rows "Load more" added without saying so.
+ */
+export function collectImages(value: unknown, limit = Number.POSITIVE_INFINITY): FoundImage[] {
 	const found: FoundImage[] = []
 	const seen = new Set<string>()
 	const visit = (current: unknown, depth: number): void => {

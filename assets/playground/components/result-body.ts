@@ -6,7 +6,7 @@
 import { h } from '../../common/dom'
 import { POST_COMMENTS_PATH } from '../lib/jobs'
 import { openRequest } from '../lib/open-request'
-import { type CellAction, dataTable, fieldTable } from './data-table'
+import { type CellAction, dataTable, fieldTable, type TableSort } from './data-table'
 import { collectImages, gallery } from './gallery'
 import { jsonTree, setTreeExpanded } from './json-tree'
 
@@ -81,10 +81,15 @@ export function tableAction(path: string | null): CellAction | undefined {
 	}
 }
 
-/** The content of view `name` for `data` (`action`: see tableAction). */
-export function viewContent(name: ViewName, data: unknown, action?: CellAction): HTMLElement {
+/** The content of view `name` for `data` (`action`: see tableAction; `sort`: the table's order, kept). */
+export function viewContent(
+	name: ViewName,
+	data: unknown,
+	action?: CellAction,
+	sort?: TableSort
+): HTMLElement {
 	if (name === 'table')
-		return Array.isArray(data) ? dataTable(data, action) : fieldTable(data as Record<string, unknown>)
+		return Array.isArray(data) ? dataTable(data, action, sort) : fieldTable(data as Record<string, unknown>)
 	if (name === 'images') return gallery(collectImages(data))
 	if (name === 'raw')
 		return h('pre', { className: 'raw-json', text: JSON.stringify(data, null, 2), attrs: { tabindex: 0 } })

@@ -11,6 +11,7 @@ import { formatBytes } from '../../common/format'
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { formatDuration, formatQuantity } from '../lib/format'
 import { collectableList } from '../lib/jobs'
+import type { TableSort } from './data-table'
 import { collectAllButton, copyJson, csvRows, exportCsv, saveResult } from './result-actions'
 import {
 	availableViews,
@@ -59,11 +60,15 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 	// Screen readers hear one short sentence per result, not the whole table (see `announce`).
 	const announcer = h('p', { className: 'visually-hidden', attrs: { 'aria-live': 'polite' } })
 	const content = h('div', { className: 'result-content' })
-	const element = h('section', { className: 'result', attrs: { 'aria-label': 'Result' } }, announcer, content)
+	// Focus comes here when what had it goes away (the last "Load more", a request run from elsewhere).
+	const attrs = { 'aria-label': 'Result', tabindex: -1 }
+	const element = h('section', { className: 'result', attrs }, announcer, content)
 	const empty = (): HTMLElement =>
 		h('p', { className: 'result-empty', text: options.emptyText ?? 'Run a request to see its result here.' })
 	let shown: Shown | null = null
 	let view: ViewName | null = null
+	/** The table's order: kept while the same result grows ("Load more") or changes view. */
+	let sort: TableSort = { column: null, direction: 1 }
 	let runCounter = 0
 	content.append(empty())
 
@@ -103,7 +108,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		const { tablist: tabs, panel: body } = viewTabs(
 			views.map((name) => ({ name, label: VIEW_LABELS[name] })),
 			view,
-			viewContent(view, current.data, tableAction(current.path)),
+			viewContent(view, current.data, tableAction(current.path), sort),
 			(name) => {
 				view = name
 				render(result)
@@ -236,6 +241,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			csvName: csvName ?? null
 		}
 		view = null
+		sort = { column: null, direction: 1 }
 		render(result)
 		announce(describe(result))
 		return result
@@ -262,9 +268,13 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			lastFetched: pagePath,
 			nextCursor: result.envelope.next_cursor ?? null
 		}
+		// The pressed button is replaced: its successor takes the focus, or at the end of the list (no
+		// button any more) the result itself, and the announcement says that was all.
+		const hadFocus = element.contains(document.activeElement)
 		render(result)
-		announce(describe(result))
-		element.querySelector<HTMLElement>('.load-more button')?.focus()
+		const complete = shown.nextCursor === null
+		announce(`${describe(result)}${complete ? '. That is the whole list.' : ''}`)
+		if (hadFocus) (element.querySelector<HTMLElement>('.load-more button') ?? element).focus()
 	}
 
 	return {
@@ -274,6 +284,7 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			runCounter++
 			shown = { data, path: null, lastFetched: null, nextCursor: null, caption, csvName: csvName ?? null }
 			view = null
+			sort = { column: null, direction: 1 }
 			setBusy(false)
 			render(null)
 		},

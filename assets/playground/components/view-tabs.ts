@@ -16,6 +16,21 @@ export interface ViewTab<Name extends string> {
 let tablistCount = 0
 
 /**
+ * The index of the tab a key moves to from tab `at` of `count`: Left and Right to the previous and
+ * next (wrapping), Home and End to the first and last; undefined for any other key. The data
+ * panels' endpoint tabs move the same way.
+ */
+export function tabKeyTarget(key: string, at: number, count: number): number | undefined {
+	const targets: Record<string, number> = {
+		ArrowLeft: (at - 1 + count) % count,
+		ArrowRight: (at + 1) % count,
+		Home: 0,
+		End: count - 1
+	}
+	return targets[key]
+}
+
+/**
  * A tablist over `views` with `selected` chosen, and the tab panel holding `content`. `select` is
  * called with the tab clicked or moved to (the caller redraws and then focuses the selected tab).
  */
@@ -50,13 +65,11 @@ export function viewTabs<Name extends string>(
 		)
 	}
 	tablist.addEventListener('keydown', (event) => {
-		const at = views.findIndex((view) => view.name === selected)
-		const target = {
-			ArrowLeft: (at - 1 + views.length) % views.length,
-			ArrowRight: (at + 1) % views.length,
-			Home: 0,
-			End: views.length - 1
-		}[event.key]
+		const target = tabKeyTarget(
+			event.key,
+			views.findIndex((view) => view.name === selected),
+			views.length
+		)
 		if (target === undefined) return
 		event.preventDefault()
 		const view = views[target]

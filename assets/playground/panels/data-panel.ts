@@ -6,6 +6,7 @@
 
 import { h } from '../../common/dom'
 import { createResultView } from '../components/result-view'
+import { tabKeyTarget } from '../components/view-tabs'
 import { buildPath, withQuery } from '../lib/api'
 import { type Panel, panelFrame } from '../lib/panel'
 import { onStatus } from '../lib/state'
@@ -152,7 +153,13 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 		className: 'segmented action-tabs',
 		attrs: { role: 'tablist', 'aria-label': `${spec.title} endpoints` }
 	})
-	const formSlot = h('div', { className: 'form-slot' })
+	// With several endpoints the tabs follow the tabs pattern as the result's view tabs do: only the
+	// selected tab is in the Tab order, arrows, Home and End move and select, the form is the tab panel.
+	const tabbed = spec.actions.length > 1
+	const idPrefix = `endpoint-tabs-${spec.id}`
+	const tabId = (actionId: string) => `${idPrefix}-${actionId}`
+	const panelAttrs = tabbed ? { id: `${idPrefix}-panel`, role: 'tabpanel' } : {}
+	const formSlot = h('div', { className: 'form-slot', attrs: panelAttrs })
 	let active: ActionForm | null = null
 
 	function buildForm(action: ActionSpec): ActionForm {
@@ -211,8 +218,12 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 		}
 		active = entry
 		formSlot.replaceChildren(entry.form)
-		for (const tab of tabs.children)
-			tab.setAttribute('aria-selected', String((tab as HTMLElement).dataset.action === action.id))
+		for (const tab of tabs.children) {
+			const selected = (tab as HTMLElement).dataset.action === action.id
+			tab.setAttribute('aria-selected', String(selected))
+			tab.setAttribute('tabindex', selected ? '0' : '-1')
+		}
+		if (tabbed) formSlot.setAttribute('aria-labelledby', tabId(action.id))
 		const wanted = `#${spec.id}/${action.id}`
 		if (window.location.hash !== wanted && window.location.hash.startsWith(`#${spec.id}`)) {
 			history.replaceState(null, '', wanted)
@@ -227,11 +238,26 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 				className: 'segment',
 				text: action.label,
 				dataset: { action: action.id },
-				attrs: { type: 'button', role: 'tab', 'aria-selected': 'false' },
+				attrs: {
+					id: tabId(action.id),
+					type: 'button',
+					role: 'tab',
+					'aria-selected': 'false',
+					'aria-controls': `${idPrefix}-panel`,
+					tabindex: -1
+				},
 				on: { click: () => select(action.id) }
 			})
 		)
 	}
+	tabs.addEventListener('keydown', (event) => {
+		const at = spec.actions.findIndex((action) => action.id === active?.action.id)
+		const target = spec.actions[tabKeyTarget(event.key, at, spec.actions.length) ?? -1]
+		if (!target) return
+		event.preventDefault()
+		select(target.id)
+		tabs.querySelector<HTMLElement>(`[data-action="${target.id}"]`)?.focus()
+	})
 
 	const element = panelFrame(
 		spec.id,
@@ -262,14 +288,12 @@ export function createDataPanel(spec: DataPanelSpec): DataPanel {
 					input.dispatchEvent(new Event('input'))
 				}
 			}
-			if (Object.keys(extra).length === 0) {
-				entry.form.requestSubmit()
-				return
-			}
-			// The same request as the history row, cursor included: the page it showed, not the first.
 			if (!checkRules(entry)) return
-			// The preview keeps showing what Run sends (the form's values); the result caption shows this request.
-			void result.run(withQuery(requestPath(entry), extra), exportName(spec.id, entry))
+			// The history row's request, cursor included (the page it showed); the preview keeps the form's.
+			const path = Object.keys(extra).length > 0 ? withQuery(requestPath(entry), extra) : requestPath(entry)
+			void result.run(path, exportName(spec.id, entry))
+			// What asked for it (History's Re-run, a row's "Show all") is gone or redrawn: focus the result.
+			result.element.focus()
 		}
 	}
 }

@@ -43,10 +43,14 @@ export function button(
 	return h('button', {
 		className,
 		text,
+		dataset: { act: text.toLowerCase() },
 		attrs: { type: 'button', 'aria-label': label },
 		on: { click: onClick }
 	})
 }
+
+/** The button that takes the focus when the focused one is gone after an update: Pause and Resume swap. */
+const FOCUS_NEXT: Record<string, string> = { pause: 'resume', resume: 'pause' }
 
 export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	const title = h('span', { className: 'job-title' })
@@ -57,9 +61,14 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	const figures = h('span', { className: 'job-figures' })
 	const note = h('p', { className: 'job-note' })
 	const actions = h('div', { className: 'row-actions' })
+	// The card takes the focus when its focused button goes with nothing in its place (after Cancel).
 	const element = h(
 		'article',
-		{ className: 'job', dataset: { job: String(first.id) }, attrs: { 'aria-label': `Job ${first.id}` } },
+		{
+			className: 'job',
+			dataset: { job: String(first.id) },
+			attrs: { 'aria-label': `Job ${first.id}`, tabindex: -1 }
+		},
 		h('div', { className: 'job-head' }, title, source, status, figures),
 		bar,
 		note,
@@ -119,6 +128,8 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 		figures.textContent = parts.join(' · ')
 		showNote(job)
 		const name = `job ${job.id}`
+		const focused = document.activeElement
+		const hadFocus = focused instanceof HTMLElement && actions.contains(focused) ? focused.dataset.act : null
 		replaceChildren(
 			actions,
 			own && isActive(job)
@@ -139,6 +150,7 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 				h('button', {
 					className: 'button button-small',
 					text: format.toUpperCase(),
+					dataset: { act: format },
 					attrs: {
 						type: 'button',
 						'aria-label': `Download ${name} as ${format.toUpperCase()}`,
@@ -161,6 +173,11 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 					)
 				: null
 		)
+		if (hadFocus) {
+			const same = (act: string | undefined) =>
+				act ? actions.querySelector<HTMLButtonElement>(`[data-act="${act}"]:not(:disabled)`) : null
+			;(same(hadFocus) ?? same(FOCUS_NEXT[hadFocus]) ?? element).focus()
+		}
 	}
 	update(first)
 	return { element, update, shown: () => current }

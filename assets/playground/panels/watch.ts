@@ -98,6 +98,7 @@ export function createWatchPanel(): Panel {
 			h('button', {
 				className: 'link-button',
 				text: label,
+				dataset: { watch: String(watch.id), act: 'select' },
 				attrs: { type: 'button', 'aria-pressed': String(selected === watch.id) },
 				on: {
 					click: () => {
@@ -116,12 +117,19 @@ export function createWatchPanel(): Panel {
 				h('button', {
 					className: 'button button-small',
 					text: 'Run now',
-					attrs: { type: 'button', 'aria-label': `Run ${label} now`, disabled: runsInFlight.has(watch.id) },
+					dataset: { watch: String(watch.id), act: 'run' },
+					// Not `disabled`: a disabled button cannot keep the focus across the redraws of a run.
+					attrs: {
+						type: 'button',
+						'aria-label': `Run ${label} now`,
+						'aria-disabled': String(runsInFlight.has(watch.id))
+					},
 					on: { click: () => void run(watch.id) }
 				}),
 				h('button', {
 					className: 'button button-small button-danger',
 					text: 'Delete',
+					dataset: { watch: String(watch.id), act: 'delete' },
 					attrs: { type: 'button', 'aria-label': `Delete ${label}` },
 					on: { click: () => void remove(watch) }
 				})
@@ -147,6 +155,12 @@ export function createWatchPanel(): Panel {
 		}
 		if (selected === null || !watches.some((watch) => watch.id === selected))
 			selected = (watches[0] as Watch).id
+		// The table is redrawn: a focused button's successor (same watch, same action) takes the focus.
+		const focused = document.activeElement
+		const refocus =
+			focused instanceof HTMLElement && list.contains(focused) && focused.dataset.watch
+				? `[data-watch="${focused.dataset.watch}"][data-act="${focused.dataset.act}"]`
+				: null
 		replaceChildren(
 			list,
 			simpleTable(
@@ -156,6 +170,7 @@ export function createWatchPanel(): Panel {
 				watches.map(watchRow)
 			)
 		)
+		if (refocus) list.querySelector<HTMLElement>(refocus)?.focus()
 		await showWatchDetail(watches.find((watch) => watch.id === selected) as Watch, detail)
 	}
 
