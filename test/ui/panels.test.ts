@@ -150,6 +150,29 @@ describe('panels', () => {
 	)
 
 	test(
+		'a username typed with @ and a hashtag typed with # are sent without them',
+		async () => {
+			await openPanel(ui.page, ui.playground, 'users/username')
+			await ui.page.locator('main input[name="username"]').fill(' @luna.explorer')
+			await expect(ui.page.locator('main .action-form').textContent()).resolves.toContain(
+				'GET /api/users/username/luna.explorer'
+			)
+			await runAction(ui.page, 'username')
+			expect(await ui.page.locator('main .summary-card .card-subtitle').textContent()).toContain(
+				'@luna.explorer'
+			)
+			await openPanel(ui.page, ui.playground, 'hashtags/info')
+			await ui.page.locator('main input[name="tag"]').fill('#sunset')
+			const result = await runAction(ui.page, 'info')
+			const shown = await result.textContent()
+			expect(shown).toContain('200 OK')
+			expect(shown).toContain('GET /api/hashtags/info/sunset')
+			expect(shown).toContain('media_count: 386')
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'keyboard focus is visible',
 		async () => {
 			// The selected endpoint tab is the one in the Tab order (the tabs pattern).

@@ -123,7 +123,15 @@ export const ACCOUNT_PANELS: DataPanelSpec[] = [
 				path: '/api/hashtags/info/{tag}',
 				description: 'Hashtag information.',
 				fields: [
-					{ name: 'tag', label: 'Hashtag', in: 'path', value: 'sunset', required: true, presets: TAGS }
+					{
+						name: 'tag',
+						label: 'Hashtag',
+						in: 'path',
+						value: 'sunset',
+						required: true,
+						presets: TAGS,
+						sigil: '#'
+					}
 				]
 			}
 		]

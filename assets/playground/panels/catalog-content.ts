@@ -148,7 +148,15 @@ export const CONTENT_PANELS: DataPanelSpec[] = [
 				path: '/api/feed/tag/{hashtag}',
 				description: 'Posts with a hashtag.',
 				fields: [
-					{ name: 'hashtag', label: 'Hashtag', in: 'path', value: 'sunset', required: true, presets: TAGS }
+					{
+						name: 'hashtag',
+						label: 'Hashtag',
+						in: 'path',
+						value: 'sunset',
+						required: true,
+						presets: TAGS,
+						sigil: '#'
+					}
 				]
 			},
 			{ id: 'liked', label: 'Liked', path: '/api/feed/liked', description: 'Posts you liked.', fields: [] },

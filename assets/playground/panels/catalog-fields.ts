@@ -25,6 +25,14 @@ export interface FieldSpec {
 	presets?: Preset[]
 	/** What the API accepts (checked on the trimmed value) and the message it gives otherwise. */
 	rule?: { pattern: RegExp; message: string }
+	/** A mark people type before the value (`@luna.explorer`, `#sunset`): left out of the request. */
+	sigil?: '@' | '#'
+}
+
+/** The value a field sends: trimmed, without its sigil. */
+export function fieldValue(field: FieldSpec, typed: string): string {
+	const value = typed.trim()
+	return field.sigil && value.startsWith(field.sigil) ? value.slice(1).trim() : value
 }
 
 /** One endpoint of a panel. */
@@ -97,7 +105,8 @@ export function username(value = 'luna.explorer'): FieldSpec {
 		value,
 		required: true,
 		presets: USERNAMES,
-		rule: RULES.username
+		rule: RULES.username,
+		sigil: '@'
 	}
 }
 /** A user pk path field (default luna.explorer's). */

@@ -11,6 +11,7 @@ import { buildPath, withQuery } from '../lib/api'
 import { type Panel, panelFrame } from '../lib/panel'
 import { onStatus } from '../lib/state'
 import type { ActionSpec, DataPanelSpec, FieldSpec } from './catalog'
+import { fieldValue } from './catalog-fields'
 
 /** A data panel that can also be driven from outside (History's re-run). */
 export interface DataPanel extends Panel {
@@ -97,7 +98,7 @@ function checkRules(entry: ActionForm): boolean {
 	for (const field of entry.action.fields) {
 		const input = entry.inputs.get(field.name)
 		if (!input || !field.rule) continue
-		const value = input.value.trim()
+		const value = fieldValue(field, input.value)
 		const broken = (value !== '' || input.value !== '') && !field.rule.pattern.test(value)
 		input.setCustomValidity(broken ? field.rule.message : '')
 	}
@@ -138,7 +139,7 @@ function requestPath(entry: ActionForm): string {
 	const pathValues: Record<string, string> = {}
 	const query: Record<string, string> = {}
 	for (const field of entry.action.fields) {
-		const value = entry.inputs.get(field.name)?.value.trim() ?? ''
+		const value = fieldValue(field, entry.inputs.get(field.name)?.value ?? '')
 		if (field.in === 'path') pathValues[field.name] = value
 		else query[field.name] = value
 	}
