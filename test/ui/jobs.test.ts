@@ -156,7 +156,7 @@ describe('Jobs panel', () => {
 			await waitForStatus(`followers · ${DEMO_PRESETS.luna.username}`, 'done')
 			expect(
 				await card(`followers · ${DEMO_PRESETS.luna.username}`).locator('.job-figures').textContent()
-			).toContain('263 / 263 records')
+			).toContain('263 / 263 records · 2 pages')
 		},
 		BROWSER_TIMEOUT
 	)

@@ -4,7 +4,7 @@
  * cancel only for the playground's own jobs). Kept and updated in place as events arrive.
  */
 import { h, replaceChildren } from '../../common/dom'
-import { formatCount, formatTime } from '../lib/format'
+import { formatCount, formatQuantity, formatTime } from '../lib/format'
 import { isActive, type Job, SOURCE_NAMES } from '../lib/jobs'
 import { advice, needsNewJob } from './job-advice'
 import { downloadJob } from './job-download'
@@ -120,8 +120,10 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 		element.dataset.pages = String(job.pages)
 		element.dataset.status = job.status
 		const parts = [
-			`${formatCount(job.collected)}${goal ? ` / ${formatCount(goal)}` : ''} records`,
-			`${formatCount(job.pages)} pages`
+			goal
+				? `${formatCount(job.collected)} / ${formatCount(goal)} records`
+				: formatQuantity(job.collected, 'record'),
+			formatQuantity(job.pages, 'page')
 		]
 		if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
 		parts.push(`updated ${formatTime(job.updated_at)}`)
