@@ -241,3 +241,21 @@ export async function runAction(page: Page, actionId: string) {
 	await result.waitFor()
 	return result
 }
+
+/**
+ * What has the keyboard focus: its tag, text, aria-label and aria-pressed, the column of the table
+ * header it sits in, and whether it is a panel's result area.
+ */
+export function focusedElement(page: Page) {
+	return page.evaluate(() => {
+		const active = document.activeElement as HTMLElement | null
+		return {
+			tag: active?.tagName.toLowerCase() ?? null,
+			text: active?.textContent?.trim() ?? '',
+			label: active?.getAttribute('aria-label') ?? null,
+			pressed: active?.getAttribute('aria-pressed') ?? null,
+			column: active?.closest('th')?.dataset.column ?? null,
+			isResult: active?.matches('main .result') ?? false
+		}
+	})
+}

@@ -7,23 +7,18 @@
 import { describe, expect, test } from 'bun:test'
 import { THREAD } from '../../assets/playground/panels/catalog-fields'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
-import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
+import {
+	BROWSER_TIMEOUT,
+	expectCleanPage,
+	focusedElement,
+	openPanel,
+	runAction,
+	useDemoBrowser
+} from '../support/browser'
 
 const ui = useDemoBrowser()
 
-/** The focused element: its tag, text, aria-label, and whether it is the result area or a job card. */
-function focused() {
-	return ui.page.evaluate(() => {
-		const active = document.activeElement as HTMLElement | null
-		return {
-			tag: active?.tagName.toLowerCase() ?? null,
-			text: active?.textContent?.trim() ?? '',
-			label: active?.getAttribute('aria-label') ?? null,
-			pressed: active?.getAttribute('aria-pressed') ?? null,
-			isResult: active?.matches('main .result') ?? false
-		}
-	})
-}
+const focused = () => focusedElement(ui.page)
 
 /** Focuses `locator` and presses Enter, as a keyboard user does. */
 async function pressEnterOn(locator: ReturnType<typeof ui.page.locator>): Promise<void> {

@@ -5,26 +5,21 @@
  * endpoint tabs of a data panel follow the same tabs pattern as the result's view tabs.
  */
 import { describe, expect, test } from 'bun:test'
-import { BROWSER_TIMEOUT, expectCleanPage, openPanel, runAction, useDemoBrowser } from '../support/browser'
+import {
+	BROWSER_TIMEOUT,
+	expectCleanPage,
+	focusedElement,
+	openPanel,
+	runAction,
+	useDemoBrowser
+} from '../support/browser'
 
 const ui = useDemoBrowser()
 
 const rows = () => ui.page.locator('main .result .data-table tbody tr')
 const usernameHeader = () => ui.page.locator('main .result .data-table thead th[data-column="username"]')
 
-/** The focused element: its tag, text, aria-label, header column and whether it is the result. */
-function focused() {
-	return ui.page.evaluate(() => {
-		const active = document.activeElement as HTMLElement | null
-		return {
-			tag: active?.tagName.toLowerCase() ?? null,
-			text: active?.textContent?.trim() ?? '',
-			label: active?.getAttribute('aria-label') ?? null,
-			column: active?.closest('th')?.dataset.column ?? null,
-			isResult: active?.matches('main .result') ?? false
-		}
-	})
-}
+const focused = () => focusedElement(ui.page)
 
 /** The usernames of the table, top to bottom. */
 async function usernames(): Promise<string[]> {

@@ -2,7 +2,7 @@
  * Panels about the logged-in account and anonymous access: Friendships, Account, Public, Hashtags,
  * Notifications, Direct.
  */
-import { count, type DataPanelSpec, TAGS, username, userPk } from './catalog-fields'
+import { count, type DataPanelSpec, hashtag, username, userPk } from './catalog-fields'
 
 /** Panels about the logged-in account and anonymous access, in navigation order. */
 export const ACCOUNT_PANELS: DataPanelSpec[] = [
@@ -122,17 +122,7 @@ export const ACCOUNT_PANELS: DataPanelSpec[] = [
 				label: 'Info',
 				path: '/api/hashtags/info/{tag}',
 				description: 'Hashtag information.',
-				fields: [
-					{
-						name: 'tag',
-						label: 'Hashtag',
-						in: 'path',
-						value: 'sunset',
-						required: true,
-						presets: TAGS,
-						sigil: '#'
-					}
-				]
+				fields: [hashtag('tag')]
 			}
 		]
 	},

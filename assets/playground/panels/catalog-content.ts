@@ -3,6 +3,7 @@ import {
 	commentPk,
 	count,
 	type DataPanelSpec,
+	hashtag,
 	MEDIA_PKS,
 	mediaPk,
 	query,
@@ -147,17 +148,7 @@ export const CONTENT_PANELS: DataPanelSpec[] = [
 				label: 'Hashtag feed',
 				path: '/api/feed/tag/{hashtag}',
 				description: 'Posts with a hashtag.',
-				fields: [
-					{
-						name: 'hashtag',
-						label: 'Hashtag',
-						in: 'path',
-						value: 'sunset',
-						required: true,
-						presets: TAGS,
-						sigil: '#'
-					}
-				]
+				fields: [hashtag('hashtag')]
 			},
 			{ id: 'liked', label: 'Liked', path: '/api/feed/liked', description: 'Posts you liked.', fields: [] },
 			{ id: 'saved', label: 'Saved', path: '/api/feed/saved', description: 'Posts you saved.', fields: [] }

@@ -109,6 +109,10 @@ export function username(value = 'luna.explorer'): FieldSpec {
 		sigil: '@'
 	}
 }
+/** A hashtag path field named `name` (default sunset); a leading # is left out. */
+export function hashtag(name: string): FieldSpec {
+	return { name, label: 'Hashtag', in: 'path', value: 'sunset', required: true, presets: TAGS, sigil: '#' }
+}
 /** A user pk path field (default luna.explorer's). */
 export function userPk(name = 'user_pk'): FieldSpec {
 	return {
