@@ -158,6 +158,9 @@ export function parseOptions<Properties extends TProperties>(
 			}
 			throw new UsageError(messageOf(key, schema, ''))
 		}
+		// A switch given before a word is passed on as `--full-access=true` (cli-argv.ts): cac keeps
+		// the value of a hyphenated switch as the text 'true'.
+		if (schema.type === 'boolean' && (value === 'true' || value === 'false')) value = value === 'true'
 		// cac passes numbers for numeric words; TypeBox's own conversion would truncate 80.5 to 80.
 		if (schema.type === 'string' && typeof value !== 'string') value = String(value)
 		if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string')

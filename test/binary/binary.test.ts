@@ -181,6 +181,22 @@ describe('smkit binary', () => {
 		expect(typo.stderr).toStartWith("smkit: Unknown option `--limt` (did you mean '--limit'?)\n")
 	})
 
+	it('takes a hyphenated switch before a word (--skip-check luna.explorer) as on', async () => {
+		const added = await run(
+			'watch',
+			'add',
+			'--skip-check',
+			'luna.explorer',
+			'--db',
+			'switch.db',
+			'--env',
+			'none.env'
+		)
+		expect(added.stderr).toBe('')
+		expect(added.code).toBe(0)
+		expect(added.stdout).toContain('Watch 1: @luna.explorer every 1d')
+	})
+
 	it('names an unknown option given without a command', async () => {
 		const { code, stderr, stdout } = await run('--demo')
 		expect(code).toBe(2)
