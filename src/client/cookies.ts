@@ -197,18 +197,16 @@ export function importSession(rawText: string, now = Date.now() / 1000): Session
 	const variables: Record<string, string> = {}
 	const expired: string[] = []
 	for (const [cookieName, variable] of Object.entries(SESSION_COOKIE_VARIABLES)) {
-		// Several entries of one name (subdomains): the most specific domain, www.instagram.com, wins.
+		// Several entries of one name (subdomains, a stale copy): the most specific domain,
+		// www.instagram.com, first, then the others in order; the first unexpired, usable one wins.
 		const candidates = instagram.filter((cookie) => cookie.name === cookieName)
-		const cookie =
-			candidates.find((entry) => entry.domain?.replace(/^\./, '') === 'www.instagram.com') ?? candidates[0]
-		if (!cookie) continue
-		if (cookie.expires && cookie.expires < now) {
-			expired.push(cookieName)
-			continue
-		}
-		const value = unquote(cookie.value)
-		if (isUsableValue(value)) variables[variable] = value
-		else if ((REQUIRED as readonly string[]).includes(cookieName))
+		const www = (entry: ImportedCookie) => entry.domain?.replace(/^\./, '') === 'www.instagram.com'
+		const ordered = [...candidates.filter(www), ...candidates.filter((entry) => !www(entry))]
+		const live = ordered.filter((entry) => !entry.expires || entry.expires >= now)
+		const value = live.map((entry) => unquote(entry.value)).find(isUsableValue)
+		if (value !== undefined) variables[variable] = value
+		else if (candidates.length > 0 && live.length === 0) expired.push(cookieName)
+		else if (live.length > 0 && (REQUIRED as readonly string[]).includes(cookieName))
 			throw new CookieImportError(`The ${cookieName} cookie has characters a session cookie cannot have`)
 	}
 	const missing = REQUIRED.filter((name) => !(SESSION_COOKIE_VARIABLES[name] in variables))

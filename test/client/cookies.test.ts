@@ -124,6 +124,18 @@ describe('session import', () => {
 		])
 	})
 
+	it('of several cookies of one name, takes the unexpired usable one: www.instagram.com first', () => {
+		// A stale www.instagram.com copy beside the live .instagram.com session.
+		const stale = `${NETSCAPE}\nwww.instagram.com\tFALSE\t/\tTRUE\t1500000000\tsessionid\told-session`
+		expect(importSession(stale, FUTURE - 100).variables.SESSION_ID).toBe(SESSION)
+		// Both live: www.instagram.com wins.
+		const fresher = `${NETSCAPE}\nwww.instagram.com\tFALSE\t/\tTRUE\t${FUTURE}\tsessionid\tnew-session`
+		expect(importSession(fresher, FUTURE - 100).variables.SESSION_ID).toBe('new-session')
+		// A header with an emptied copy first (what a logout leaves) and the live one after it.
+		const header = `sessionid=""; csrftoken=${CSRF}; sessionid=${SESSION}; ds_user_id=1234`
+		expect(importSession(header).variables.SESSION_ID).toBe(SESSION)
+	})
+
 	it('names the missing or expired cookie and never its value', () => {
 		const noSession = NETSCAPE.split('\n')
 			.filter((line) => !line.includes(`\tsessionid\t${SESSION}`))
