@@ -71,6 +71,18 @@ export class JobManager {
 		return this.jobs.get(job.id) as Job
 	}
 
+	/**
+	 * Continues this owner's unfinished job of the same kind, target and limit (a paused or failed one
+	 * is queued again, from its last stored page), as rerunning `smkit collect` does; else starts one.
+	 */
+	startOrContinue(spec: JobSpec): Job {
+		const unfinished = this.jobs.findUnfinished(spec, this.owner)
+		if (!unfinished) return this.start(spec)
+		return unfinished.status === 'paused' || unfinished.status === 'failed'
+			? this.resume(unfinished.id)
+			: unfinished
+	}
+
 	/** Queues this owner's jobs that a stopped process left queued, running or waiting. */
 	resumeInterrupted(): Job[] {
 		const jobs = this.jobs.interrupted(this.owner)

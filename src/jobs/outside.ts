@@ -30,6 +30,8 @@ const shellWord = (text: string) =>
 export function continueHint(job: Job): string {
 	if (job.owner === 'cli')
 		return `run \`smkit collect ${job.kind} ${shellWord(job.target)}${job.limit === null ? '' : ` --limit ${job.limit}`}\` again (same --db) to continue it`
+	if (job.owner === 'mcp' && (job.status === 'paused' || job.status === 'failed'))
+		return 'the MCP tool jobs_start with the same kind, target and limit continues it'
 	return `it continues when ${RUNNER_NAMES[job.owner] ?? job.owner} starts again on this store`
 }
 

@@ -59,7 +59,7 @@ export function jobsTools(manager: () => JobManager): ServerTool[] {
 		{
 			name: 'jobs_start',
 			title: 'Start collecting a whole list',
-			description: `Starts a job that collects a whole list in the background (thousands of records, across many pages, continuing after interruptions) and returns it; follow it with jobs_status and read it with jobs_records. Kinds and their targets: ${kindHelp}.`,
+			description: `Starts a job that collects a whole list in the background (thousands of records, across many pages, continuing after interruptions) and returns it; follow it with jobs_status and read it with jobs_records. An unfinished job of the same kind, target and limit (paused, for instance after the session had to be connected again, or failed) is continued from where it stopped instead. Kinds and their targets: ${kindHelp}.`,
 			inputSchema: Type.Object(
 				{
 					kind: Type.Union(
@@ -84,7 +84,11 @@ export function jobsTools(manager: () => JobManager): ServerTool[] {
 					const reason = error instanceof Error ? error.message : String(error)
 					return failureResult('bad_request', `target of ${kind} must be ${TARGET_HINTS[kind]}: ${reason}`)
 				}
-				const job = manager().start({ kind, target, limit: (input.limit as number | undefined) ?? null })
+				const job = manager().startOrContinue({
+					kind,
+					target,
+					limit: (input.limit as number | undefined) ?? null
+				})
 				return successResult(job, true)
 			}
 		},

@@ -360,6 +360,32 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 		expect(unknown.code).toBe('not_found')
 	})
 
+	it('jobs_start continues a paused or failed job of the same list instead of starting over', async () => {
+		// As a job of this server pauses when Instagram asks to log in again.
+		const store = openStore(join(workDir, 'jobs.db'))
+		const paused = new JobStore(store).create(
+			{ kind: 'following', target: 'luna.explorer', limit: 40 },
+			'mcp'
+		)
+		new JobStore(store).setStatus(paused.id, 'paused', 'Instagram asks to log in again', 'login_required')
+		store.close()
+		const again = await session.client.callTool({
+			name: 'jobs_start',
+			arguments: { kind: 'following', target: 'luna.explorer', limit: 40 }
+		})
+		expect(again.isError).toBeFalsy()
+		const { id } = again.structuredContent as { id: number }
+		expect(id).toBe(paused.id)
+		let job = { status: '', collected: 0 }
+		for (let attempt = 0; attempt < 600 && job.status !== 'done'; attempt++) {
+			const { jobs } = (await session.client.callTool({ name: 'jobs_status', arguments: { id } }))
+				.structuredContent as { jobs: (typeof job)[] }
+			job = jobs[0] as typeof job
+			if (job.status !== 'done') await Bun.sleep(50)
+		}
+		expect(job).toMatchObject({ status: 'done', collected: 40 })
+	})
+
 	it('reads the lists smkit collect and the playground stored on the same --db', async () => {
 		// Written as `smkit collect` writes a finished list, while the MCP server has the store open.
 		const store = openStore(join(workDir, 'jobs.db'))
