@@ -233,10 +233,17 @@ export class ProxyPool {
  * a pool, the global fetch.
  */
 export function fetchThroughProxies(pool: ProxyPool | undefined): typeof fetch {
-	if (!pool) return fetch
 	const proxied = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-		const proxy = pool.pick(new URL(input instanceof Request ? input.url : String(input)))
-		return fetch(input, proxy ? { ...init, proxy: proxy.url } : init)
+		const proxy = pool?.pick(new URL(input instanceof Request ? input.url : String(input)))
+		return fetch(input, { ...init, ...(proxy ? { proxy: proxy.url } : DIRECT) })
 	}
 	return Object.assign(proxied, { preconnect: fetch.preconnect })
 }
+
+/**
+ * The fetch option of a request that goes without a proxy. smkit decides which requests go through
+ * one (its proxies, NO_PROXY, none for the demo's loopback simulator); without this, Bun's fetch
+ * would apply the process's HTTP_PROXY / HTTPS_PROXY by itself. Bun reads `proxy: false` as "none"
+ * (checked by test/client/proxy.test.ts against the pinned Bun).
+ */
+export const DIRECT = { proxy: false } as unknown as { proxy?: string }

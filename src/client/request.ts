@@ -23,7 +23,7 @@ import {
 	type Session,
 	withFormContentType
 } from './headers'
-import type { ProxyEntry, ProxyPool } from './proxy'
+import { DIRECT, type ProxyEntry, type ProxyPool } from './proxy'
 import { type RateLimiter, sleep } from './rate-limit'
 import { redactSecrets } from './redact'
 import { readUpstreamText } from './response-body'
@@ -206,7 +206,7 @@ export class Transport {
 						body,
 						signal,
 						redirect: spec.anonymous ? 'follow' : 'manual',
-						...(proxy ? { proxy: proxy.url } : {})
+						...(proxy ? { proxy: proxy.url } : DIRECT)
 					})
 					text = await readUpstreamText(response, `${spec.method} ${spec.path}`)
 					if (proxy && response.status === 407)

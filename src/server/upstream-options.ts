@@ -143,7 +143,11 @@ export function resolveUpstream(
 		throw new UsageError(
 			'SMKIT_UPSTREAM_URL must be an http:// or https:// origin, e.g. http://127.0.0.1:9000'
 		)
-	const fromEnvironment = options.proxy || options.proxyFile ? undefined : proxyFromEnvironment(env, origin)
+	// The demo's simulated Instagram runs in this process, on loopback: a proxy of the shell cannot
+	// reach it (one given with --proxy or --proxy-file is used, as asked).
+	const inProcess = demo && !env.SMKIT_UPSTREAM_URL?.trim()
+	const environmentProxy = options.proxy || options.proxyFile ? undefined : proxyFromEnvironment(env, origin)
+	const fromEnvironment = inProcess ? undefined : environmentProxy
 	const urls = options.proxyFile
 		? readProxyFile(options.proxyFile)
 		: [options.proxy ?? fromEnvironment?.url].filter((url): url is string => Boolean(url))
@@ -153,6 +157,10 @@ export function resolveUpstream(
 		)
 	const speed = resolveSpeed(options.speed, env, demo)
 	const lines: string[] = []
+	if (inProcess && environmentProxy)
+		lines.push(
+			`Proxy: ${environmentProxy.variable} not used: the demo's simulated Instagram runs in this process`
+		)
 	// Said, since an environment file can set it: the session's cookies go wherever it points.
 	if (!demo && origin !== INSTAGRAM_ORIGIN)
 		lines.push(`Instagram: requests go to ${new URL(origin).origin} (SMKIT_UPSTREAM_URL), not instagram.com`)

@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import { InstagramClient } from '../../src/client/client'
 import { IgNetworkError } from '../../src/client/errors'
-import { bypassesProxy, ProxyPool, redactProxyUrl, validateProxyUrl } from '../../src/client/proxy'
+import {
+	bypassesProxy,
+	fetchThroughProxies,
+	ProxyPool,
+	redactProxyUrl,
+	validateProxyUrl
+} from '../../src/client/proxy'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
 import { startSimulator } from '../../src/simulator/server'
 import { deadProxyUrl, startTestProxy, type TestProxy } from '../support/proxy'
@@ -147,6 +153,45 @@ describe('requests through proxies', () => {
 		expect(dead).toMatchObject({ failures: 2, available: false })
 		expect(live?.available).toBe(true)
 		expect(alive.count).toBe(live?.requests as number)
+	})
+
+	it("a request smkit sends direct never takes the process's HTTP_PROXY (Bun's fetch would apply it)", async () => {
+		// The shell's proxy: it only counts what reaches it.
+		let reached = 0
+		const shell = Bun.serve({
+			port: 0,
+			hostname: '127.0.0.1',
+			fetch: () => {
+				reached++
+				return new Response('from the proxy')
+			}
+		})
+		const saved = process.env.HTTP_PROXY
+		process.env.HTTP_PROXY = `http://127.0.0.1:${shell.port}`
+		try {
+			// No proxies at all, and a pool whose NO_PROXY names the simulator: both go direct.
+			const plain = new InstagramClient({
+				baseURL: simulator.url,
+				credentials: { ...DEMO_CREDENTIALS },
+				rateLimits: false,
+				delays: false
+			})
+			await plain.users.getByUsername('luna.explorer')
+			const bypassed = clientThrough(new ProxyPool({ urls: [proxy().url], noProxy: '127.0.0.1' }))
+			await bypassed.users.getByUsername('luna.explorer')
+			// Media files the same way (the jobs' downloads).
+			const picture = `${simulator.url}/__sim/img/u/1000000002.svg?s=150`
+			for (const pool of [undefined, new ProxyPool({ urls: [proxy().url], noProxy: '127.0.0.1' })])
+				expect((await fetchThroughProxies(pool)(picture)).status).toBe(200)
+			expect(reached).toBe(0)
+			// The check above means something: without smkit's choice, Bun's fetch takes HTTP_PROXY.
+			expect(await (await fetch(picture)).text()).toBe('from the proxy')
+			expect(reached).toBe(1)
+		} finally {
+			if (saved === undefined) delete process.env.HTTP_PROXY
+			else process.env.HTTP_PROXY = saved
+			shell.stop(true)
+		}
 	})
 
 	it('fails with a redacted message when no proxy can carry the request', async () => {

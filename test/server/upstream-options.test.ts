@@ -105,6 +105,20 @@ describe('proxies', () => {
 		])
 	})
 
+	it("--demo's in-process simulator takes no proxy of the environment, and says so; --proxy still goes", () => {
+		const env = { HTTPS_PROXY: 'http://127.0.0.1:3001', HTTP_PROXY: 'http://127.0.0.1:3002' }
+		const demo = resolveUpstream(defaults, env, true)
+		expect(demo.clientOptions.proxies).toBeUndefined()
+		expect(demo.lines).toEqual([
+			"Proxy: HTTPS_PROXY not used: the demo's simulated Instagram runs in this process"
+		])
+		const asked = resolveUpstream({ ...defaults, proxy: 'http://127.0.0.1:3009' }, env, true)
+		expect(asked.clientOptions.proxies?.size).toBe(1)
+		// A simulator of its own (SMKIT_UPSTREAM_URL) is reached like Instagram: through HTTP_PROXY.
+		const separate = resolveUpstream(defaults, { ...env, SMKIT_UPSTREAM_URL: SIMULATOR }, true)
+		expect(separate.clientOptions.proxies?.pick(new URL(`${SIMULATOR}/x`))?.url).toBe('http://127.0.0.1:3002')
+	})
+
 	it('reads --proxy-file (comments and blank lines skipped) in the mode asked for', async () => {
 		const file = path.join(folder, 'proxies.txt')
 		await writeFile(file, '# pool\nhttp://127.0.0.1:3001\n\nhttp://u:p4ss@127.0.0.1:3002\n')
