@@ -122,6 +122,7 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 			},
 			env,
 			onStop: stopAll,
+			tokenUse: (url, token) => `send 'Authorization: Bearer ${token}' with the requests to ${url}mcp`,
 			build: (security) => mcpHttpApp(security, () => createMcpServer(sessionOptions))
 		})
 		console.log(`MCP endpoint (Streamable HTTP): ${running.url}mcp`)

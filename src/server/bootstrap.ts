@@ -80,6 +80,8 @@ export interface StartServer {
 	print?: (line: string) => void
 	/** Stops what the server depends on (e.g. demo mode's simulator); also run when listening fails. */
 	onStop?: () => Promise<void>
+	/** Where a client sends a generated token, when not a browser opening the page (the MCP endpoint). */
+	tokenUse?: (url: string, token: string) => string
 }
 
 /** A listening server. */
@@ -159,7 +161,10 @@ export async function startServer(start: StartServer): Promise<RunningServer> {
 	boundPort = server.port ?? options.port
 	const url = `http://${displayHost(options.host)}:${boundPort}/`
 	print(`smkit ${start.name}: ${url}`)
-	if (access.generated) print(`Access token (generated): open ${url}?token=${access.token}`)
+	if (access.generated && access.token)
+		print(
+			`Access token (generated): ${start.tokenUse?.(url, access.token) ?? `open ${url}?token=${access.token}`}`
+		)
 	else if (access.token) print('Access token required: the one given by --token or SMKIT_TOKEN')
 	if (!isLoopbackHost(options.host))
 		print(`Listening beyond loopback (${options.host}): requests need the token`)

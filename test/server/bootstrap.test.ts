@@ -78,6 +78,31 @@ describe('startServer', () => {
 		}
 	})
 
+	it('a generated token is printed with where it goes: the page for a browser, or as the server says', async () => {
+		for (const tokenUse of [undefined, (url: string, token: string) => `send ${token} to ${url}mcp`]) {
+			const lines: string[] = []
+			const running = await startServer({
+				name: 'test-server',
+				options: { port: 0, host: '0.0.0.0' },
+				env: {},
+				print: (line) => lines.push(line),
+				tokenUse,
+				build: app
+			})
+			try {
+				const token = running.token as string
+				expect(token.length).toBeGreaterThanOrEqual(16)
+				expect(lines).toContain(
+					tokenUse
+						? `Access token (generated): send ${token} to ${running.url}mcp`
+						: `Access token (generated): open ${running.url}?token=${token}`
+				)
+			} finally {
+				await running.stop()
+			}
+		}
+	})
+
 	it('a port in use names the address and stops what the server depends on', async () => {
 		const blocker = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('busy') })
 		let stopped = false
