@@ -26,8 +26,8 @@ export const BUDGET_FACTORS: Record<SpeedMode, number | null> = {
 }
 
 /** The warning printed when a command starts with `unlimited`. */
-export const UNLIMITED_WARNING =
-	'Warning: --speed unlimited turns off the client-side rate limits and pauses; Instagram may rate-limit, challenge or block the account.'
+export const unlimitedWarning = (source: '--speed unlimited' | 'SMKIT_SPEED=unlimited') =>
+	`Warning: ${source} turns off the client-side rate limits and pauses; Instagram may rate-limit, challenge or block the account.`
 
 /** Whether `value` names a speed mode. */
 export function isSpeedMode(value: unknown): value is SpeedMode {

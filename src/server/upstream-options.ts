@@ -11,7 +11,7 @@ import { UsageError } from '../cli-error'
 import type { ClientOptions } from '../client/client'
 import { bypassesProxy, ProxyConfigError, ProxyPool, validateProxyUrl } from '../client/proxy'
 import { INSTAGRAM_ORIGIN } from '../client/request'
-import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, UNLIMITED_WARNING } from '../client/speed'
+import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, unlimitedWarning } from '../client/speed'
 
 /** The options of every command that talks to Instagram. */
 export const upstreamOptions = {
@@ -202,6 +202,9 @@ export function resolveUpstream(
 		speed,
 		lines,
 		// The simulator has no account to protect: no warning for demo mode's default.
-		warnings: speed === 'unlimited' && !demoDefault ? [UNLIMITED_WARNING] : []
+		warnings:
+			speed === 'unlimited' && !demoDefault
+				? [unlimitedWarning(options.speed ? '--speed unlimited' : 'SMKIT_SPEED=unlimited')]
+				: []
 	}
 }

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../../src/cli-error'
-import { UNLIMITED_WARNING } from '../../src/client/speed'
+import { unlimitedWarning } from '../../src/client/speed'
 import { resolveUpstream } from '../../src/server/upstream-options'
 
 const folder = await mkdtemp(path.join(tmpdir(), 'smkit-upstream-'))
@@ -65,7 +65,14 @@ describe('speed', () => {
 			'Speed: fast (rate-limit budgets x2)'
 		])
 		const unlimited = resolveUpstream({ ...defaults, speed: 'unlimited' }, {})
-		expect(unlimited.warnings).toEqual([UNLIMITED_WARNING])
+		expect(unlimited.warnings).toEqual([unlimitedWarning('--speed unlimited')])
+		expect(unlimited.warnings[0]).toStartWith(
+			'Warning: --speed unlimited turns off the client-side rate limits'
+		)
+		// Set in the environment (file), the warning names the variable, not a flag nobody gave.
+		expect(resolveUpstream(defaults, { SMKIT_SPEED: 'unlimited' }).warnings).toEqual([
+			unlimitedWarning('SMKIT_SPEED=unlimited')
+		])
 		expect(unlimited.lines).toEqual(['Speed: unlimited (no client-side rate limits)'])
 	})
 
