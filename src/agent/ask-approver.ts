@@ -1,23 +1,58 @@
 /**
  * Permission prompts for `smkit ask`. On a terminal the person sees the code or the write call about
- * to happen and answers y, n or always; prompts are asked one at a time (parallel tasks wait their
- * turn instead of blocking the others). Without a terminal every action that needs asking is
- * denied, with a message naming --full-access, and the ask exits 1 (see `deniedKinds`).
+ * to happen and answers y, n or always ("always" covers what an `ask_once` approval covers: running
+ * code, writing files, or that one write method; comments and messages are asked every time). An
+ * answer counts only when typed after its prompt is shown. Prompts are asked one at a time
+ * (parallel tasks wait their turn instead of blocking the others). Without a terminal every action
+ * that needs asking is denied, with a message naming --full-access, and the ask exits 1 (see
+ * `deniedKinds`).
  */
+
+import { dlopen, FFIType } from 'bun:ffi'
 import { createInterface } from 'node:readline/promises'
 import { revealInvisible, terminalText } from '../cli-error'
 import { paint } from './ask-terminal'
-import type { ActionKind, ApprovalRequest, Approver } from './permissions'
+import { type ActionKind, type ApprovalRequest, type Approver, approvalScope } from './permissions'
 
 /** Reads one line from the person; resolves null at end of input or when cancelled. */
 export type LinePrompt = (question: string, signal?: AbortSignal) => Promise<string | null>
 
+let tcflush: ((fd: number) => void) | null | undefined
+
 /**
- * A prompt on stdin/stderr for one question at a time (one-shot and parallel modes). On a terminal
- * readline swallows Ctrl-C, so it is handed to `onInterrupt` (which cancels the ask).
+ * Discards what was typed on the terminal `fd` and not read yet (tcflush TCIFLUSH, as getpass does),
+ * where libc can be reached (Linux with glibc, macOS); elsewhere nothing is discarded.
+ */
+function discardTypedAhead(fd: number): void {
+	if (tcflush === undefined) {
+		tcflush = null
+		const libc = { linux: ['libc.so.6', 0], darwin: ['libSystem.B.dylib', 1] } as const
+		const target =
+			process.platform === 'linux' || process.platform === 'darwin' ? libc[process.platform] : null
+		try {
+			if (target) {
+				const [name, queue] = target
+				const { symbols } = dlopen(name, {
+					tcflush: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 }
+				})
+				tcflush = (descriptor) => void symbols.tcflush(descriptor, queue)
+			}
+		} catch {
+			// No libc by that name (musl, say): typed-ahead input is not discarded.
+		}
+	}
+	tcflush?.(fd)
+}
+
+/**
+ * A prompt on stdin/stderr for one question at a time (one-shot and parallel modes). Lines typed
+ * before the question is shown (an Enter pressed while the agent thought, a "y" typed ahead) are
+ * discarded, never taken as its answer. On a terminal readline swallows Ctrl-C, so it is handed to
+ * `onInterrupt` (which cancels the ask).
  */
 export function createStdinPrompt(onInterrupt: () => void): LinePrompt {
 	return async (question, signal) => {
+		discardTypedAhead(0)
 		const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: true })
 		lines.on('SIGINT', onInterrupt)
 		try {
@@ -67,13 +102,15 @@ export function createTerminalApprover(options: {
 	beforePrompt?: () => void
 	notify?: (message: string) => void
 }): TerminalApprover {
-	const always = new Set<ActionKind>()
+	// Scopes answered "always" (see approvalScope): a like does not approve a follow.
+	const always = new Set<string>()
 	const denied = new Set<ActionKind>()
 	const notify = options.notify ?? ((message: string) => process.stderr.write(`${message}\n`))
 	let turn: Promise<unknown> = Promise.resolve()
 
 	const decide = async (request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> => {
-		if (always.has(request.kind)) return true
+		const scope = approvalScope(request)
+		if (scope !== undefined && always.has(scope)) return true
 		options.beforePrompt?.()
 		if (!options.prompt) {
 			denied.add(request.kind)
@@ -90,15 +127,22 @@ export function createTerminalApprover(options: {
 			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${terminalText(revealInvisible(request.title))}`)}\n`
 		)
 		process.stderr.write(`${showDetail(request.detail)}\n`)
+		// Comments and messages carry text out of the account: asked every time, no "always" offered.
+		const question = scope === undefined ? 'Allow? [y]es / [n]o: ' : 'Allow? [y]es / [n]o / [a]lways: '
 		for (;;) {
-			const answer = await options.prompt(paint('bold', 'Allow? [y]es / [n]o / [a]lways: '), signal)
+			const answer = await options.prompt(paint('bold', question), signal)
 			if (answer === null) return false
 			const choice = answer.trim().toLowerCase()
 			if (choice === 'y' || choice === 'yes') return true
 			if (choice === 'n' || choice === 'no' || choice === '') return false
 			if (choice === 'a' || choice === 'always') {
-				always.add(request.kind)
-				return true
+				if (scope !== undefined) {
+					always.add(scope)
+					return true
+				}
+				process.stderr.write(
+					`${paint('yellow', 'Comments and messages are asked every time: answer y or n.')}\n`
+				)
 			}
 		}
 	}

@@ -58,8 +58,22 @@ export class LineReader {
 		})
 	}
 
-	/** Prompt function for permission questions (terminal only). */
-	prompt: LinePrompt = (question, signal) => this.next(question, signal)
+	/**
+	 * Prompt function for permission questions (terminal only). The answer must be typed after the
+	 * question is shown: lines typed before it (an Enter pressed while the agent was thinking, a
+	 * "y" typed ahead) are dropped, neither taken as the answer nor kept as the next question, and
+	 * so is a line typed but not entered yet.
+	 */
+	prompt: LinePrompt = (question, signal) => {
+		const dropped = this.buffered.splice(0).filter((line) => line.trim()).length
+		// Typed but not entered: forgotten without redrawing (the question is drawn next).
+		if (this.lines.line) Object.assign(this.lines, { line: '', cursor: 0 })
+		if (dropped)
+			process.stderr.write(
+				`${paint('dim', `(ignored ${dropped === 1 ? 'a line' : `${dropped} lines`} typed before this question)`)}\n`
+			)
+		return this.next(question, signal)
+	}
 
 	close(): void {
 		this.lines.close()

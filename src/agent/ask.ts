@@ -75,17 +75,28 @@ function setupFor(options: AskCliOptions, env: Record<string, string | undefined
 }
 
 /**
- * 1 instead of 0 when an action was denied because no terminal could ask: the answer was made
- * without it, and a script must not take it for a complete one. Says which kinds were denied.
+ * The exit code once denials are counted: 1 instead of 0 when an action was denied because no
+ * terminal could ask, since the answer was made without it and a script must not take it for a
+ * complete one. `denial` then says which kinds were denied.
  */
-function afterDenials(code: number, terminal: TerminalApprover): number {
+function withDenials(code: number, terminal: TerminalApprover): { code: number; denial?: string } {
 	const kinds = terminal.deniedKinds()
-	if (code !== 0 || kinds.length === 0) return code
-	process.stderr.write(
-		`${paint('red', `smkit: exit 1: denied for want of a terminal to ask: ${kinds.join(', ').toLowerCase()}`)}` +
-			' (allow with --full-access)\n'
-	)
-	return 1
+	if (code !== 0 || kinds.length === 0) return { code }
+	const denial = `denied for want of a terminal to ask: ${kinds.join(', ').toLowerCase()} (allow with --full-access)`
+	return { code: 1, denial }
+}
+
+/** Says a denial that failed the ask on standard error (with `--json` too). */
+function sayDenial(denial: string | undefined): void {
+	if (denial) process.stderr.write(`${paint('red', `smkit: exit 1: ${denial}`)}\n`)
+}
+
+/**
+ * What `--json` prints: the response as it is on success; on failure `success: false`, the
+ * `error` (the denial when that is what failed) and the `exit_code`, so the JSON agrees with it.
+ */
+function jsonOutcome<T extends { success: boolean }>(value: T, code: number, error: string | null) {
+	return code === 0 ? value : { ...value, success: false, error, exit_code: code }
 }
 
 /** Counts Ctrl-C presses: the first cancels, the second leaves at once with 130. */
@@ -118,8 +129,13 @@ async function runOneShot(
 		signal: controller.signal,
 		onEvent: (event) => view.handle(event)
 	})
-	await printResponse(response, options)
-	return afterDenials(controller.signal.aborted ? 130 : response.success ? 0 : 1, terminal)
+	const { code, denial } = withDenials(controller.signal.aborted ? 130 : response.success ? 0 : 1, terminal)
+	await printResponse(
+		options.json ? jsonOutcome(response, code, denial ?? response.error) : response,
+		options
+	)
+	sayDenial(denial)
+	return code
 }
 
 async function runParallelMode(
@@ -147,8 +163,12 @@ async function runParallelMode(
 			)
 		}
 	})
+	const { code, denial } = withDenials(controller.signal.aborted ? 130 : result.success ? 0 : 1, terminal)
 	if (options.json) {
-		process.stdout.write(`${jsonText(result)}\n`)
+		const failed = result.results.filter((task) => !task.success).length
+		const error =
+			denial ?? (code === 130 ? 'Cancelled' : `${failed} of ${result.results.length} tasks failed`)
+		process.stdout.write(`${jsonText(jsonOutcome(result, code, error))}\n`)
 	} else if (options.quiet) {
 		// The answers as they are for a pipe; a terminal gets no control character (as a single ask).
 		const answers = result.results.map((task) => task.answer).join('\n\n')
@@ -165,7 +185,8 @@ async function runParallelMode(
 			`Total: ${result.total_duration.toFixed(1)}s | ${steps} steps | ${result.total_tokens} tokens\n`
 		)
 	}
-	return afterDenials(controller.signal.aborted ? 130 : result.success ? 0 : 1, terminal)
+	sayDenial(denial)
+	return code
 }
 
 async function runInteractiveMode(
@@ -185,7 +206,9 @@ async function runInteractiveMode(
 			resetApprovals: terminal.reset,
 			bindInterrupt: interrupts.bind
 		})
-		return afterDenials(code, terminal)
+		const outcome = withDenials(code, terminal)
+		sayDenial(outcome.denial)
+		return outcome.code
 	} finally {
 		reader.close()
 	}

@@ -90,6 +90,9 @@ const now = () => Date.now() / 1000
 const cancelledCall = 'Cancelled: the user stopped this request before the call finished.'
 
 /** Runs the loop until an answer, a stop condition, a provider failure or cancellation. */
+/** What the conversation keeps for an empty final reply (the person was shown the last output). */
+export const EMPTY_REPLY_NOTE = '(No reply from the model: the code output was shown as the answer.)'
+
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
 	const maxSteps = options.maxSteps ?? 15
 	const stopWhen = [stepCountIs(maxSteps), ...(options.stopWhen ?? [])]
@@ -290,7 +293,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 			const label = options.model.provider.label
 			return result('error', '', new AgentProviderError(label, 'malformed', 'the model sent an empty reply'))
 		}
-		messages.push({ role: 'assistant', content: reply.content, timestamp })
+		// Not the output shown in its place: data from Instagram, as the model's own words, goes unmarked.
+		messages.push({ role: 'assistant', content: reply.content.trim() ? answer : EMPTY_REPLY_NOTE, timestamp })
 		return result('answer', answer)
 	}
 }

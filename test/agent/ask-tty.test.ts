@@ -8,10 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
-
-const root = path.resolve(import.meta.dir, '../..')
-const bun = path.join(root, 'node_modules/.bin/bun')
-const main = path.join(root, 'src/main.ts')
+import { bun, main, runOnTerminal as runOn, visible } from './terminal-run'
 
 let llm: FakeLlm
 let workDir: string
@@ -24,73 +21,7 @@ afterAll(async () => {
 	await rm(workDir, { recursive: true, force: true })
 })
 
-/** The text of a terminal screen without colour and cursor codes. */
-const visible = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '')
-
-/** A `smkit ask` running on a 100-column pseudo terminal. */
-interface TerminalRun {
-	/** Everything printed so far (stdout and stderr share the terminal), escape codes included. */
-	readonly screen: string
-	/** Resolves once `text` has been printed (escape codes ignored). */
-	waitFor(text: string): Promise<void>
-	type(keys: string): void
-	exited: Promise<number>
-}
-
-function runOnTerminal(args: string[]): TerminalRun {
-	const env: Record<string, string> = {}
-	for (const [key, value] of Object.entries(process.env))
-		if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$|^NO_COLOR$/.test(key))
-			env[key] = value
-	env.TERM = 'xterm-256color'
-	let screen = ''
-	const waiters: { text: string; resolve(): void }[] = []
-	const child = Bun.spawn(
-		[
-			bun,
-			main,
-			'ask',
-			'--provider',
-			'openai',
-			'--api-key',
-			'sk-tty-test',
-			'--base-url',
-			llm.url,
-			'--env',
-			path.join(workDir, 'missing.env'),
-			'--demo',
-			...args
-		],
-		{
-			cwd: workDir,
-			env,
-			terminal: {
-				cols: 100,
-				rows: 40,
-				data(_terminal, data) {
-					screen += new TextDecoder().decode(data)
-					for (const waiter of [...waiters]) {
-						if (visible(screen).includes(waiter.text)) {
-							waiters.splice(waiters.indexOf(waiter), 1)
-							waiter.resolve()
-						}
-					}
-				}
-			}
-		}
-	)
-	return {
-		get screen() {
-			return screen
-		},
-		waitFor: (text) =>
-			visible(screen).includes(text)
-				? Promise.resolve()
-				: new Promise<void>((resolve) => waiters.push({ text, resolve })),
-		type: (keys) => child.terminal?.write(keys),
-		exited: child.exited
-	}
-}
+const runOnTerminal = (args: string[]) => runOn(llm.url, workDir, args)
 
 const readLuna = `const user = await ig.users.getByUsername('luna.explorer'); console.log('followers=' + user.follower_count)`
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Type } from '@sinclair/typebox'
 import type { AgentEvent } from '../../src/agent/events'
-import { type CodeBlockRunner, extractCodeBlock, runAgent } from '../../src/agent/loop'
+import { type CodeBlockRunner, EMPTY_REPLY_NOTE, extractCodeBlock, runAgent } from '../../src/agent/loop'
 import { type ConversationMessage, createChatModel } from '../../src/agent/model'
 import { resolveProvider } from '../../src/agent/providers'
 import type { AgentTool } from '../../src/agent/tools'
@@ -60,6 +60,16 @@ describe('agent loop', () => {
 		expect(second.at(-1).content).toContain('<tool_output')
 		expect(second.at(-1).content).toContain('ran: return 42')
 		expect(events.map((event) => event.type)).toEqual(['step', 'tool_call', 'tool_result', 'step'])
+	})
+
+	test('an empty final reply: the last output is the answer; the conversation keeps a note, not the output', async () => {
+		llm.setScript([reply.code('return 42'), reply.text('')])
+		const messages = start('what is it?')
+		const result = await runAgent({ model: model(), tools: [echoTool], system: 's', messages, files: [] })
+		expect(result).toMatchObject({ finishReason: 'answer', answer: 'ran: return 42' })
+		// Not empty (the next request would send an empty assistant turn), and not the output (data
+		// from Instagram would reach the next turns as the model's own words).
+		expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: EMPTY_REPLY_NOTE })
 	})
 
 	test('stops at the step cap and keeps the best partial answer', async () => {

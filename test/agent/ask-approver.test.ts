@@ -1,0 +1,61 @@
+/**
+ * The terminal approver's "always": it covers what an `ask_once` approval covers (running code,
+ * writing files, one write method), never a comment or a message, which are asked every time.
+ */
+import { expect, test } from 'bun:test'
+import { createTerminalApprover } from '../../src/agent/ask-approver'
+import type { ApprovalRequest } from '../../src/agent/permissions'
+
+function write(method: string): ApprovalRequest {
+	return { id: method, kind: 'write_call', title: `Write call: ${method}`, detail: method, method }
+}
+
+/** An approver answering from `answers` in order; records each question asked. */
+function scripted(answers: string[]) {
+	const asked: string[] = []
+	const terminal = createTerminalApprover({
+		prompt: async (question) => {
+			asked.push(question)
+			return answers.shift() ?? null
+		}
+	})
+	return { terminal, asked }
+}
+
+test('"always" to a like approves later likes only: a follow, a comment and a message are asked', async () => {
+	const { terminal, asked } = scripted(['a', 'y', 'y', 'y'])
+	const { approver } = terminal
+	expect(await approver(write('media.like'))).toBe(true)
+	expect(asked).toHaveLength(1)
+	expect(await approver(write('media.like'))).toBe(true)
+	expect(asked).toHaveLength(1)
+	for (const method of ['friendships.follow', 'media.comment', 'direct.sendText'])
+		expect(await approver(write(method))).toBe(true)
+	expect(asked).toHaveLength(4)
+})
+
+test('comments and messages offer no "always", and an "always" answer is asked again', async () => {
+	const { terminal, asked } = scripted(['a', 'y', 'always', 'n', 'y'])
+	const { approver } = terminal
+	expect(await approver(write('media.comment'))).toBe(true)
+	expect(asked).toHaveLength(2)
+	expect(asked[0]).not.toContain('[a]lways')
+	expect(await approver(write('direct.sendText'))).toBe(false)
+	expect(asked).toHaveLength(4)
+	// Nothing was remembered: the next comment is asked again.
+	expect(await approver(write('media.comment'))).toBe(true)
+	expect(asked).toHaveLength(5)
+})
+
+test('"always" to running code covers running code, not writes; reset forgets it', async () => {
+	const { terminal, asked } = scripted(['a', 'n', 'y'])
+	const run: ApprovalRequest = { id: 'run', kind: 'code_run', title: 'Run generated code', detail: 'x' }
+	expect(await terminal.approver(run)).toBe(true)
+	expect(await terminal.approver({ ...run, id: 'run-2' })).toBe(true)
+	expect(asked).toHaveLength(1)
+	expect(await terminal.approver(write('media.like'))).toBe(false)
+	expect(asked).toHaveLength(2)
+	terminal.reset()
+	expect(await terminal.approver(run)).toBe(true)
+	expect(asked).toHaveLength(3)
+})
