@@ -101,6 +101,8 @@ export function createTerminalApprover(options: {
 	prompt: LinePrompt | null
 	beforePrompt?: () => void
 	notify?: (message: string) => void
+	/** False under `ask_every`: every action is asked, so no [a]lways is offered. Default true. */
+	offerAlways?: boolean
 }): TerminalApprover {
 	// Scopes answered "always" (see approvalScope): a like does not approve a follow.
 	const always = new Set<string>()
@@ -109,7 +111,7 @@ export function createTerminalApprover(options: {
 	let turn: Promise<unknown> = Promise.resolve()
 
 	const decide = async (request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> => {
-		const scope = approvalScope(request)
+		const scope = options.offerAlways === false ? undefined : approvalScope(request)
 		if (scope !== undefined && always.has(scope)) return true
 		options.beforePrompt?.()
 		if (!options.prompt) {
@@ -140,9 +142,11 @@ export function createTerminalApprover(options: {
 					always.add(scope)
 					return true
 				}
-				process.stderr.write(
-					`${paint('yellow', 'Comments and messages are asked every time: answer y or n.')}\n`
-				)
+				const why =
+					options.offerAlways === false
+						? 'With --permission ask_every every action is asked: answer y or n.'
+						: 'Comments and messages are asked every time: answer y or n.'
+				process.stderr.write(`${paint('yellow', why)}\n`)
 			}
 		}
 	}

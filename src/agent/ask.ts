@@ -121,6 +121,7 @@ async function runOneShot(
 	const view = new LiveView({ enabled: !options.quiet && !options.json, personAsked })
 	interrupts.bind(cancelOnInterrupt(controller, view))
 	const terminal = createTerminalApprover({
+		offerAlways: setup.permission !== 'ask_every',
 		prompt: personAsked ? createStdinPrompt(interrupts.trigger) : null,
 		beforePrompt: () => view.pause()
 	})
@@ -147,7 +148,8 @@ async function runParallelMode(
 	interrupts.bind(cancelOnInterrupt(controller))
 	const chatty = !options.quiet && !options.json
 	const terminal = createTerminalApprover({
-		prompt: process.stdin.isTTY ? createStdinPrompt(interrupts.trigger) : null
+		prompt: process.stdin.isTTY ? createStdinPrompt(interrupts.trigger) : null,
+		offerAlways: setup.permission !== 'ask_every'
 	})
 	const createAgent = createAgentFactory({ ...setup, approver: terminal.approver })
 	if (chatty) process.stderr.write(`Parallel execution: ${options.tasks.length} tasks\n${'═'.repeat(40)}\n`)
@@ -196,7 +198,10 @@ async function runInteractiveMode(
 ): Promise<number> {
 	const reader = new LineReader(() => interrupts.trigger())
 	try {
-		const terminal = createTerminalApprover({ prompt: reader.terminal ? reader.prompt : null })
+		const terminal = createTerminalApprover({
+			prompt: reader.terminal ? reader.prompt : null,
+			offerAlways: setup.permission !== 'ask_every'
+		})
 		const agent = createAgentFromOptions({ ...setup, approver: terminal.approver })
 		const code = await runInteractive({
 			agent,

@@ -11,16 +11,27 @@ function write(method: string): ApprovalRequest {
 }
 
 /** An approver answering from `answers` in order; records each question asked. */
-function scripted(answers: string[]) {
+function scripted(answers: string[], offerAlways?: boolean) {
 	const asked: string[] = []
 	const terminal = createTerminalApprover({
 		prompt: async (question) => {
 			asked.push(question)
 			return answers.shift() ?? null
-		}
+		},
+		offerAlways
 	})
 	return { terminal, asked }
 }
+
+test('under ask_every no "always" is offered or kept: the same like is asked again', async () => {
+	const { terminal, asked } = scripted(['a', 'y', 'y', 'y'], false)
+	const code = { id: 'c', kind: 'code_run', title: 'Run generated code', detail: 'return 1' } as const
+	expect(await terminal.approver(write('media.like'))).toBe(true)
+	expect(await terminal.approver(write('media.like'))).toBe(true)
+	expect(await terminal.approver(code)).toBe(true)
+	expect(asked).toHaveLength(4)
+	for (const question of asked) expect(question).not.toContain('[a]lways')
+})
 
 test('"always" to a like approves later likes only: a follow, a comment and a message are asked', async () => {
 	const { terminal, asked } = scripted(['a', 'y', 'y', 'y'])
