@@ -151,7 +151,18 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 				publicPaths: [...OPENAPI_PUBLIC_PATHS, ...uiPublicPaths(), ...(deps.security?.publicPaths ?? [])]
 			})
 		)
-		.use(upstreamMethodGuard({ routes: (): readonly DocumentedRoute[] => app.routes, isDataPath }))
+		.use(
+			upstreamMethodGuard({
+				routes: (): readonly DocumentedRoute[] => app.routes,
+				isDataPath,
+				// Answered before the hooks below run: recorded here like any refused request.
+				refused(request, response, error) {
+					activity.begin(request)
+					const entry = activity.finish(request, { status: response.status, success: false, error })
+					if (entry) response.headers.set(HISTORY_ID_HEADER, String(entry.id))
+				}
+			})
+		)
 		.onRequest(function beginActivity({ request }) {
 			// Not an arrow: Elysia awaits a hook whose source looks like `=> call(`, minified too.
 			activity.begin(request)

@@ -47,6 +47,29 @@ describe('HEAD on a route that calls Instagram', () => {
 		expect(await upstreamRequests()).toBe(before)
 	})
 
+	it('is in the request history and the counts, as any refused request', async () => {
+		const before = (await playground.json('/api/status')).body.data
+		const head = await playground.request('HEAD', '/api/media/likers/3842790443716764595')
+		const post = await playground.request('POST', '/api/friendships/followers/1000000002', { body: {} })
+		const history = (await playground.json('/api/history')).body.data as {
+			id: number
+			method: string
+			path: string
+			status: number
+			success: boolean
+			error?: string
+		}[]
+		expect(history.slice(0, 2)).toMatchObject([
+			{ method: 'POST', path: '/api/friendships/followers/1000000002', status: 405, success: false },
+			{ method: 'HEAD', path: '/api/media/likers/3842790443716764595', status: 405, success: false }
+		])
+		expect(history[0]?.error).toContain('Method POST not allowed')
+		expect(post.headers.get('x-smkit-history-id')).toBe(String(history[0]?.id))
+		expect(head.headers.get('x-smkit-history-id')).toBe(String(history[1]?.id))
+		const after = (await playground.json('/api/status')).body.data
+		expect(after.total_errors - before.total_errors).toBe(2)
+	})
+
 	it('says why in the envelope a client sees for the same refusal', async () => {
 		const { app } = playground
 		// Elysia strips the body of a HEAD answer on a server; app.handle keeps it.

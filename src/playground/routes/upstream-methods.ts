@@ -16,6 +16,8 @@ export interface UpstreamMethodOptions {
 	routes: () => readonly { method: string; path: string }[]
 	/** Whether a path is one of the API groups' (or analytics') routes, which call Instagram. */
 	isDataPath: (pathname: string) => boolean
+	/** Told of each refusal (the request history records it, as any other answered request). */
+	refused?: (request: Request, refusal: Response, error: string) => void
 }
 
 /** A list's comparison calls Instagram for each member too. */
@@ -33,7 +35,7 @@ export function upstreamMethodRefusal(
 	options: UpstreamMethodOptions,
 	method: string,
 	pathname: string
-): Response | undefined {
+): { response: Response; reason: string } | undefined {
 	if (!callsInstagram(options, pathname)) return undefined
 	const served = methodsFor(options.routes(), pathname).filter((served) => served !== 'HEAD')
 	if (!served.includes('GET') || served.includes(method)) return undefined
@@ -42,7 +44,7 @@ export function upstreamMethodRefusal(
 		method === 'HEAD'
 			? `Method HEAD not allowed on ${pathname}: it would call Instagram for nothing; use GET`
 			: `Method ${method} not allowed on ${pathname}`
-	return failureResponse(reason, 'method_not_allowed', { allow })
+	return { response: failureResponse(reason, 'method_not_allowed', { allow }), reason }
 }
 
 /**
@@ -56,6 +58,8 @@ export function upstreamMethodGuard(options: UpstreamMethodOptions) {
 	return new Elysia({ name: 'smkit-upstream-methods' }).onRequest(function refuseUpstreamMethod({ request }) {
 		if (request.method === 'GET') return
 		const refusal = upstreamMethodRefusal(options, request.method, urlOf(request).pathname)
-		if (refusal !== undefined) return refusal
+		if (refusal === undefined) return
+		options.refused?.(request, refusal.response, refusal.reason)
+		return refusal.response
 	})
 }
