@@ -150,7 +150,7 @@ function parseReply(body: unknown): ModelReply {
 			// Some compatible endpoints omit ids; the follow-up tool message still needs one.
 			id: typeof call.id === 'string' && call.id ? call.id : `call_${Date.now()}_${index}`,
 			name: call.function.name,
-			arguments: typeof call.function.arguments === 'string' ? call.function.arguments : '{}',
+			arguments: argumentsText(call.function.arguments),
 			raw: Object.keys(extras).length ? extras : undefined
 		})
 	}
@@ -234,4 +234,13 @@ export async function resolveModel(
 		throw new AgentProviderError(config.label, 'not_found', `the server lists no chat models (${hint})`)
 	}
 	return { ...config, model: first }
+}
+
+/**
+ * A tool call's arguments as JSON text. The API sends a string; some compatible servers send the
+ * object itself, which is kept (as its JSON) rather than replaced by empty arguments.
+ */
+function argumentsText(value: unknown): string {
+	if (typeof value === 'string') return value
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : '{}'
 }

@@ -52,6 +52,30 @@ describe('chat model over the openai SDK', () => {
 		expect(JSON.stringify(sent.body)).not.toContain(secretKey)
 	})
 
+	test('tool call arguments sent as an object (some compatible servers) are kept, not emptied', async () => {
+		const body = {
+			id: 'c1',
+			object: 'chat.completion',
+			model: 'fake-model',
+			choices: [
+				{
+					index: 0,
+					finish_reason: 'tool_calls',
+					message: {
+						role: 'assistant',
+						content: null,
+						tool_calls: [
+							{ id: 't1', type: 'function', function: { name: 'run_code', arguments: { code: 'return 2' } } }
+						]
+					}
+				}
+			]
+		}
+		llm.setScript([{ malformed: JSON.stringify(body) }])
+		const result = await model().complete(ask)
+		expect(JSON.parse(result.toolCalls[0]?.arguments as string)).toEqual({ code: 'return 2' })
+	})
+
 	const cases: [string, Parameters<typeof llm.setScript>[0], string][] = [
 		['401', [reply.error(401, `Incorrect API key provided: ${secretKey}`)], 'auth'],
 		['429', [reply.error(429, 'quota')], 'rate_limited'],
