@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { terminalLine, UsageError } from '../cli-error'
-import { CookieImportError } from '../client/cookies'
+import { CookieImportError, SESSION_VARIABLES } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { envFileProblem, removeSessionVariables } from '../client/env-file'
 import { type ParsedOptions, parseOptions } from '../server/options'
@@ -122,10 +122,15 @@ export async function runLogout(rawOptions: Record<string, unknown> = {}): Promi
 	const options = parseOptions(logoutOptions, rawOptions)
 	checkEnvPath(options.envPath)
 	const removed = await removeSessionVariables(options.envPath)
-	if (removed.length === 0) {
-		console.log(`No Instagram session in ${options.envPath}`)
-		return
+	if (removed.length === 0) console.log(`No Instagram session in ${options.envPath}`)
+	else {
+		console.log(`Removed ${removed.join(', ')} from ${options.envPath}`)
+		console.log('The browser session itself stays logged in: log out on instagram.com to end it there')
 	}
-	console.log(`Removed ${removed.join(', ')} from ${options.envPath}`)
-	console.log('The browser session itself stays logged in: log out on instagram.com to end it there')
+	// The process environment wins over the file: smkit would still find a session there.
+	const shadowing = SESSION_VARIABLES.filter((name) => process.env[name])
+	if (shadowing.length > 0)
+		console.error(
+			`Note: ${shadowing.join(', ')} still set in the process environment, which wins over the file: unset ${shadowing.length > 1 ? 'them' : 'it'} to log out`
+		)
 }

@@ -52,3 +52,20 @@ test('login from HTTP_PROXY in the environment file says where the proxy came fr
 	expect(result.stdout).toMatch(/Proxy: http:\/\/\S+ \(from the environment\)/)
 	expect(`${result.stdout}${result.stderr}`).not.toContain('proxy-secret-9')
 })
+
+test('logout removes the session from the file, and says when the process environment still holds one', async () => {
+	expect((await login('--skip-check')).code).toBe(0)
+	const logout = (env: Record<string, string | undefined>) =>
+		runProcess([binary, 'logout', '--env', 'login.env'], { cwd: folder, env: { ...process.env, ...env } })
+	const removed = await logout({ SESSION_ID: undefined })
+	expect(removed.code).toBe(0)
+	expect(removed.stdout).toContain('Removed SESSION_ID, CSRF_TOKEN, DS_USER_ID from login.env')
+	expect(removed.stderr).toBe('')
+	// The process environment wins over the file: logged out only in name unless it is unset too.
+	const shadowed = await logout({ SESSION_ID: 'from-the-shell' })
+	expect(shadowed.stdout).toContain('No Instagram session in login.env')
+	expect(shadowed.stderr).toContain(
+		'Note: SESSION_ID still set in the process environment, which wins over the file: unset it to log out'
+	)
+	expect(`${shadowed.stdout}${shadowed.stderr}`).not.toContain('from-the-shell')
+})
