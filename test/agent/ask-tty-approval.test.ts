@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
+import { type FakeLlm, type FakeReply, type RecordedRequest, reply, startFakeLlm } from '../support/fake-llm'
 import { runOnTerminal, visible } from './terminal-run'
 
 let llm: FakeLlm
@@ -32,6 +32,23 @@ const fourWrites = [
 	.map((call) => `try { await ${call} } catch (error) { console.log(error.message) }`)
 	.join('\n')
 
+/**
+ * Scripts the model: its first reply (a code block) waits until the returned function is called,
+ * so the test can type while the agent works; the later replies come from `then`.
+ */
+function holdCodeReply(code: string, then: (request: RecordedRequest) => FakeReply) {
+	let release = () => {}
+	const held = new Promise<void>((resolve) => {
+		release = resolve
+	})
+	llm.setScript(async (request, index) => {
+		if (index > 0) return then(request)
+		await held
+		return reply.code(code)
+	})
+	return () => release()
+}
+
 describe('approvals on a terminal', () => {
 	test('"always" to a like does not approve a follow, a comment or a message', async () => {
 		llm.setScript([reply.code(fourWrites), reply.text('All done.')])
@@ -54,16 +71,8 @@ describe('approvals on a terminal', () => {
 	})
 
 	test('in -i, a line typed while the agent works does not answer the next approval prompt', async () => {
-		let release = () => {}
-		const held = new Promise<void>((resolve) => {
-			release = resolve
-		})
 		const readLuna = `const user = await ig.users.getByUsername('luna.explorer'); console.log('followers=' + user.follower_count)`
-		llm.setScript(async (request, index) => {
-			if (index === 0) {
-				await held
-				return reply.code(readLuna)
-			}
+		const release = holdCodeReply(readLuna, (request) => {
 			const tool = request.body.messages.findLast((message: { role: string }) => message.role === 'tool')
 			return reply.text(`Model saw: ${tool?.content}`)
 		})
@@ -101,15 +110,7 @@ describe('approvals on a terminal', () => {
 	})
 
 	test('in -i, an answer typed ahead but entered only at the prompt does not count', async () => {
-		let release = () => {}
-		const held = new Promise<void>((resolve) => {
-			release = resolve
-		})
-		llm.setScript(async (_request, index) => {
-			if (index > 0) return reply.text('Answered.')
-			await held
-			return reply.code('console.log("ran " + 6 * 7)')
-		})
+		const release = holdCodeReply('console.log("ran " + 6 * 7)', () => reply.text('Answered.'))
 		const run = runOnTerminal(llm.url, workDir, ['-i'])
 		await run.waitFor('Type /help')
 		run.type('compute it\r')
@@ -129,15 +130,7 @@ describe('approvals on a terminal', () => {
 	})
 
 	test('a line typed while a one-shot ask works does not answer its approval prompt', async () => {
-		let release = () => {}
-		const held = new Promise<void>((resolve) => {
-			release = resolve
-		})
-		llm.setScript(async (_request, index) => {
-			if (index > 0) return reply.text('Answered.')
-			await held
-			return reply.code('console.log("ran " + 6 * 7)')
-		})
+		const release = holdCodeReply('console.log("ran " + 6 * 7)', () => reply.text('Answered.'))
 		const run = runOnTerminal(llm.url, workDir, ['compute it'])
 		await run.waitFor('Step 1')
 		// The terminal echoes the line: it waits, unread, for whoever reads next.
