@@ -52,6 +52,8 @@ export interface HistoryEntry {
 	role: 'user' | 'assistant' | 'tool'
 	content: string
 	timestamp: number
+	/** A tool output only: false when the call failed, was denied or was stopped. */
+	success?: boolean
 }
 
 const historyEntryLimit = 4000
@@ -123,7 +125,10 @@ export class Agent {
 				content = stripMarkers(content)
 			}
 			if (content.length > historyEntryLimit) content = `${content.slice(0, historyEntryLimit)}...`
-			return [{ role, content, timestamp: message.timestamp }]
+			const failed = 'failed' in message && message.failed === true
+			return [
+				{ role, content, timestamp: message.timestamp, ...(role === 'tool' ? { success: !failed } : {}) }
+			]
 		})
 	}
 

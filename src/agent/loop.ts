@@ -206,9 +206,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 						}
 					}
 				}
-				// Cancelled while the call ran (Ctrl-C at an approval prompt): its result is not news, but
-				// the conversation still answers this call and the ones after it, since providers reject a
-				// tool call without a result (the next ask would fail).
+				// Cancelled while the call ran (Ctrl-C at an approval prompt): this call and the ones after
+				// it still get results, since providers reject a tool call without one (the next ask fails).
 				if (options.signal?.aborted) {
 					for (const unanswered of reply.toolCalls.slice(index)) {
 						messages.push({
@@ -216,7 +215,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 							toolCallId: unanswered.id,
 							name: unanswered.name,
 							content: markUntrusted(cancelledCall),
-							timestamp: now()
+							timestamp: now(),
+							failed: true
 						})
 					}
 					return result('aborted', partial, new AgentAbortError())
@@ -233,7 +233,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 					toolCallId: call.id,
 					name: call.name,
 					content: markUntrusted(truncateText(output, limit)),
-					timestamp: now()
+					timestamp: now(),
+					failed: !success
 				})
 			}
 			const stop = stopAfterStep()
@@ -280,7 +281,8 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 				role: 'user',
 				codeResult: true,
 				content: `Result of your code block:\n${markUntrusted(truncateText(outcome.output, limit))}\nAnswer the question now, or send one more code block if you need more data.`,
-				timestamp: now()
+				timestamp: now(),
+				failed: !outcome.success
 			})
 			const stop = stopAfterStep()
 			if (stop) return stop

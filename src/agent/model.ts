@@ -24,9 +24,10 @@ export interface ToolCallRequest {
  */
 export type ConversationMessage =
 	| { role: 'system'; content: string }
-	| { role: 'user'; content: string; timestamp: number; codeResult?: boolean }
+	| { role: 'user'; content: string; timestamp: number; codeResult?: boolean; failed?: boolean }
 	| { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; timestamp: number }
-	| { role: 'tool'; toolCallId: string; name: string; content: string; timestamp: number }
+	// `failed`: the call failed, was denied or was stopped (shown so again after a reload).
+	| { role: 'tool'; toolCallId: string; name: string; content: string; timestamp: number; failed?: boolean }
 
 /** Token usage of one model call. */
 export interface ModelUsage {

@@ -110,6 +110,8 @@ console.log(followers.items.length)`
 			'assistant'
 		])
 		expect(history[2].content).not.toContain('<tool_output')
+		expect(history[2].success).toBe(true)
+		expect(history[0].success).toBeUndefined()
 		agent.reset()
 		expect(agent.getHistory()).toEqual([])
 	})
@@ -255,6 +257,19 @@ console.log(saved.file)`
 		expect(called).toHaveLength(2)
 		expect(answered).toEqual(called)
 		expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'second' })
+	})
+
+	test('a denied or failing tool call is kept as failed, so a reloaded page does not show it as a success', async () => {
+		harness.llm.setScript([reply.code('return 1'), reply.text('not allowed')])
+		const agent = harness.agent({ permission: 'ask_every', approver: async () => false })
+		await agent.ask('denied')
+		const denied = agent.getHistory().filter((entry) => entry.role === 'tool')
+		expect(denied.map((entry) => entry.success)).toEqual([false])
+		harness.llm.setScript([reply.code('throw new Error("boom")'), reply.text('it failed')])
+		const ran = harness.agent()
+		await ran.ask('failing')
+		const failing = ran.getHistory().filter((entry) => entry.role === 'tool')
+		expect(failing.map((entry) => entry.success)).toEqual([false])
 	})
 
 	test('each ask tells the model whether the client is logged in now (an account connected while it runs)', async () => {

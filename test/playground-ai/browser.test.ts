@@ -107,6 +107,29 @@ describe('the AI Chat panel of the playground', () => {
 		},
 		BROWSER_TIMEOUT
 	)
+
+	test(
+		'a denied run comes back after a reload marked as failed, as it was shown live',
+		async () => {
+			await ask('Follow luna')
+			const card = page.locator('.chat-approval').first()
+			await card.waitFor()
+			await card.locator('.chat-deny').click()
+			await page.locator('.chat-assistant[aria-busy="false"]').first().waitFor()
+			await page.reload()
+			const restored = page.locator('.chat-assistant .chat-result').first()
+			await restored.waitFor({ state: 'attached' })
+			expect(await restored.getAttribute('class')).toContain('chat-result-failed')
+			expect(await restored.locator('summary').textContent()).toBe('✗ Tool output')
+			const history = await (await fetch(`http://127.0.0.1:${server.port}/api/ai/history`)).json()
+			expect(history.data.find((entry: { role: string }) => entry.role === 'tool')).toMatchObject({
+				success: false
+			})
+			await page.locator('.chat-reset').click()
+			await page.locator('.chat-empty').waitFor()
+		},
+		BROWSER_TIMEOUT
+	)
 })
 
 describe('approving by keyboard', () => {

@@ -10,7 +10,7 @@ import './answer.css'
 import { h } from '../dom'
 import { ChatApi, type StreamEvent } from './api'
 import { ParallelRun } from './parallel'
-import { AssistantTurn, userBubble } from './turn'
+import { AssistantTurn, type RestoredOutput, userBubble } from './turn'
 
 /** Options of `mountChat`. */
 export interface ChatOptions {
@@ -32,6 +32,8 @@ export interface MountedChat {
 interface HistoryEntry {
 	role: string
 	content: string
+	/** Tool outputs: false when the call failed, was denied or was stopped. */
+	success?: boolean
 }
 
 const defaultExamples = [
@@ -226,7 +228,7 @@ async function restoreHistory(
 	// Something was asked meanwhile: the live bubbles already show it.
 	if (!entries.length || !log.querySelector('.chat-empty')) return
 	let answer = ''
-	let tools: string[] = []
+	let tools: RestoredOutput[] = []
 	let open = false
 	const flush = () => {
 		if (!open) return
@@ -244,7 +246,7 @@ async function restoreHistory(
 			append(userBubble(content))
 			open = true
 		} else if (entry.role === 'tool') {
-			tools.push(content)
+			tools.push({ output: content, success: entry.success !== false })
 		} else if (entry.role === 'assistant' && !/^\(called [\w, ]+\)$/.test(content)) {
 			answer = content
 		}

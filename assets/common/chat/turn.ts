@@ -15,6 +15,13 @@ import { renderMarkdown } from './markdown'
 /** Posts a decision for a permission request. */
 export type Decide = (id: string, allow: boolean) => Promise<JsonResult>
 
+/** A tool output of the stored conversation, shown again after a reload. */
+export interface RestoredOutput {
+	output: string
+	/** False when the call failed, was denied or was stopped. */
+	success: boolean
+}
+
 const text = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))
 
 function callText(name: string, args: unknown): string {
@@ -118,9 +125,9 @@ export class AssistantTurn {
 	}
 
 	/** Shows a restored answer (from the history) without steps. */
-	restore(answerText: string, toolOutputs: readonly string[]): void {
+	restore(answerText: string, toolOutputs: readonly RestoredOutput[]): void {
 		if (toolOutputs.length) this.addStep('Tool outputs')
-		for (const output of toolOutputs) this.addItem(this.folded('Tool output', output, true))
+		for (const { output, success } of toolOutputs) this.addItem(this.folded('Tool output', output, success))
 		this.finished = true
 		this.stopBusy()
 		if (answerText) {

@@ -122,7 +122,10 @@ const ChatHistoryEntry = t.Object(
 	{
 		role: t.Union([t.Literal('user'), t.Literal('assistant'), t.Literal('tool')]),
 		content: t.String(),
-		timestamp: t.Number({ description: 'Seconds since the epoch' })
+		timestamp: t.Number({ description: 'Seconds since the epoch' }),
+		success: t.Optional(
+			t.Boolean({ description: 'Tool outputs only: false when the call failed, was denied or was stopped' })
+		)
 	},
 	{ title: 'ChatHistoryEntry' }
 )
