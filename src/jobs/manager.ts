@@ -163,14 +163,28 @@ export class JobManager {
 		}
 	}
 
-	/** Resolves when the job is no longer queued, running or waiting (or is deleted). */
-	settled(id: number): Promise<Job | undefined> {
+	/**
+	 * Resolves when the job is no longer queued, running or waiting (or is deleted), or as it is
+	 * when `signal` aborts: a waiter that went away (an event stream closed) is forgotten.
+	 */
+	settled(id: number, signal?: AbortSignal): Promise<Job | undefined> {
 		const job = this.jobs.get(id)
-		if (!job || !isActiveJob(job)) return Promise.resolve(job)
+		if (!job || !isActiveJob(job) || signal?.aborted) return Promise.resolve(job)
 		return new Promise((resolve) => {
 			const waiters = this.#settledWaiters.get(id) ?? []
-			waiters.push(() => resolve(this.jobs.get(id)))
+			const waiter = () => {
+				signal?.removeEventListener('abort', leave)
+				resolve(this.jobs.get(id))
+			}
+			const leave = () => {
+				const left = (this.#settledWaiters.get(id) ?? []).filter((entry) => entry !== waiter)
+				if (left.length > 0) this.#settledWaiters.set(id, left)
+				else this.#settledWaiters.delete(id)
+				resolve(this.jobs.get(id))
+			}
+			waiters.push(waiter)
 			this.#settledWaiters.set(id, waiters)
+			signal?.addEventListener('abort', leave, { once: true })
 		})
 	}
 

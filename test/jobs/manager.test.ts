@@ -177,3 +177,22 @@ test('a queued job paused or deleted by another process while it waited does not
 		other.store.close()
 	}
 })
+
+test('a settled() waiter whose signal aborts is let go: an event stream closed on a running job holds nothing', async () => {
+	// A job another process left running: settled() waits on it, as each event stream does.
+	const job = manager.jobs.create(followerSpec, 'cli')
+	manager.jobs.setStatus(job.id, 'running')
+	const refs: WeakRef<object>[] = []
+	for (let index = 0; index < 20; index++) {
+		const controller = new AbortController()
+		const held = { stream: new Array(1000).fill(index) }
+		refs.push(new WeakRef(held))
+		void manager.settled(job.id, controller.signal).then(() => held.stream.length)
+		controller.abort()
+	}
+	await Bun.sleep(0)
+	Bun.gc(true)
+	await Bun.sleep(0)
+	Bun.gc(true)
+	expect(refs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0)
+})

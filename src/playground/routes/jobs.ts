@@ -116,7 +116,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 							}
 							signal.addEventListener('abort', finish, { once: true })
 							// A deleted job sends no last status: its stream ends too.
-							void manager.settled(id).then((job) => {
+							void manager.settled(id, signal).then((job) => {
 								if (!job) finish()
 							})
 							// The job may have settled between the first read and the subscription.
