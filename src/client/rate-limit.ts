@@ -141,6 +141,17 @@ export class RateLimiter {
 	}
 }
 
+/** `promise`, or its caller let go with the signal's reason once `signal` aborts (the work runs on). */
+export function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+	if (!signal) return promise
+	if (signal.aborted) return Promise.reject(signal.reason)
+	return new Promise((resolve, reject) => {
+		const onAbort = () => reject(signal.reason)
+		signal.addEventListener('abort', onAbort, { once: true })
+		promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+	})
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 	return new Promise((resolve, reject) => {

@@ -24,7 +24,7 @@ import {
 	withFormContentType
 } from './headers'
 import { DIRECT, type ProxyEntry, type ProxyPool } from './proxy'
-import { type RateLimiter, sleep } from './rate-limit'
+import { type RateLimiter, sleep, untilAborted } from './rate-limit'
 import { redactSecrets } from './redact'
 import { readUpstreamText } from './response-body'
 import { backoffDelay, isRetryable, retryAfterOf } from './retry'
@@ -133,7 +133,8 @@ export class Transport {
 			if (!this.#warmedUp) {
 				const warmUp = this.#warmUp ?? this.#runWarmUp()
 				this.#warmUp = warmUp
-				await warmUp
+				// Shared by the first requests: a caller that gives up (a paused job) stops waiting for it.
+				await untilAborted(warmUp, spec.signal)
 				// Unless the session was replaced meanwhile (its own warm-up is still to come).
 				if (this.#warmUp === warmUp) this.#warmedUp = true
 			}

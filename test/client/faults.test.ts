@@ -116,6 +116,16 @@ describe('simulator faults become typed client errors', () => {
 		).toBe('upstream_timeout')
 	})
 
+	it("a caller that gives up while the client's first request (the warm-up) hangs is let go at once", async () => {
+		// The warm-up would wait for its whole 30 s deadline; the test's own limit is 5 s.
+		context.sim.faults.set({ kind: 'latency', latencyMs: 20_000, pathPattern: 'ig_sso_users' })
+		const ig = context.client({ timeout: 30_000, maxRetries: 0 })
+		const controller = new AbortController()
+		const asked = ig.media.getInfo(DEMO.posts[0][1], { signal: controller.signal })
+		setTimeout(() => controller.abort(new Error('the job was paused')), 50)
+		expect((await failure(asked)).message).toBe('the job was paused')
+	})
+
 	it('a wrong session: login_required', async () => {
 		const ig = context.client({
 			credentials: { sessionId: 'expired-session', csrfToken: 'x', dsUserId: DEMO.viewerPk }
