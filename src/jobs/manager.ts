@@ -109,8 +109,15 @@ export class JobManager {
 		return job.owner === this.owner
 	}
 
+	/** Whether this process runs the job or has it queued (its events come from here, not the store). */
+	runsHere(id: number): boolean {
+		return this.#running.has(id) || this.#queue.includes(id)
+	}
+
 	#shown(job: Job): Job | undefined {
-		if (job.owner === this.owner) return job
+		// Another process of the same owner (a second playground on the store) may run it, or have
+		// died running it: then it shows as that process left it (paused when it is gone).
+		if (job.owner === this.owner) return this.runsHere(job.id) ? job : outsideView(this.jobs, job)
 		return this.#options.shows?.includes(job.owner) ? outsideView(this.jobs, job) : undefined
 	}
 

@@ -98,3 +98,47 @@ test('killed with SIGKILL mid-job and restarted on the same --db, the job resume
 	server.child.kill('SIGTERM')
 	expect(await server.child.exited).toBe(0)
 }, 120_000)
+
+test("a second playground on the --db follows the other's job through the store, and takes it up once that one dies", async () => {
+	simulator.faults.set({ kind: 'latency', latencyMs: 40, pathPattern: 'followers' })
+	const [viewer, runner] = [await startServer(), await startServer()]
+	const created = await fetch(`${runner.url}/api/jobs`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ kind: 'followers', target: DEMO_PRESETS.mega.username })
+	})
+	const { id } = (await created.json()).data
+	// The viewer shows it running and streams its pages, read from the store.
+	expect((await waitFor(viewer.url, id, (job) => job.pages >= 2)).status).toBe('running')
+	const stream = new AbortController()
+	const events = await fetch(`${viewer.url}/api/jobs/${id}/events`, { signal: stream.signal })
+	const reader = (events.body as ReadableStream<Uint8Array>).getReader()
+	let seen = ''
+	while (!seen.includes('"type":"page"')) {
+		const { value, done } = await reader.read()
+		if (done) break
+		seen += new TextDecoder().decode(value)
+	}
+	stream.abort()
+	expect(seen).toContain('"type":"page"')
+	// The runner dies: the viewer shows the job paused, and resuming it there finishes it exactly.
+	runner.child.kill('SIGKILL')
+	await runner.child.exited
+	expect((await waitFor(viewer.url, id, (job) => job.status === 'paused')).status).toBe('paused')
+	simulator.faults.clear()
+	const resumed = await fetch(`${viewer.url}/api/jobs/${id}/resume`, { method: 'POST' })
+	expect(resumed.status).toBe(200)
+	const done = await waitFor(viewer.url, id, (job) => job.status === 'done')
+	expect(done).toMatchObject({ status: 'done', collected: 5400 })
+	const exported = await (await fetch(`${viewer.url}/api/jobs/${id}/export?format=jsonl`)).text()
+	expect(
+		new Set(
+			exported
+				.trim()
+				.split('\n')
+				.map((line) => JSON.parse(line).pk)
+		).size
+	).toBe(5400)
+	viewer.child.kill('SIGTERM')
+	expect(await viewer.child.exited).toBe(0)
+}, 120_000)

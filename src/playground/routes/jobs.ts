@@ -93,8 +93,8 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 					async (send, signal) => {
 						send({ type: 'status', job: publicJob(first) })
 						if (!isActiveJob(first)) return
-						// Another process runs it: its progress is read from the store.
-						if (!manager.owns(first))
+						// Another process runs it (or did, and died): its progress is read from the store.
+						if (!manager.runsHere(id))
 							return followStored(
 								manager.jobs,
 								id,
