@@ -9,7 +9,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import type { WatchStore } from '../watch/store'
-import { diffOrderProblem, type Watch } from '../watch/types'
+import type { Watch } from '../watch/types'
 import { failureResult, type ServerTool, successResult } from './tool'
 
 /** The most followers gained or lost one diff returns of each. */
@@ -83,12 +83,9 @@ export function watchTools(watches: () => WatchStore): ServerTool[] {
 					input.to as number | undefined
 				)
 				if (typeof pair === 'string') return failureResult('bad_request', pair)
-				const absent = store.missingSnapshots(watch.id, pair.from, pair.to)
-				if (absent) return failureResult('not_found', absent)
-				const order = diffOrderProblem(pair.from, pair.to)
-				if (order) return failureResult('bad_request', order)
-				const diff = store.diff(watch.id, pair.from, pair.to)
-				if (!diff) return failureResult('not_found', `Watch ${watch.id} has no such snapshots`)
+				const checked = store.checkedDiff(watch.id, pair.from, pair.to)
+				if (!('diff' in checked)) return failureResult(checked.code, checked.message)
+				const { diff } = checked
 				const limit = (input.limit as number | undefined) ?? 100
 				const { gained, lost, ...rest } = diff
 				return successResult(

@@ -24,7 +24,7 @@ import { withInstagram } from './command-client'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
 import { watchSpecOf } from './target'
-import { diffOrderProblem, type Watch } from './types'
+import type { Watch } from './types'
 
 /** The options of `smkit watch`. */
 export const watchOptions = {
@@ -187,12 +187,10 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 		)
 	if (from === undefined)
 		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)
-	const absent = watches.missingSnapshots(id, from, to)
-	if (absent) throw new NotFoundError(absent)
-	const order = diffOrderProblem(from, to, { from: '--from', to: '--to' })
-	if (order) throw new UsageError(order)
-	const result = watches.diff(id, from, to)
-	if (!result) throw new NotFoundError(`Watch ${id} has no such snapshots`)
+	const checked = watches.checkedDiff(id, from, to, { from: '--from', to: '--to' })
+	if (!('diff' in checked))
+		throw checked.code === 'not_found' ? new NotFoundError(checked.message) : new UsageError(checked.message)
+	const result = checked.diff
 	if (options.json) printJson(result)
 	else print(diffText(result))
 }

@@ -9,6 +9,7 @@ import { type SnapshotRow, toSnapshot, toWatch, type WatchRow } from './store-ro
 import {
 	type AccountCounts,
 	type CountChange,
+	diffOrderProblem,
 	type Snapshot,
 	type SnapshotDiff,
 	topPostsChange,
@@ -163,13 +164,29 @@ export class WatchStore {
 		return row ? toSnapshot(row) : undefined
 	}
 
-	/** Why there is no diff of this pair: the snapshots the watch does not have (`Watch 1 has no snapshot 9`). */
-	missingSnapshots(watchId: number, fromId: number, toId: number): string | undefined {
+	/**
+	 * The diff of a pair the CLI, the API or the MCP tool was asked for, or why there is none: a
+	 * snapshot the watch does not have (`not_found`, named first), else a pair that does not go
+	 * from an earlier snapshot to a later one (`bad_request`, its options called as `names` says).
+	 */
+	checkedDiff(
+		watchId: number,
+		fromId: number,
+		toId: number,
+		names?: { from: string; to: string }
+	): { diff: SnapshotDiff } | { code: 'not_found' | 'bad_request'; message: string } {
 		const missing = [...new Set([fromId, toId])].filter((id) => !this.#snapshotRow(watchId, id))
-		if (missing.length === 0) return undefined
-		return missing.length === 1
-			? `Watch ${watchId} has no snapshot ${missing[0]}`
-			: `Watch ${watchId} has no snapshots ${missing.join(' and ')}`
+		if (missing.length > 0)
+			return {
+				code: 'not_found',
+				message:
+					missing.length === 1
+						? `Watch ${watchId} has no snapshot ${missing[0]}`
+						: `Watch ${watchId} has no snapshots ${missing.join(' and ')}`
+			}
+		const order = diffOrderProblem(fromId, toId, names)
+		if (order) return { code: 'bad_request', message: order }
+		return { diff: this.diff(watchId, fromId, toId) as SnapshotDiff }
 	}
 
 	/**

@@ -11,7 +11,7 @@ import { checkWatchTarget } from '../../watch/check'
 import { WatchRunError } from '../../watch/run'
 import type { WatchScheduler } from '../../watch/scheduler'
 import { WatchExistsError } from '../../watch/store'
-import { diffOrderProblem, parseEvery, type Watch } from '../../watch/types'
+import { parseEvery, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { INSTAGRAM_ERRORS } from '../openapi/failures'
@@ -183,12 +183,9 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 							`Watch ${id} has no snapshot before ${to} to compare it with: give 'from'`
 						)
 				}
-				const absent = scheduler.watches.missingSnapshots(id, from, to)
-				if (absent) throw new HttpError('not_found', absent)
-				const order = diffOrderProblem(from, to)
-				if (order) throw new HttpError('bad_request', order)
-				const diff = scheduler.watches.diff(id, from, to)
-				if (!diff) throw new HttpError('not_found', `Watch ${id} has no such snapshots`)
+				const checked = scheduler.watches.checkedDiff(id, from, to)
+				if (!('diff' in checked)) throw new HttpError(checked.code, checked.message)
+				const { diff } = checked
 				const lists =
 					diff.gained && diff.lost ? `: +${diff.gained.length} -${diff.lost.length} followers` : ''
 				const posts = diff.top_posts
