@@ -227,9 +227,9 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 					const data = folder ? await withFiles(item as Media, folder, stop, download) : item
 					records.push({ key: source.key(item), data })
 				}
-				// A cursor this run has asked with already (A, B, A...) would walk the same pages forever: the end.
+				// A cursor this run has asked with already (this page's, or A, B, A...) would walk the same pages forever: the end.
 				const next = fetched.next_cursor
-				return { records, next: next === from || (next !== null && asked.has(next)) ? null : next }
+				return { records, next: next !== null && asked.has(next) ? null : next }
 			}, stop)
 		}
 		// Without a limit, the next page is asked for before this one is stored, so Instagram answers
@@ -291,4 +291,4 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 	}
 }
 
-export { JobBusyError, JobStore, ProxyUnreachableError }
+export { JobBusyError, JobStore }
