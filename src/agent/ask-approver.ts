@@ -129,7 +129,8 @@ export function createTerminalApprover(options: {
 			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${terminalText(revealInvisible(request.title))}`)}\n`
 		)
 		process.stderr.write(`${showDetail(request.detail)}\n`)
-		// Comments and messages carry text out of the account: asked every time, no "always" offered.
+		// No [a]lways where it would not hold: comments and messages (they carry text out of the
+		// account) and everything under ask_every are asked every time.
 		const question = scope === undefined ? 'Allow? [y]es / [n]o: ' : 'Allow? [y]es / [n]o / [a]lways: '
 		for (;;) {
 			const answer = await options.prompt(paint('bold', question), signal)
