@@ -95,7 +95,9 @@ test('killed with SIGKILL again and again, the rerun ends with exactly the follo
 		const errors = watch(child.stderr)
 		void new Response(child.stdout).text()
 		if (kills < 6) {
-			await errors.until('\npage ', Math.floor(Math.random() * 3))
+			// The first kill comes after a stored page, so the last run always continues a started list
+			// (six kills all before any page, a 1-in-700 draw, once left it nothing to continue).
+			await errors.until('\npage ', kills === 0 ? 1 : Math.floor(Math.random() * 3))
 			await Bun.sleep(Math.random() * 10)
 			child.kill('SIGKILL')
 		}
