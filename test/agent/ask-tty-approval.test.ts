@@ -56,6 +56,8 @@ describe('approvals on a terminal', () => {
 		await run.waitFor('Allow?')
 		run.type('y\r')
 		await run.waitFor('Write call: media.like')
+		// Typed only once the question is shown: what comes before it is discarded, as it should be.
+		await run.waitFor('Allow?', 2)
 		run.type('a\r')
 		for (const [count, method] of ['friendships.follow', 'media.comment', 'direct.sendText'].entries()) {
 			await run.waitFor(`Write call: ${method}`)
