@@ -70,6 +70,11 @@ function cannotAskMessage(level: PermissionLevel, change: string): string {
 	return `Refused: ${change}, and under --permission ${level} smkit asks the user first, but this MCP client does not support elicitation (it cannot ask). Start smkit mcp with --permission full_access to allow writes without asking, or use a client that supports elicitation.`
 }
 
+/** Nobody was asked under --read-only: the refusal names the option, not the user. */
+function readOnlyMessage(change: string): string {
+	return `Refused: ${change}, and smkit mcp runs with --read-only, which allows no writes (nobody was asked). Start it without --read-only to allow them.`
+}
+
 /** Builds the server for one session (stdio has one; the HTTP transport one per session). */
 export function createMcpServer(options: McpServerOptions): Server {
 	const server = new Server(
@@ -168,7 +173,9 @@ export function createMcpServer(options: McpServerOptions): Server {
 					files: []
 				})
 				let text = outcome.output
-				if (outcome.denied.length > 0 && !options.readOnly && level !== 'full_access' && !canAsk())
+				if (outcome.denied.length > 0 && options.readOnly)
+					text += `\n${readOnlyMessage(deniedChanges(outcome.denied))}`
+				else if (outcome.denied.length > 0 && level !== 'full_access' && !canAsk())
 					text += `\n${cannotAskMessage(level, deniedChanges(outcome.denied))}`
 				return { content: [{ type: 'text', text }], ...(outcome.success ? {} : { isError: true }) }
 			}

@@ -329,6 +329,15 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			arguments: { code: `return await ig.media.like('${firstPostPk}')` }
 		})
 		expect(inCode.isError).toBe(true)
+		// A file write is refused by the option, not by a user nobody asked.
+		const saved = await readOnly.client.callTool({
+			name: 'run_code',
+			arguments: { code: "return await saveFile('notes.txt', 'hello')" }
+		})
+		expect(saved.isError).toBe(true)
+		expect(textOf(saved)).toContain(
+			'Refused: saving a file writes on this computer, and smkit mcp runs with --read-only'
+		)
 	})
 
 	it('collects a list as a job and reads its records', async () => {
