@@ -73,7 +73,7 @@ function jobsTable(jobs: readonly Job[]): string {
 		['id', 'source', 'kind', 'target', 'status', 'records', 'pages', 'updated'],
 		jobs.map((job) => [
 			String(job.id),
-			job.owner,
+			job.demo ? `${job.owner} (demo)` : job.owner,
 			job.kind,
 			clip(job.target, 40),
 			job.status,
@@ -89,6 +89,10 @@ function jobText(job: Job): string {
 	const lines: [string, string | number][] = [
 		['job', job.id],
 		['started by', RUNNER_NAMES[job.owner] ?? job.owner],
+		[
+			'from',
+			job.demo === null ? 'not known yet' : job.demo ? "demo mode's simulated Instagram" : 'Instagram'
+		],
 		['kind', job.kind],
 		['target', job.target],
 		['limit', job.limit ?? 'the whole list'],

@@ -113,7 +113,7 @@ export async function runCollect(
 	const interrupt = () => controller.abort(new Error('interrupted'))
 	process.once('SIGINT', interrupt)
 	process.once('SIGTERM', interrupt)
-	const jobs = new JobStore(store)
+	const jobs = new JobStore(store, { demo: options.demo })
 	let jobId: number | undefined
 	try {
 		const spec = { kind, target, limit: options.limit ?? null }

@@ -207,6 +207,8 @@ export class JobManager {
 		const job = this.get(id)
 		if (!job) throw new JobStateError(`No job ${id}`)
 		if (!this.owns(job)) throw new JobStateError(controlRefusal(job, action))
+		const otherWorld = action === 'resume' ? this.jobs.otherWorld(job) : undefined
+		if (otherWorld) throw new JobStateError(otherWorld)
 		return job
 	}
 

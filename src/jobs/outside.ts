@@ -29,7 +29,7 @@ const shellWord = (text: string) =>
 /** How the job's own process continues it. */
 export function continueHint(job: Job): string {
 	if (job.owner === 'cli')
-		return `run \`smkit collect ${job.kind} ${shellWord(job.target)}${job.limit === null ? '' : ` --limit ${job.limit}`}\` again (same --db) to continue it`
+		return `run \`smkit collect ${job.kind} ${shellWord(job.target)}${job.limit === null ? '' : ` --limit ${job.limit}`}${job.demo ? ' --demo' : ''}\` again (same --db) to continue it`
 	if (job.owner === 'mcp' && (job.status === 'paused' || job.status === 'failed'))
 		return 'the MCP tool jobs_start with the same kind, target and limit continues it'
 	return `it continues when ${RUNNER_NAMES[job.owner] ?? job.owner} starts again on this store`

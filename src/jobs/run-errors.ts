@@ -22,6 +22,11 @@ export class JobBusyError extends Error {
 	override name = 'JobBusyError'
 }
 
+/** The job collects from the other Instagram (demo or real) than the process: it is not run. */
+export class JobWorldError extends Error {
+	override name = 'JobWorldError'
+}
+
 /** Paused, cancelled or deleted by another process on the same store while this one waited. */
 export class StoppedElsewhere extends Error {}
 

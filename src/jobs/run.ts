@@ -26,6 +26,7 @@ import {
 	describe,
 	isTransient,
 	JobBusyError,
+	JobWorldError,
 	PAUSING,
 	ProxyUnreachableError,
 	StoppedElsewhere
@@ -83,6 +84,9 @@ const runningJob = new AsyncLocalStorage<number>()
 
 /** Runs job `id` until it is done, paused, failed, or the signal aborts. Resolves to the job. */
 export async function runJob(jobs: JobStore, id: number, options: RunOptions): Promise<Job> {
+	const job = jobs.get(id)
+	const refusal = job && jobs.otherWorld(job)
+	if (refusal) throw new JobWorldError(refusal)
 	if (!jobs.claim(id)) throw new JobBusyError(`job ${id} is being run by another process`)
 	return runningJob.run(id, () => runClaimed(jobs, id, options))
 }
@@ -291,4 +295,4 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 	}
 }
 
-export { JobBusyError, JobStore }
+export { JobBusyError, JobStore, JobWorldError }

@@ -1,4 +1,6 @@
 /** The rows of the jobs table as SQLite returns them, and the job the store makes of one. */
+
+import { worldOf } from '../store/world'
 import type { Job, JobKind, JobStatus } from './types'
 
 /** A jobs row: the job, plus what stays inside the store (the walk's `target_id` and `cursor`, the `runner_pid`). */
@@ -17,6 +19,7 @@ export interface JobRow {
 	error: string | null
 	error_code: string | null
 	runner_pid: number | null
+	demo: number | null
 	created_at: string
 	updated_at: string
 }
@@ -27,6 +30,7 @@ export const toJob = (row: JobRow): Job => ({
 	target: row.target,
 	limit: row.item_limit,
 	owner: row.owner,
+	demo: worldOf(row.demo),
 	status: row.status as JobStatus,
 	collected: row.collected,
 	total: row.total,

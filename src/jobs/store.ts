@@ -3,6 +3,7 @@
  * in `storePage`: a page's records and the cursor after it are written in one transaction.
  */
 import type { Store } from '../store/db'
+import { otherWorld, sameWorld, worldValue } from '../store/world'
 import { processAlive } from './process-alive'
 import { type JobRow, toJob } from './store-rows'
 import { FINISHED_STATUSES, type Job, type JobSpec, type JobStatus } from './types'
@@ -24,20 +25,45 @@ const now = () => new Date().toISOString()
 /** Records read per query: what an export or a stream of records holds at once. */
 const RECORDS_PER_BATCH = 1000
 
-/** Jobs and their records in a store. */
+/**
+ * Jobs and their records in a store, as one process sees them. `demo` is the Instagram this process
+ * collects from (true: demo mode's simulator, false: Instagram): the jobs it creates carry it, and
+ * it continues and resumes only jobs of the same one (or not yet known, which it then stamps), so a
+ * collection never mixes simulated records with real ones. Without `demo` (a process that only
+ * reads, lists or deletes) every job is seen and none is stamped.
+ */
 export class JobStore {
-	constructor(readonly store: Store) {}
+	readonly demo: boolean | undefined
+
+	constructor(
+		readonly store: Store,
+		options: { demo?: boolean } = {}
+	) {
+		this.demo = options.demo
+	}
 
 	/** Creates a queued job. */
 	create(spec: JobSpec, owner = 'playground'): Job {
 		const time = now()
 		const row = this.store.db
 			.query<JobRow, Record<string, string | number | null>>(
-				`INSERT INTO jobs (kind, target, item_limit, owner, status, created_at, updated_at)
-				 VALUES (:kind, :target, :limit, :owner, 'queued', :time, :time) RETURNING *`
+				`INSERT INTO jobs (kind, target, item_limit, owner, status, demo, created_at, updated_at)
+				 VALUES (:kind, :target, :limit, :owner, 'queued', :demo, :time, :time) RETURNING *`
 			)
-			.get({ kind: spec.kind, target: spec.target, limit: spec.limit ?? null, owner, time })
+			.get({
+				kind: spec.kind,
+				target: spec.target,
+				limit: spec.limit ?? null,
+				owner,
+				demo: worldValue(this.demo),
+				time
+			})
 		return toJob(row as JobRow)
+	}
+
+	/** Why this process may not run the job (see `otherWorld`); undefined when it may. */
+	otherWorld(job: Pick<Job, 'id' | 'demo'>): string | undefined {
+		return otherWorld({ noun: 'Job', id: job.id, demo: job.demo }, this.demo)
 	}
 
 	get(id: number): Job | undefined {
@@ -66,21 +92,22 @@ export class JobStore {
 	 */
 	findUnfinished(spec: JobSpec, owner: string): Job | undefined {
 		const row = this.store.db
-			.query<JobRow, [string, string, string, number | null]>(
+			.query<JobRow, [string, string, string, number | null, number | null]>(
 				`SELECT * FROM jobs WHERE owner = ? AND kind = ? AND target = ? AND item_limit IS ?
-				 ORDER BY id DESC LIMIT 1`
+				 AND ${sameWorld('demo')} ORDER BY id DESC LIMIT 1`
 			)
-			.get(owner, spec.kind, spec.target, spec.limit ?? null)
+			.get(owner, spec.kind, spec.target, spec.limit ?? null, worldValue(this.demo))
 		return row && row.status !== 'done' && row.status !== 'cancelled' ? toJob(row) : undefined
 	}
 
 	/** Jobs of `owner` that were queued or running when their process stopped (to resume at start-up). */
 	interrupted(owner: string): Job[] {
 		return this.store.db
-			.query<JobRow, [string]>(
-				`SELECT * FROM jobs WHERE owner = ? AND status IN ('queued', 'running', 'waiting') ORDER BY id`
+			.query<JobRow, [string, number | null]>(
+				`SELECT * FROM jobs WHERE owner = ? AND status IN ('queued', 'running', 'waiting')
+				 AND ${sameWorld('demo')} ORDER BY id`
 			)
-			.all(owner)
+			.all(owner, worldValue(this.demo))
 			.filter(
 				(row) => row.runner_pid === null || row.runner_pid === process.pid || !processAlive(row.runner_pid)
 			)
@@ -96,9 +123,10 @@ export class JobStore {
 		if (!row) return false
 		if (row.runner_pid !== null && row.runner_pid !== process.pid && processAlive(row.runner_pid))
 			return false
+		// A job not yet known to be demo or real becomes what its first runner collects from.
 		this.store.db
-			.query('UPDATE jobs SET runner_pid = ? WHERE id = ? AND runner_pid IS ?')
-			.run(process.pid, id, row.runner_pid)
+			.query('UPDATE jobs SET runner_pid = ?, demo = COALESCE(demo, ?) WHERE id = ? AND runner_pid IS ?')
+			.run(process.pid, worldValue(this.demo), id, row.runner_pid)
 		return this.#row(id)?.runner_pid === process.pid
 	}
 

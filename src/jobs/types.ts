@@ -35,6 +35,11 @@ export interface Job {
 	limit: number | null
 	/** Who runs it: `playground`, `cli`, or another feature's name. */
 	owner: string
+	/**
+	 * True when it collects from demo mode's simulated Instagram, false from Instagram; null for a job
+	 * from an older store not run since (its first run decides). See `JobStore`'s `demo`.
+	 */
+	demo: boolean | null
 	status: JobStatus
 	/** Records stored so far. */
 	collected: number

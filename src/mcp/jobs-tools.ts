@@ -21,6 +21,10 @@ export const JobSchema = Type.Object(
 			description:
 				'Who started and runs it: mcp (jobs_start), cli (smkit collect) or playground, on the same store'
 		}),
+		demo: Type.Union([Type.Boolean(), Type.Null()], {
+			description:
+				"True: collected from demo mode's simulated Instagram; false: from Instagram; null: not known yet"
+		}),
 		status: Type.Union(JOB_STATUSES.map((status) => Type.Literal(status))),
 		collected: Type.Integer({ minimum: 0, description: 'Records stored so far' }),
 		total: Type.Union([Type.Integer(), Type.Null()], { description: "The list's size when known" }),

@@ -32,7 +32,7 @@ import { LineTransport } from './stdio-transport'
  * The store of this server, opened on first use: its jobs (owner `mcp`, resumed from the last run)
  * and the watches `smkit watch` and the playground keep there.
  */
-function lazyStore(dbPath: string, ig: McpServerOptions['client']) {
+function lazyStore(dbPath: string, ig: McpServerOptions['client'], demo: boolean) {
 	let opened: { store: Store; manager: JobManager } | undefined
 	return {
 		watches(): WatchStore {
@@ -47,7 +47,7 @@ function lazyStore(dbPath: string, ig: McpServerOptions['client']) {
 				throw new HttpError('internal_error', `Cannot open the store ${dbPath} (see --db)`)
 			}
 			const manager = new JobManager({
-				jobs: new JobStore(store),
+				jobs: new JobStore(store, { demo }),
 				ig,
 				owner: 'mcp',
 				// The lists collected by smkit collect and the playground on this store are readable too.
@@ -88,7 +88,7 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	const upstream = resolveUpstream(options, env, options.demo)
 	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
 	const instagram = await openInstagram(options, env, upstream.clientOptions)
-	const jobs = lazyStore(options.dbPath, instagram.client)
+	const jobs = lazyStore(options.dbPath, instagram.client, options.demo)
 	const sessionOptions: McpServerOptions = {
 		client: instagram.client,
 		version: packageJson.version,

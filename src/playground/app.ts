@@ -135,7 +135,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		watches:
 			deps.watches ??
 			new WatchScheduler({
-				watches: new WatchStore(jobs.jobs.store),
+				watches: new WatchStore(jobs.jobs.store, { demo: jobs.jobs.demo }),
 				jobs: jobs.jobs,
 				ig: deps.ig,
 				log: deps.log

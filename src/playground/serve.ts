@@ -80,13 +80,13 @@ export async function startPlaygroundServer(
 	}
 	// Jobs of `smkit collect` and the MCP server on this store are listed too (src/jobs/outside.ts).
 	const jobs = new JobManager({
-		jobs: new JobStore(store),
+		jobs: new JobStore(store, { demo: options.demo }),
 		ig,
 		dataDir: dirname(options.dbPath),
 		shows: OUTSIDE_OWNERS
 	})
 	const watches = new WatchScheduler({
-		watches: new WatchStore(store),
+		watches: new WatchStore(store, { demo: options.demo }),
 		jobs: jobs.jobs,
 		ig,
 		dataDir: dirname(options.dbPath)

@@ -152,5 +152,37 @@ const WATCHES_2: Migration = {
 	sql: 'ALTER TABLE watches ADD COLUMN runner TEXT;'
 }
 
+/** What a record collected from the demo holds and one from Instagram never does: its pictures' path. */
+const DEMO_MARK = "LIKE '%/\\_\\_sim/%' ESCAPE '\\'"
+
+/**
+ * `worlds-1`: `demo` says whether a job or a watch collects from demo mode's simulated Instagram
+ * (1) or from Instagram (0), so neither continues from the other and mixes their data; null when
+ * not known (a row from before this column, with nothing yet that tells): the first run stamps it.
+ * Rows that tell are stamped here: demo records carry the simulator's picture paths (the first
+ * three records of a job are read), a watch goes by its follower collections and top posts.
+ */
+const WORLDS_1: Migration = {
+	id: 'worlds-1',
+	sql: `
+ALTER TABLE jobs ADD COLUMN demo INTEGER;
+UPDATE jobs SET demo = CASE WHEN EXISTS (
+		SELECT 1 FROM (SELECT data FROM job_records WHERE job_id = jobs.id ORDER BY seq LIMIT 3)
+		WHERE data ${DEMO_MARK}
+	) THEN 1 ELSE 0 END
+	WHERE EXISTS (SELECT 1 FROM job_records WHERE job_id = jobs.id);
+ALTER TABLE watches ADD COLUMN demo INTEGER;
+UPDATE watches SET demo = (
+	SELECT jobs.demo FROM watch_snapshots JOIN jobs ON jobs.id = watch_snapshots.follower_job_id
+	WHERE watch_snapshots.watch_id = watches.id AND jobs.demo IS NOT NULL
+	ORDER BY watch_snapshots.id DESC LIMIT 1
+);
+UPDATE watches SET demo = CASE WHEN top_posts ${DEMO_MARK} THEN 1 ELSE 0 END
+	FROM (SELECT watch_id, top_posts FROM watch_snapshots WHERE top_posts IS NOT NULL AND top_posts <> '[]'
+		ORDER BY id DESC) AS latest
+	WHERE watches.demo IS NULL AND latest.watch_id = watches.id;
+`
+}
+
 /** All migrations, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1, LISTS_1, WATCHES_2]
+export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1, LISTS_1, WATCHES_2, WORLDS_1]

@@ -16,7 +16,7 @@ export function watchTable(watches: readonly Watch[]): string {
 		['id', 'watch', 'every', 'followers', 'snapshots', 'last run', 'status', 'next run'],
 		watches.map((watch) => [
 			String(watch.id),
-			label(watch),
+			watch.demo ? `${label(watch)} (demo)` : label(watch),
 			watch.every,
 			watch.kind === 'account' ? (watch.followers ? 'list' : 'count') : '-',
 			watch.snapshots,
@@ -35,7 +35,7 @@ const change = (now: number | null, before: number | null | undefined) =>
 
 /** A watch and its snapshots, oldest first: the counts over time and each run's change. */
 export function historyText(watch: Watch, snapshots: readonly Snapshot[]): string {
-	const head = `Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; next run ${when(watch.next_run_at)}`
+	const head = `Watch ${watch.id}: ${label(watch)}${watch.demo ? ' (demo)' : ''} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; next run ${when(watch.next_run_at)}`
 	const failed = watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []
 	if (snapshots.length === 0) return [head, ...failed, 'No snapshot yet: smkit watch run'].join('\n')
 	const table =

@@ -112,7 +112,7 @@ export async function runWatchCommand(
 	}
 	const store = openStore(options.dbPath)
 	try {
-		const watches = new WatchStore(store)
+		const watches = new WatchStore(store, { demo: options.demo })
 		if (action === 'add') return await add(watches, args, options)
 		if (
 			(action === 'list' && args.length > 0) ||
@@ -198,10 +198,23 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
 	// An id given twice is run once: two snapshots a second apart would make the default diff empty.
 	const ids = [...new Set(args.map(idOf))]
-	for (const id of ids) if (!watches.get(id)) throw new NotFoundError(`No watch ${id}`)
+	for (const id of ids) {
+		const watch = watches.get(id)
+		if (!watch) throw new NotFoundError(`No watch ${id}`)
+		const otherWorld = watches.otherWorld(watch)
+		if (otherWorld) throw new UsageError(otherWorld)
+	}
 	// Without ids, the due ones: each is run only if still due when its turn comes (see runIfDue).
 	const dueAt = ids.length > 0 ? undefined : new Date()
 	const targets = dueAt ? watches.due(dueAt) : ids.map((id) => watches.get(id) as Watch)
+	// Due watches of the other Instagram (demo or real) wait for a run of their own: said, not run.
+	const elsewhere = dueAt
+		? watches.list().filter((watch) => watch.next_run_at <= dueAt.toISOString() && watches.otherWorld(watch))
+		: []
+	if (elsewhere.length > 0)
+		warn(
+			`Not run here: ${elsewhere.map((watch) => `watch ${watch.id} ${label(watch)}`).join(', ')} (${options.demo ? 'Instagram: run smkit watch run without --demo' : 'demo mode: run smkit watch run --demo'})`
+		)
 	if (targets.length === 0) {
 		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
 		const message = next
@@ -243,7 +256,7 @@ async function runEach(
 ): Promise<boolean> {
 	const scheduler = new WatchScheduler({
 		watches,
-		jobs: new JobStore(store),
+		jobs: new JobStore(store, { demo: options.demo }),
 		ig,
 		dataDir: dirname(options.dbPath)
 	})

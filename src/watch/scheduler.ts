@@ -169,6 +169,9 @@ export class WatchScheduler {
 			const watch = this.watches.get(id)
 			if (!watch) throw new Error(`No watch ${id}`)
 			if (dueAt && watch.next_run_at > dueAt.toISOString()) return undefined
+			const otherWorld = this.watches.otherWorld(watch)
+			if (otherWorld) throw new Error(otherWorld)
+			this.watches.stampWorld(id)
 			// Waited for another process's run: its snapshot, when it stored one, is this run's answer.
 			const latest = lastBefore === undefined ? undefined : this.watches.snapshots(id).at(-1)
 			if (latest && latest.id > (lastBefore as number)) return latest

@@ -1,4 +1,6 @@
 /** The rows of the watches tables as SQLite returns them, and the records the store makes of them. */
+
+import { worldOf } from '../store/world'
 import { formatEvery, type Snapshot, type Watch, type WatchKind } from './types'
 
 /** A watch row, with its snapshot count. */
@@ -13,6 +15,7 @@ export interface WatchRow {
 	last_status: string | null
 	last_error: string | null
 	pending_job_id: number | null
+	demo: number | null
 	created_at: string
 	snapshots: number
 }
@@ -42,6 +45,7 @@ export const toWatch = (row: WatchRow): Watch => ({
 	last_status: row.last_status as Watch['last_status'],
 	last_error: row.last_error,
 	snapshots: row.snapshots,
+	demo: worldOf(row.demo),
 	created_at: row.created_at
 })
 

@@ -4,6 +4,7 @@
  * compare those stored lists by user pk in SQL, so they are exact whatever order the pages came in.
  */
 import type { Store } from '../store/db'
+import { otherWorld, sameWorld, worldValue } from '../store/world'
 import { RunLeases } from './run-lease'
 import { type SnapshotRow, toSnapshot, toWatch, type WatchRow } from './store-rows'
 import {
@@ -41,17 +42,43 @@ const change = (from: number | null, to: number | null): CountChange => ({
 export class WatchExistsError extends Error {
 	override name = 'WatchExistsError'
 	constructor(readonly existing: Watch) {
-		super(`Already watched: ${existing.kind} ${existing.target} (watch ${existing.id})`)
+		super(
+			`Already watched: ${existing.kind} ${existing.target} (watch ${existing.id}${existing.demo ? ', in demo mode' : ''})`
+		)
 	}
 }
 
-/** Watches and snapshots of a store. */
+/**
+ * Watches and snapshots of a store, as one process sees them. `demo` is the Instagram this process
+ * reads (true: demo mode's simulator, false: Instagram): the watches it creates carry it, and it runs
+ * only watches of the same one (or not yet known, which a run then stamps), so no watch's history
+ * mixes simulated counts and lists with real ones. Without `demo` (list, show, diff, remove) every
+ * watch is seen and none is run.
+ */
 export class WatchStore {
 	/** Which process runs each watch now (two processes on one store never run one at once). */
 	readonly leases: RunLeases
+	readonly demo: boolean | undefined
 
-	constructor(readonly store: Store) {
+	constructor(
+		readonly store: Store,
+		options: { demo?: boolean } = {}
+	) {
 		this.leases = new RunLeases(store)
+		this.demo = options.demo
+	}
+
+	/** Why this process may not run the watch (see `otherWorld`); undefined when it may. */
+	otherWorld(watch: Pick<Watch, 'id' | 'demo'>): string | undefined {
+		return otherWorld({ noun: 'Watch', id: watch.id, demo: watch.demo }, this.demo)
+	}
+
+	/** Marks a watch not yet known to be demo or real as what this process reads (at its first run). */
+	stampWorld(id: number): void {
+		if (this.demo === undefined) return
+		this.store.db
+			.query('UPDATE watches SET demo = COALESCE(demo, ?) WHERE id = ?')
+			.run(worldValue(this.demo), id)
 	}
 
 	/** Throws WatchExistsError when the kind and target are watched already. */
@@ -65,15 +92,16 @@ export class WatchStore {
 		this.ensureNew(spec)
 		const time = now.toISOString()
 		const { id } = this.store.db
-			.query<{ id: number }, Record<string, string | number>>(
-				`INSERT INTO watches (kind, target, every_seconds, followers, next_run_at, created_at)
-				 VALUES (:kind, :target, :every, :followers, :time, :time) RETURNING id`
+			.query<{ id: number }, Record<string, string | number | null>>(
+				`INSERT INTO watches (kind, target, every_seconds, followers, next_run_at, demo, created_at)
+				 VALUES (:kind, :target, :every, :followers, :time, :demo, :time) RETURNING id`
 			)
 			.get({
 				kind: spec.kind,
 				target: spec.target,
 				every: spec.every_seconds,
 				followers: spec.kind === 'account' && spec.followers ? 1 : 0,
+				demo: worldValue(this.demo),
 				time
 			}) as { id: number }
 		return this.get(id) as Watch
@@ -96,11 +124,13 @@ export class WatchStore {
 		return this.store.db.query<WatchRow, []>(`${WATCH_SELECT} ORDER BY w.id`).all().map(toWatch)
 	}
 
-	/** Watches due at `now`, the longest overdue first. */
+	/** Watches of this process's Instagram due at `now`, the longest overdue first. */
 	due(now = new Date()): Watch[] {
 		return this.store.db
-			.query<WatchRow, [string]>(`${WATCH_SELECT} WHERE w.next_run_at <= ? ORDER BY w.next_run_at, w.id`)
-			.all(now.toISOString())
+			.query<WatchRow, [string, number | null]>(
+				`${WATCH_SELECT} WHERE w.next_run_at <= ? AND ${sameWorld('w.demo')} ORDER BY w.next_run_at, w.id`
+			)
+			.all(now.toISOString(), worldValue(this.demo))
 			.map(toWatch)
 	}
 

@@ -37,6 +37,11 @@ export interface Watch extends WatchSpec {
 	last_error: string | null
 	/** Snapshots stored so far. */
 	snapshots: number
+	/**
+	 * True when it watches demo mode's simulated Instagram, false Instagram; null for a watch from an
+	 * older store not run since (its first run decides). Only a process of the same one runs it.
+	 */
+	demo: boolean | null
 	created_at: string
 }
 

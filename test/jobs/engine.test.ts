@@ -65,7 +65,13 @@ describe('store', () => {
 		const path = join(folder, 'old.db')
 		const old = openStore(path, MIGRATIONS.slice(0, 1))
 		const oldJobs = new JobStore(old)
-		const job = oldJobs.create({ kind: 'followers', target: 'x' })
+		// As that version created it (today's create writes columns added since).
+		const time = new Date().toISOString()
+		const job = old.db
+			.query<{ id: number }, [string, string]>(
+				`INSERT INTO jobs (kind, target, created_at, updated_at) VALUES ('followers', 'x', ?, ?) RETURNING id`
+			)
+			.get(time, time) as { id: number }
 		oldJobs.storePage(
 			job.id,
 			['9', '3', '7'].map((pk) => ({ key: pk, data: { pk } })),

@@ -78,7 +78,7 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 
 	const table = await jobs()
 	expect(table.code).toBe(0)
-	expect(table.stdout).toMatch(/^1 +cli +followers +luna\.explorer +done +263 \/ 263 +2 /m)
+	expect(table.stdout).toMatch(/^1 +cli \(demo\) +followers +luna\.explorer +done +263 \/ 263 +2 /m)
 	expect(table.stdout).toMatch(new RegExp(`^${running.id} +playground +tag +sunset +running `, 'm'))
 	expect(table.stdout).toMatch(new RegExp(`^${snapshot.id} +watch +followers +mega\\.travel +done `, 'm'))
 	expect(table.stdout).toMatch(new RegExp(`^${killed.id} +cli +following +luna\\.explorer +paused `, 'm'))

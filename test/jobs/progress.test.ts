@@ -12,6 +12,7 @@ const job: Job = {
 	target: 'mega.travel',
 	limit: null,
 	owner: 'cli',
+	demo: true,
 	status: 'running',
 	collected: 400,
 	total: 5400,

@@ -97,7 +97,7 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	])
 	const shown = (await watch('show', '1')).stdout
 	const change = newer.followers - older.followers
-	expect(shown).toContain('Watch 1: @luna.explorer every 1d with its follower list; 2 snapshots')
+	expect(shown).toContain('Watch 1: @luna.explorer (demo) every 1d with its follower list; 2 snapshots')
 	expect(shown).toMatch(
 		new RegExp(`^${older.id} +\\S+ \\S+ +${older.followers.toLocaleString('en-US')} +- `, 'm')
 	)
@@ -129,8 +129,8 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 
 	const list = await watch('list')
 	expect(list.code).toBe(0)
-	expect(list.stdout).toMatch(/1 +@luna\.explorer +1d +list +2 /)
-	expect(list.stdout).toMatch(/2 +#sunset +6h +- +2 /)
+	expect(list.stdout).toMatch(/1 +@luna\.explorer \(demo\) +1d +list +2 /)
+	expect(list.stdout).toMatch(/2 +#sunset \(demo\) +6h +- +2 /)
 	expect(JSON.parse((await watch('list', '--json')).stdout).map((entry: { id: number }) => entry.id)).toEqual(
 		[1, 2]
 	)
@@ -236,7 +236,7 @@ test('Ctrl-C during watch run exits 130 without calling the watch failed; the ne
 	const errors = await stderr
 	expect(errors).toContain('Interrupted: run smkit watch run again')
 	expect(errors).not.toContain('FAILED')
-	expect((await interrupted('list')).stdout).toMatch(/1 +@mega\.travel +1d +list +0 +- +- /)
+	expect((await interrupted('list')).stdout).toMatch(/1 +@mega\.travel \(demo\) +1d +list +0 +- +- /)
 	const rerun = await interrupted('run')
 	expect(rerun.code).toBe(0)
 	expect(rerun.stdout).toMatch(/ok +watch 1 @mega\.travel: snapshot \d+, ([\d,]+) followers \(list of \1\)/)

@@ -6,6 +6,7 @@
 import { h, replaceChildren } from '../../common/dom'
 import { formatCount, formatQuantity, formatTime } from '../lib/format'
 import { isActive, type Job, SOURCE_NAMES } from '../lib/jobs'
+import { getStatus } from '../lib/state'
 import { advice, needsNewJob } from './job-advice'
 import { downloadJob } from './job-download'
 
@@ -56,6 +57,8 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	const title = h('span', { className: 'job-title' })
 	const source = h('span', { className: 'tag' })
 	source.hidden = first.source === 'playground'
+	// A job of the other Instagram (demo or real) is shown, never resumed here.
+	const world = h('span', { className: 'tag' })
 	const status = h('span')
 	const bar = h('progress', { className: 'job-bar', attrs: { max: 1 } })
 	const figures = h('span', { className: 'job-figures' })
@@ -69,7 +72,7 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 			dataset: { job: String(first.id) },
 			attrs: { 'aria-label': `Job ${first.id}`, tabindex: -1 }
 		},
-		h('div', { className: 'job-head' }, title, source, status, figures),
+		h('div', { className: 'job-head' }, title, source, world, status, figures),
 		bar,
 		note,
 		actions
@@ -103,7 +106,13 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 				showNote(current)
 			}, 1000)
 		title.textContent = `#${job.id} ${job.kind} · ${job.target}`
-		const own = job.source === 'playground'
+		const elsewhere = job.demo !== null && job.demo !== Boolean(getStatus()?.demo)
+		const own = job.source === 'playground' && !elsewhere
+		world.hidden = !elsewhere
+		world.textContent = job.demo ? 'demo data' : 'Instagram data'
+		world.title = job.demo
+			? "Collected from demo mode's simulated Instagram: it continues only in smkit playground --demo"
+			: 'Collected from Instagram: it continues only in a playground without --demo'
 		source.textContent = `from ${SOURCE_NAMES[job.source]}`
 		source.title = `Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
 		status.className = STATUS_TAGS[job.status]

@@ -11,6 +11,8 @@ export interface Watch {
 	target: string
 	every: string
 	followers: boolean
+	/** True: watches demo mode's simulated Instagram; false: Instagram; null: not run since an older store. */
+	demo?: boolean | null
 	next_run_at: string
 	last_run_at: string | null
 	last_status: 'ok' | 'failed' | null

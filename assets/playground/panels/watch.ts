@@ -89,11 +89,17 @@ export function createWatchPanel(): Panel {
 
 	function watchRow(watch: Watch): HTMLElement[] {
 		const label = watchLabel(watch)
-		const status = watch.running
-			? 'running…'
-			: watch.last_status === 'failed'
-				? `failed: ${watch.last_error ?? ''}`
-				: (watch.last_status ?? 'not run yet')
+		// A watch of the other Instagram (demo or real) is shown, never run here.
+		const elsewhere = watch.demo != null && watch.demo !== Boolean(getStatus()?.demo)
+		const status = elsewhere
+			? watch.demo
+				? 'demo data: runs in smkit playground --demo'
+				: 'Instagram data: runs in a playground without --demo'
+			: watch.running
+				? 'running…'
+				: watch.last_status === 'failed'
+					? `failed: ${watch.last_error ?? ''}`
+					: (watch.last_status ?? 'not run yet')
 		return [
 			h('button', {
 				className: 'link-button',
@@ -114,18 +120,20 @@ export function createWatchPanel(): Panel {
 			h(
 				'span',
 				{ className: 'row-actions' },
-				h('button', {
-					className: 'button button-small',
-					text: 'Run now',
-					dataset: { watch: String(watch.id), act: 'run' },
-					// Not `disabled`: a disabled button cannot keep the focus across the redraws of a run.
-					attrs: {
-						type: 'button',
-						'aria-label': `Run ${label} now`,
-						'aria-disabled': String(runsInFlight.has(watch.id))
-					},
-					on: { click: () => void run(watch.id) }
-				}),
+				elsewhere
+					? null
+					: h('button', {
+							className: 'button button-small',
+							text: 'Run now',
+							dataset: { watch: String(watch.id), act: 'run' },
+							// Not `disabled`: a disabled button cannot keep the focus across the redraws of a run.
+							attrs: {
+								type: 'button',
+								'aria-label': `Run ${label} now`,
+								'aria-disabled': String(runsInFlight.has(watch.id))
+							},
+							on: { click: () => void run(watch.id) }
+						}),
 				h('button', {
 					className: 'button button-small button-danger',
 					text: 'Delete',

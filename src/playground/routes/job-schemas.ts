@@ -18,6 +18,12 @@ export const JobSchema = t.Object({
 		description:
 			"Who started and runs it: the playground (this API), `smkit collect` or the MCP server on the same store. Only the playground's own jobs are paused, resumed and cancelled here; the others are followed, downloaded, and deleted once their process has stopped."
 	}),
+	demo: Nullable(
+		t.Boolean({
+			description:
+				"True: collected from demo mode's simulated Instagram; false: from Instagram; null: from an older store and not run since. A playground runs and resumes only the jobs of the Instagram it serves."
+		})
+	),
 	kind: t.Union(JOB_KINDS.map((kind) => t.Literal(kind))),
 	target: t.String({ description: 'Username, hashtag, or media pk/URL, as the kind needs' }),
 	limit: Nullable(t.Integer({ description: 'Stop after this many records; null: the whole list' })),

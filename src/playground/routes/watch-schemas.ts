@@ -23,6 +23,12 @@ export const WatchSchema = t.Object({
 	last_status: Nullable(t.Union([t.Literal('ok'), t.Literal('failed')])),
 	last_error: Nullable(t.String()),
 	snapshots: t.Integer(),
+	demo: Nullable(
+		t.Boolean({
+			description:
+				"True: watches demo mode's simulated Instagram; false: Instagram; null: from an older store and not run since. A playground runs only the watches of the Instagram it serves."
+		})
+	),
 	running: t.Boolean({
 		description: 'A run is in progress or waiting for its turn, here or in another process on the same store'
 	}),

@@ -129,6 +129,8 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 			'/watches/:id/run',
 			async ({ params: { id } }) => {
 				const watch = requireWatch(scheduler, id)
+				const otherWorld = scheduler.watches.otherWorld(watch)
+				if (otherWorld) throw new HttpError('bad_request', otherWorld)
 				try {
 					const snapshot = await scheduler.run(id)
 					return ok(snapshot, `Snapshot ${snapshot.id} of ${label(watch)}`)
@@ -142,8 +144,8 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 				params: WatchParams,
 				...documented('Watches', 'Run a watch now: store a snapshot', SnapshotSchema, {
 					description:
-						'Fetches the account or hashtag now and stores a snapshot; a failure of Instagram answers its code.',
-					errors: [...INSTAGRAM_ERRORS]
+						'Fetches the account or hashtag now and stores a snapshot; a failure of Instagram answers its code. A watch of the other Instagram (demo or real) than the playground serves is refused (400).',
+					errors: ['bad_request', ...INSTAGRAM_ERRORS]
 				})
 			}
 		)
