@@ -53,7 +53,7 @@ const jobId = Type.Integer({ minimum: 1, description: 'The id jobs_start returne
 const readOnlyHints = { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
 
 /** The three jobs tools over a manager opened on first use (`manager()` may throw: no store). */
-export function jobsTools(manager: () => JobManager): ServerTool[] {
+export function jobsTools(manager: () => JobManager, options: { readOnly?: boolean } = {}): ServerTool[] {
 	const requireJob = (id: number): Job => {
 		const job = manager().get(id)
 		if (!job) throw new JobNotFound(`No job ${id} (jobs_status lists the jobs)`)
@@ -81,6 +81,12 @@ export function jobsTools(manager: () => JobManager): ServerTool[] {
 			annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
 			async run(input) {
 				const kind = input.kind as JobKind
+				// A media job downloads every picture and video onto this computer: a file write.
+				if (kind === 'media' && options.readOnly)
+					return failureResult(
+						'forbidden',
+						'Refused: a media job downloads files onto this computer, and smkit mcp runs with --read-only, which allows no writes (nobody was asked). Collect kind posts for the records without their files, or start smkit mcp without --read-only.'
+					)
 				let target: string
 				try {
 					target = KIND_SOURCES[kind].normalizeTarget(String(input.target))

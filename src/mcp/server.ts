@@ -180,7 +180,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 				return { content: [{ type: 'text', text }], ...(outcome.success ? {} : { isError: true }) }
 			}
 		},
-		...jobsTools(options.jobs),
+		...jobsTools(options.jobs, { readOnly: options.readOnly }),
 		...watchTools(options.watches)
 	]
 	const byName = new Map(tools.map((tool) => [tool.name, tool]))

@@ -338,6 +338,16 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 		expect(textOf(saved)).toContain(
 			'Refused: saving a file writes on this computer, and smkit mcp runs with --read-only'
 		)
+		// A media job would download files: refused the same way, and no job is made.
+		const media = await readOnly.client.callTool({
+			name: 'jobs_start',
+			arguments: { kind: 'media', target: 'luna.explorer', limit: 2 }
+		})
+		expect(media.isError).toBe(true)
+		expect(textOf(media)).toContain('a media job downloads files onto this computer')
+		const { jobs } = (await readOnly.client.callTool({ name: 'jobs_status', arguments: {} }))
+			.structuredContent as { jobs: { kind: string }[] }
+		expect(jobs.filter((job) => job.kind === 'media')).toEqual([])
 	})
 
 	it('collects a list as a job and reads its records', async () => {
