@@ -2,6 +2,7 @@
  * How a job's run ends or waits, by error: what pauses it until the user acts, what it waits out
  * and tries again, and what stops it because another process decided (see run.ts).
  */
+import { isAbsolute, relative } from 'node:path'
 import { IgError } from '../client/errors'
 import { DownloadError } from './downloads'
 import type { JobStatus } from './types'
@@ -48,7 +49,23 @@ export function isTransient(error: unknown): boolean {
 	return error.kind === 'rate_limited' || error.kind === 'upstream_error' || error.kind === 'upstream_timeout'
 }
 
-/** An error's message, for the job's status line. */
+/** An error's message, for the job's status line: shown by the API, so without server paths. */
 export function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error)
+	return withoutServerPaths(error instanceof Error ? error.message : String(error))
+}
+
+/**
+ * Absolute paths in a message (a file system error's `mkdir '/srv/data/downloads/x'`) written
+ * relative to the working directory when they are inside it, else as their last two parts
+ * (`.../downloads/x`): enough to find the file, not the layout of the server.
+ */
+export function withoutServerPaths(message: string): string {
+	return message.replace(/(['"])(\/[^'"]*)\1/g, (_match, quote: string, path: string) => {
+		const inside = relative(process.cwd(), path)
+		const shown =
+			inside && !inside.startsWith('..') && !isAbsolute(inside)
+				? inside
+				: `.../${path.split('/').filter(Boolean).slice(-2).join('/')}`
+		return `${quote}${shown}${quote}`
+	})
 }

@@ -205,6 +205,16 @@ describe('media job', () => {
 		expect(readdirSync(join(folder, 'downloads', DEMO.luna.username))).toEqual([])
 	})
 
+	test("a file system error of the job names the file without the server's absolute path", async () => {
+		// `downloads` is a file, so its folder for the user cannot be made.
+		writeFileSync(join(folder, 'downloads'), 'not a folder')
+		const job = jobs.create({ kind: 'media', target: DEMO.luna.username, limit: 1 })
+		const finished = await runJob(jobs, job.id, { ig: simulator.client(), dataDir: folder })
+		expect(finished.status).toBe('failed')
+		expect(finished.error).toContain(`'.../downloads/${DEMO.luna.username}'`)
+		expect(finished.error).not.toContain(folder)
+	})
+
 	test('names from the data cannot leave the download folder', () => {
 		for (const username of ['..', '../etc', 'a/b', '.', '', 'x'.repeat(31)])
 			expect(() => downloadFolder(folder, username)).toThrow()
