@@ -2,7 +2,7 @@
  * The local store: one SQLite file (bun:sqlite, WAL) where long-running features keep their state
  * (jobs and their records; watches and snapshots build on it too). Default file: demo/smkit.db.
  *
- *   const store = openStore('demo/smkit.db')      // creates the folder and file, applies migrations
+ *   const store = openStore('demo/smkit.db')      // creates the file (and the default's folder), applies migrations
  *   store.db.query('SELECT count(*) AS n FROM jobs').get()
  *   store.transaction(() => { ...several statements, all or nothing... })
  *   store.close()
@@ -30,8 +30,8 @@
  *   for (const user of manager.jobs.records(job.id)) ...  // every follower, once, in list order
  */
 import { Database } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, normalize } from 'node:path'
 import { MIGRATIONS, type Migration } from './migrations'
 
 /** Where the store lives unless `--db` says otherwise (relative to the working directory). */
@@ -65,7 +65,13 @@ export function openStore(
 	}
 	let db: Database
 	try {
-		if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+		// The default's folder is made; another --db's must exist, so a mistyped folder is said
+		// instead of starting an empty store there.
+		if (path !== ':memory:' && !existsSync(dirname(path))) {
+			if (normalize(path) !== normalize(DEFAULT_DB_PATH))
+				throw new Error(`there is no folder ${dirname(path)} (create it first, or give --db another path)`)
+			mkdirSync(dirname(path), { recursive: true })
+		}
 		db = new Database(path, { create: true, strict: true })
 	} catch (error) {
 		return fail(error)

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process'
 import {
 	chmodSync,
 	closeSync,
+	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	openSync,
@@ -89,4 +90,18 @@ test("an error that is not the file's keeps its message without a hint", () => {
 	expect(storeError('x.db', new Error('no such table: jobs')).message).toBe(
 		'the store x.db: no such table: jobs'
 	)
+})
+
+test("a store in a folder that does not exist is refused, naming the folder; only the default's is made", () => {
+	const missing = join(folder, 'typo', 'nested', 'x.db')
+	expect(() => openStore(missing)).toThrow(
+		`cannot open the store ${missing}: there is no folder ${join(folder, 'typo', 'nested')} (create it first, or give --db another path)`
+	)
+	expect(existsSync(join(folder, 'typo'))).toBe(false)
+	// The default (demo/smkit.db, relative to the working directory) makes its folder.
+	const script = `import { openStore } from ${JSON.stringify(resolve('src/store/db.ts'))}
+openStore().close()`
+	const result = spawnSync(process.execPath, ['-e', script], { cwd: folder, encoding: 'utf8' })
+	expect(result.status).toBe(0)
+	expect(existsSync(join(folder, 'demo', 'smkit.db'))).toBe(true)
 })
