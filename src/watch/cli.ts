@@ -28,12 +28,13 @@ import type { Watch } from './types'
 
 /** The options of `smkit watch`. */
 export const watchOptions = {
-	every: Type.String({
-		default: '1d',
-		flag: '--every <interval>',
-		description: 'add: time between runs, 1h to 7d (e.g. 6h, 1d)',
-		error: '--every must look like 1h, 12h, 1d or 7d'
-	}),
+	every: Type.Optional(
+		Type.String({
+			flag: '--every <interval>',
+			description: 'add: time between runs, 1h to 7d (e.g. 6h; default 1d)',
+			error: '--every must look like 1h, 12h, 1d or 7d'
+		})
+	),
 	followers: Type.Boolean({
 		default: false,
 		flag: '--followers',
@@ -96,6 +97,8 @@ export async function runWatchCommand(
 		)
 	const options = parseOptions(watchOptions, raw)
 	// Options another action takes would be ignored here without a word: say so instead.
+	if (options.every !== undefined && action !== 'add')
+		throw new UsageError('--every goes with watch add only')
 	if (options.followers && action !== 'add') throw new UsageError('--followers goes with watch add only')
 	if (options.skipCheck && action !== 'add') throw new UsageError('--skip-check goes with watch add only')
 	if ((options.from !== undefined || options.to !== undefined) && action !== 'diff')
@@ -153,7 +156,7 @@ export async function runWatchCommand(
 
 async function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): Promise<void> {
 	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
-	const spec = watchSpecOf(String(args[0]), options.every, options.followers)
+	const spec = watchSpecOf(String(args[0]), options.every ?? '1d', options.followers)
 	try {
 		// Already watched: said before Instagram is asked anything.
 		watches.ensureNew(spec)

@@ -34,20 +34,20 @@ afterAll(async () => {
 	rmSync(folder, { recursive: true, force: true })
 })
 
-const environment = { PATH: process.env.PATH, HOME: folder, NO_COLOR: '1' }
+const environment = () => ({ PATH: process.env.PATH, HOME: folder, NO_COLOR: '1' })
 /** `smkit ARGS` in demo mode, on the test's simulator. */
 const demo = (...args: string[]) =>
 	runProcess([binary, ...args, '--demo', '--env', 'none.env', '--db', 'w.db'], {
 		cwd: folder,
-		env: { ...environment, SMKIT_UPSTREAM_URL: simulator.url }
+		env: { ...environment(), SMKIT_UPSTREAM_URL: simulator.url }
 	})
 /** `smkit ARGS` on "Instagram" (the env file's session and upstream). */
 const real = (...args: string[]) =>
-	runProcess([binary, ...args, '--env', 'real.env', '--db', 'w.db'], { cwd: folder, env: environment })
+	runProcess([binary, ...args, '--env', 'real.env', '--db', 'w.db'], { cwd: folder, env: environment() })
 
 /** `smkit jobs ARGS` (no Instagram needed). */
 const jobs = (...args: string[]) =>
-	runProcess([binary, 'jobs', ...args, '--db', 'w.db'], { cwd: folder, env: environment })
+	runProcess([binary, 'jobs', ...args, '--db', 'w.db'], { cwd: folder, env: environment() })
 
 function jobsTable(): { id: number; status: string; demo: number | null }[] {
 	const store = openStore(join(folder, 'w.db'))

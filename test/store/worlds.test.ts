@@ -96,7 +96,12 @@ describe('watches', () => {
 	test("only watches of the process's Instagram are due, and only those run", async () => {
 		const demo = new WatchStore(store, { demo: true })
 		const real = new WatchStore(store, { demo: false })
-		const watch = demo.create({ kind: 'account', target: DEMO_PRESETS.luna.username, every_seconds: 3600 })
+		const watch = demo.create({
+			kind: 'account',
+			target: DEMO_PRESETS.luna.username,
+			every_seconds: 3600,
+			followers: false
+		})
 		expect(watch.demo).toBe(true)
 		expect(real.due().map((due) => due.id)).toEqual([])
 		expect(demo.due().map((due) => due.id)).toEqual([watch.id])
@@ -113,7 +118,12 @@ describe('watches', () => {
 	})
 
 	test('a watch not known to be demo or real becomes what its first run reads', async () => {
-		const watch = new WatchStore(store).create({ kind: 'hashtag', target: 'sunset', every_seconds: 3600 })
+		const watch = new WatchStore(store).create({
+			kind: 'hashtag',
+			target: 'sunset',
+			every_seconds: 3600,
+			followers: false
+		})
 		expect(watch.demo).toBeNull()
 		const demo = new WatchStore(store, { demo: true })
 		const scheduler = new WatchScheduler({

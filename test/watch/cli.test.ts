@@ -163,6 +163,7 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 		[['frob'], "unknown watch action 'frob'; the actions: add USERNAME|#TAG, list"],
 		[['dif', '1'], "unknown watch action 'dif' (did you mean 'diff'?); the actions:"],
 		[['add', '#sunset', '--followers'], '--followers is for accounts: a hashtag watch stores'],
+		[['show', '1', '--every', '2d'], '--every goes with watch add only'],
 		[['run', '--followers'], '--followers goes with watch add only'],
 		[['list', '--skip-check'], '--skip-check goes with watch add only'],
 		[['list', '--from', '1'], '--from and --to go with watch diff only'],
