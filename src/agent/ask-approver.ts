@@ -3,7 +3,8 @@
  * to happen and answers y, n or always ("always" covers what an `ask_once` approval covers: running
  * code, writing files, or that one write method; comments and messages are asked every time). An
  * answer counts only when typed after its prompt is shown. Prompts are asked one at a time
- * (parallel tasks wait their turn instead of blocking the others). Without a terminal every action
+ * (parallel tasks wait their turn instead of blocking the others); a task's prompt names it, and
+ * progress lines said meanwhile wait for the answer (`say`). Without a terminal every action
  * that needs asking is denied, with a message naming --full-access, and the ask exits 1 (see
  * `deniedKinds`).
  */
@@ -81,6 +82,14 @@ function showDetail(detail: string): string {
 	return shown.join('\n')
 }
 
+/** One task's view of a shared terminal approver (parallel tasks). */
+export interface TaskApprover {
+	/** Asks like the shared approver, naming the task ("Task 2 wants to run code: ..."). */
+	approver: Approver
+	/** Kinds of action denied to this task for want of a terminal to ask (as `deniedKinds`). */
+	deniedKinds(): string[]
+}
+
 /** The terminal approver plus a reset for the "always" answers it remembers. */
 export interface TerminalApprover {
 	approver: Approver
@@ -91,6 +100,19 @@ export interface TerminalApprover {
 	 * in the order first denied. A person's own "no" is not counted: they know what they refused.
 	 */
 	deniedKinds(): string[]
+	/** An approver for task `number` of several: its prompts name it, its denials are counted apart. */
+	forTask(number: number): TaskApprover
+	/**
+	 * Writes `text` and a line end to standard error now, or, while a prompt waits for its answer,
+	 * once it is answered: nothing is printed into a question the person is typing an answer to.
+	 */
+	say(text: string): void
+}
+
+/** Who asks: nobody in particular (one ask), or one task of several, whose denials are kept apart. */
+interface Asker {
+	task?: number
+	denied?: Set<ActionKind>
 }
 
 /**
@@ -109,31 +131,31 @@ export function createTerminalApprover(options: {
 	const denied = new Set<ActionKind>()
 	const notify = options.notify ?? ((message: string) => process.stderr.write(`${message}\n`))
 	let turn: Promise<unknown> = Promise.resolve()
+	// Lines held back while a prompt waits for its answer (see `say`).
+	let held: string[] | undefined
 
-	const decide = async (request: ApprovalRequest, signal?: AbortSignal): Promise<boolean> => {
-		const scope = options.offerAlways === false ? undefined : approvalScope(request)
-		if (scope !== undefined && always.has(scope)) return true
-		options.beforePrompt?.()
-		if (!options.prompt) {
-			denied.add(request.kind)
-			notify(
-				paint(
-					'yellow',
-					`smkit: permission denied (no terminal to ask): ${terminalText(request.title)}. ` +
-						'Re-run with --full-access (or --permission full_access) to allow it.'
-				)
-			)
-			return false
-		}
-		process.stderr.write(
-			`\n${paint(['bold', 'yellow'], `⚠ ${kindLabels[request.kind]}: ${terminalText(revealInvisible(request.title))}`)}\n`
-		)
+	/** Shows the request and reads answers until one decides it. */
+	const ask = async (
+		request: ApprovalRequest,
+		prompt: LinePrompt,
+		scope: string | undefined,
+		asker: Asker,
+		signal?: AbortSignal
+	): Promise<boolean> => {
+		const label = kindLabels[request.kind]
+		const title = terminalText(revealInvisible(request.title))
+		const heading =
+			asker.task === undefined
+				? `${label}: ${title}`
+				: `Task ${asker.task} wants to ${label.toLowerCase()}: ${title}`
+		process.stderr.write(`\n${paint(['bold', 'yellow'], `⚠ ${heading}`)}\n`)
 		process.stderr.write(`${showDetail(request.detail)}\n`)
 		// No [a]lways where it would not hold: comments and messages (they carry text out of the
 		// account) and everything under ask_every are asked every time.
-		const question = scope === undefined ? 'Allow? [y]es / [n]o: ' : 'Allow? [y]es / [n]o / [a]lways: '
+		const allow = asker.task === undefined ? 'Allow?' : `Allow task ${asker.task}?`
+		const question = `${allow} [y]es / [n]o${scope === undefined ? '' : ' / [a]lways'}: `
 		for (;;) {
-			const answer = await options.prompt(paint('bold', question), signal)
+			const answer = await prompt(paint('bold', question), signal)
 			if (answer === null) return false
 			const choice = answer.trim().toLowerCase()
 			if (choice === 'y' || choice === 'yes') return true
@@ -151,15 +173,54 @@ export function createTerminalApprover(options: {
 			}
 		}
 	}
+	const decide = async (request: ApprovalRequest, asker: Asker, signal?: AbortSignal): Promise<boolean> => {
+		const scope = options.offerAlways === false ? undefined : approvalScope(request)
+		if (scope !== undefined && always.has(scope)) return true
+		options.beforePrompt?.()
+		if (!options.prompt) {
+			denied.add(request.kind)
+			asker.denied?.add(request.kind)
+			const who = asker.task === undefined ? '' : `Task ${asker.task}: `
+			notify(
+				paint(
+					'yellow',
+					`smkit: ${who}permission denied (no terminal to ask): ${terminalText(request.title)}. ` +
+						'Re-run with --full-access (or --permission full_access) to allow it.'
+				)
+			)
+			return false
+		}
+		held = []
+		try {
+			return await ask(request, options.prompt, scope, asker, signal)
+		} finally {
+			const lines = held
+			held = undefined
+			for (const line of lines) process.stderr.write(`${line}\n`)
+		}
+	}
 
-	return {
-		approver: (request, context) => {
+	const approverFor =
+		(asker: Asker): Approver =>
+		(request, context) => {
 			// One prompt at a time: concurrent tasks queue behind the current question.
-			const next = turn.then(() => decide(request, context?.signal))
+			const next = turn.then(() => decide(request, asker, context?.signal))
 			turn = next.catch(() => undefined)
 			return next
-		},
+		}
+	const labels = (kinds: Set<ActionKind>) => [...kinds].map((kind) => kindLabels[kind])
+
+	return {
+		approver: approverFor({}),
 		reset: () => always.clear(),
-		deniedKinds: () => [...denied].map((kind) => kindLabels[kind])
+		deniedKinds: () => labels(denied),
+		forTask: (number) => {
+			const asker = { task: number, denied: new Set<ActionKind>() }
+			return { approver: approverFor(asker), deniedKinds: () => labels(asker.denied) }
+		},
+		say: (text) => {
+			if (held) held.push(text)
+			else process.stderr.write(`${text}\n`)
+		}
 	}
 }

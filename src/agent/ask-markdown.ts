@@ -16,9 +16,16 @@ function styler(colour: boolean) {
 }
 
 /**
+ * Escape sequences (CSI, such as colours, and OSC, such as hyperlinks). Every one in a rendering
+ * comes from the renderer: the answer's own escape characters arrive as text (`terminalText`).
+ */
+const escapeSequences = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\))/g
+
+/**
  * Renders Markdown for the terminal: the terminal's width, at most 100 columns. Some pseudo
  * terminals (script, CI runners) report 0 columns; reflowing to that would print nothing.
- * `colour` false (or NO_COLOR set) keeps the layout and drops the escape codes.
+ * `colour` false (or NO_COLOR set to anything but '') keeps the layout and drops every escape code,
+ * hyperlinks included (a link is then `text (url)`).
  */
 export function renderMarkdown(
 	markdown: string,
@@ -55,9 +62,17 @@ export function renderMarkdown(
 			// links) marked-terminal prints raw; render them like a paragraph's.
 			text(token: Tokens.Text | Tokens.Escape) {
 				return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false
+			},
+			// Without colour a link is never a terminal hyperlink (an escape sequence): text and address.
+			link(token: Tokens.Link) {
+				if (colour) return false
+				const text = this.parser.parseInline(token.tokens)
+				return text && text !== token.href ? `${text} (${token.href})` : token.href
 			}
 		}
 	})
-	const rendered = marked.parse(markdown, { async: false }) as string
-	return rendered.replace(/\n+$/, '')
+	const rendered = (marked.parse(markdown, { async: false }) as string).replace(/\n+$/, '')
+	// Paragraphs and list items (chalk's reset), code blocks and tables are styled by libraries that
+	// follow their own terminal detection, which ignores NO_COLOR: without colour those codes go too.
+	return colour ? rendered : rendered.replace(escapeSequences, '')
 }

@@ -4,10 +4,11 @@
  */
 import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
-import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { demoOption, envPathOption, givenOnly, type ParsedOptions, parseOptions } from '../server/options'
 import { upstreamOptions } from '../server/upstream-options'
 import { permissionOption, providerOptions } from './options'
 import { maxParallelTasks } from './parallel'
+import type { PermissionLevel } from './permissions'
 
 const switchOption = (flag: string, description: string) =>
 	Type.Boolean({ default: false, flag, description })
@@ -17,7 +18,8 @@ export const askOptions = {
 	interactive: switchOption('-i, --interactive', 'Interactive chat mode'),
 	...providerOptions,
 	envPath: envPathOption,
-	permission: permissionOption,
+	// Without its default here: whether --permission was given decides whether --full-access conflicts.
+	permission: givenOnly(permissionOption, 'Agent permission: ask_every, ask_once or full_access'),
 	fullAccess: switchOption('--full-access', 'Skip all permission checks'),
 	parallel: switchOption('--parallel', 'Run the question and extra arguments as parallel tasks'),
 	maxSteps: Type.Integer({
@@ -43,7 +45,9 @@ export const askOptions = {
 }
 
 /** Typed `smkit ask` options. */
-export type AskCliOptions = Omit<ParsedOptions<typeof askOptions>, 'fullAccess'> & {
+export type AskCliOptions = Omit<ParsedOptions<typeof askOptions>, 'fullAccess' | 'permission'> & {
+	/** `--permission`, or `full_access` for `--full-access` (default `ask_once`). */
+	permission: PermissionLevel
 	/** The one-shot question ('' when none). */
 	question: string
 	/** Tasks for `--parallel` (the question plus the remaining positional arguments). */
@@ -61,11 +65,18 @@ function positionals(question: unknown, raw: Record<string, unknown>): string[] 
 export function parseAskOptions(question: unknown, raw: Record<string, unknown>): AskCliOptions {
 	const words = positionals(question, raw)
 	const { fullAccess, ...parsed } = parseOptions(askOptions, raw)
+	// --full-access is --permission full_access: another level given with it is a contradiction, not
+	// a choice for smkit to settle (the wider access would win without a word).
+	if (fullAccess && parsed.permission !== undefined && parsed.permission !== 'full_access') {
+		throw new UsageError(
+			`--permission ${parsed.permission} and --full-access conflict (--full-access means --permission full_access): give one of them.`
+		)
+	}
 	const options: AskCliOptions = {
 		...parsed,
 		question: words.join(' ').trim(),
 		tasks: words.map((word) => word.trim()).filter(Boolean),
-		permission: fullAccess ? 'full_access' : parsed.permission
+		permission: fullAccess ? 'full_access' : (parsed.permission ?? 'ask_once')
 	}
 	if (options.parallel && options.interactive) throw new UsageError('--parallel and -i cannot be combined.')
 	if (options.interactive && words.length > 0) {

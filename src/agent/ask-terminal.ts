@@ -1,19 +1,37 @@
 /**
  * What `smkit ask` shows on a terminal: a spinner and the live steps (code shown as it runs) on
- * stderr, the answer rendered from Markdown on stdout, and a footer "N steps · X tokens · Y.Ys".
- * Off a terminal it prints plain text; `--quiet` prints only the answer.
+ * stderr, the answer rendered from Markdown on stdout, the files it saved and a footer
+ * "N steps · X tokens · Y.Ys". Off a terminal it prints plain text; `--quiet` prints only the
+ * answer. NO_COLOR (any value but '', no-color.org) leaves out every escape code.
  */
 import { styleText } from 'node:util'
 import { clip, jsonText, terminalText } from '../cli-error'
-import type { AgentEvent, AskResponse } from './events'
+import type { AgentEvent, AskResponse, SavedFile } from './events'
 import { deniedNotice } from './permissions'
 
 type Style = Parameters<typeof styleText>[0]
 
+/** Whether NO_COLOR asks for no colour: set to anything but the empty string (no-color.org). */
+export function noColour(): boolean {
+	return Boolean(process.env.NO_COLOR)
+}
+
 /** Colours only when the stream is a terminal that wants them. */
 export function paint(style: Style, text: string, stream: NodeJS.WriteStream = process.stderr): string {
-	if (!stream.isTTY || process.env.NO_COLOR) return text
+	if (!stream.isTTY || noColour()) return text
 	return styleText(style, text, { validateStream: false })
+}
+
+/** "812 bytes", "1.2 KB", "10 MB": 1 KB is 1,024 bytes, as in the `saveFile` limits (file-quota.ts). */
+export function formatSize(bytes: number): string {
+	if (bytes < 1024) return `${bytes} byte${bytes === 1 ? '' : 's'}`
+	const [size, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB']
+	return `${Math.round(size * 10) / 10} ${unit}`
+}
+
+/** "Saved output/report.csv (1.2 KB)": the path relative to the working directory, as typed there. */
+export function savedLine(file: SavedFile): string {
+	return `Saved ${terminalText(file.file)} (${formatSize(file.size)})`
 }
 
 /** "3 steps · 1,234 tokens · 4.2s" */
@@ -63,13 +81,24 @@ class Spinner {
 		if (!this.timer) return
 		clearInterval(this.timer)
 		this.timer = undefined
-		this.stream.write('\r\x1b[2K')
+		this.stream.write(this.clearLine())
+	}
+
+	/** Back to the start of an empty line: erase-line, or spaces over the spinner under NO_COLOR. */
+	private clearLine(): string {
+		return noColour() ? `\r${' '.repeat(this.width() + 2)}\r` : '\r\x1b[2K'
+	}
+
+	private width(): number {
+		return Math.max(20, (this.stream.columns ?? 80) - 3)
 	}
 
 	private render(): void {
-		const width = Math.max(20, (this.stream.columns ?? 80) - 3)
+		const width = this.width()
 		const text = this.text.length > width ? `${this.text.slice(0, width - 1)}…` : this.text
-		this.stream.write(`\r\x1b[2K${paint('cyan', frames[this.frame++ % frames.length], this.stream)} ${text}`)
+		this.stream.write(
+			`${this.clearLine()}${paint('cyan', frames[this.frame++ % frames.length], this.stream)} ${text}`
+		)
 	}
 }
 
@@ -183,7 +212,9 @@ export async function printResponse(
 	}
 	if (response.error) process.stderr.write(`${paint('red', `smkit: ${terminalText(response.error)}`)}\n`)
 	if (mode.quiet) return
+	// Where the files went, with the footer: beside the answer on a terminal, on stderr for a pipe.
+	const saved = response.files.map((file) => `${savedLine(file)}\n`).join('')
 	const footer = paint('dim', `─── ${formatFooter(response)} ───`, process.stdout)
-	if (process.stdout.isTTY) process.stdout.write(`\n${footer}\n`)
-	else process.stderr.write(`${footer}\n`)
+	if (process.stdout.isTTY) process.stdout.write(`${saved ? `\n${saved}` : ''}\n${footer}\n`)
+	else process.stderr.write(`${saved}${footer}\n`)
 }

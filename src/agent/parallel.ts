@@ -47,8 +47,8 @@ export interface ParallelOptions {
 	signal?: AbortSignal
 	/** Events of each task, tagged with its index. */
 	onEvent?: (index: number, event: AgentEvent) => void
-	/** Called as each task finishes (in completion order). */
-	onTaskDone?: (index: number, result: ParallelTaskResult) => void
+	/** Called as each task finishes (in completion order), with its whole ask response (`files`...). */
+	onTaskDone?: (index: number, result: ParallelTaskResult, response: AskResponse) => void
 }
 
 /** Checks the task list: 1-10 non-empty questions. Throws ParallelTaskError otherwise. */
@@ -85,19 +85,19 @@ export async function runParallel(
 		while (next < questions.length) {
 			const index = next++
 			const task = questions[index]
+			let response: AskResponse
 			try {
 				const agent = options.createAgent(index)
-				const response = await agent.ask(task, {
+				response = await agent.ask(task, {
 					signal: options.signal,
 					onEvent: options.onEvent ? (event) => options.onEvent?.(index, event) : undefined
 				})
-				results[index] = toTaskResult(task, response)
 			} catch (error) {
-				const message = error instanceof Error ? error.message : String(error)
-				results[index] = toTaskResult(task, failedAsk(message))
+				response = failedAsk(error instanceof Error ? error.message : String(error))
 			}
+			results[index] = toTaskResult(task, response)
 			try {
-				options.onTaskDone?.(index, results[index])
+				options.onTaskDone?.(index, results[index], response)
 			} catch {
 				// A failing progress display must not stop the other tasks.
 			}

@@ -83,11 +83,12 @@ export function createAgentFromOptions(options: AgentSetupOptions): Agent {
 
 /**
  * A factory of agents sharing one configuration, each with its own conversation (parallel tasks).
- * The provider is resolved once.
+ * The provider is resolved once. Each agent may get its own approver (default `options.approver`),
+ * so that a task's prompts can name it and its denials be counted apart.
  */
-export function createAgentFactory(options: AgentSetupOptions): () => Agent {
+export function createAgentFactory(options: AgentSetupOptions): (approver?: Approver) => Agent {
 	const provider = requireProvider(options)
-	return () => new Agent(agentOptions(options, provider))
+	return (approver = options.approver) => new Agent(agentOptions({ ...options, approver }, provider))
 }
 
 function agentOptions(options: AgentSetupOptions, provider: ProviderConfig): AgentOptions {

@@ -2,7 +2,7 @@
  * The terminal approver's "always": it covers what an `ask_once` approval covers (running code,
  * writing files, one write method), never a comment or a message, which are asked every time.
  */
-import { expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { createTerminalApprover } from '../../src/agent/ask-approver'
 import type { ApprovalRequest } from '../../src/agent/permissions'
 
@@ -69,4 +69,62 @@ test('"always" to running code covers running code, not writes; reset forgets it
 	terminal.reset()
 	expect(await terminal.approver(run)).toBe(true)
 	expect(asked).toHaveLength(3)
+})
+
+describe('tasks of a parallel ask', () => {
+	/** Runs `body` with standard error captured; returns what was written. */
+	async function capturingStderr(body: (written: string[]) => Promise<void>): Promise<string[]> {
+		const written: string[] = []
+		const original = process.stderr.write
+		process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof original
+		try {
+			await body(written)
+		} finally {
+			process.stderr.write = original
+		}
+		return written
+	}
+
+	test('a prompt names its task, and a line said while it waits comes after the answer', async () => {
+		let answer: (line: string) => void = () => {}
+		const asked: string[] = []
+		const terminal = createTerminalApprover({
+			prompt: (question) => {
+				asked.push(question)
+				return new Promise((resolve) => {
+					answer = resolve
+				})
+			}
+		})
+		const run = { id: 'c', kind: 'code_run', title: 'Run generated code', detail: 'return 1' } as const
+		const written = await capturingStderr(async (lines) => {
+			const decision = terminal.forTask(2).approver(run)
+			await Bun.sleep(0)
+			terminal.say('  ✅ Task 1: done')
+			expect(lines.join('')).not.toContain('Task 1: done')
+			answer('y')
+			expect(await decision).toBe(true)
+			terminal.say('  ✅ Task 3: done')
+		})
+		expect(written.join('')).toContain('⚠ Task 2 wants to run code: Run generated code')
+		// Without its bold, should the tests run on a terminal.
+		expect(asked.map((question) => question.replace(/\u001b\[[0-9;]*m/g, ''))).toEqual([
+			'Allow task 2? [y]es / [n]o / [a]lways: '
+		])
+		expect(written.slice(-2)).toEqual(['  ✅ Task 1: done\n', '  ✅ Task 3: done\n'])
+	})
+
+	test('without a terminal each task counts its own denials, named in the notice', async () => {
+		const notices: string[] = []
+		const terminal = createTerminalApprover({ prompt: null, notify: (message) => notices.push(message) })
+		const first = terminal.forTask(1)
+		const second = terminal.forTask(2)
+		expect(await first.approver(write('media.like'))).toBe(false)
+		expect(first.deniedKinds()).toEqual(['WRITE ON THE ACCOUNT'])
+		expect(second.deniedKinds()).toEqual([])
+		expect(terminal.deniedKinds()).toEqual(['WRITE ON THE ACCOUNT'])
+		expect(notices[0]).toContain(
+			'smkit: Task 1: permission denied (no terminal to ask): Write call: media.like'
+		)
+	})
 })

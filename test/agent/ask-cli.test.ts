@@ -259,7 +259,8 @@ describe('smkit ask', () => {
 		for (const args of [
 			['hi', '--permission', 'everything'],
 			['hi', '--max-steps', 'many'],
-			['hi', '--timeout', '0']
+			['hi', '--timeout', '0'],
+			['hi', '--permission', 'ask_every', '--full-access']
 		]) {
 			const result = await smkit(args)
 			expect(result.code).toBe(2)

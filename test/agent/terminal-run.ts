@@ -23,13 +23,22 @@ export interface TerminalRun {
 
 const occurrences = (screen: string, text: string) => visible(screen).split(text).length - 1
 
-/** Starts `smkit ask --demo ARGS` with the fake model at `llmUrl`, in `workDir`. */
-export function runOnTerminal(llmUrl: string, workDir: string, args: string[]): TerminalRun {
+/**
+ * Starts `smkit ask --demo ARGS` with the fake model at `llmUrl`, in `workDir`; `extraEnv` adds
+ * variables (NO_COLOR is otherwise left out).
+ */
+export function runOnTerminal(
+	llmUrl: string,
+	workDir: string,
+	args: string[],
+	extraEnv: Record<string, string> = {}
+): TerminalRun {
 	const env: Record<string, string> = {}
 	for (const [key, value] of Object.entries(process.env))
 		if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$|^NO_COLOR$/.test(key))
 			env[key] = value
 	env.TERM = 'xterm-256color'
+	Object.assign(env, extraEnv)
 	let screen = ''
 	const waiters: { text: string; times: number; resolve(): void }[] = []
 	const child = Bun.spawn(
