@@ -3,17 +3,64 @@
  * (`<tool_output>` or `</tool_output>` for the agent), so Instagram data or run output cannot close the fence and
  * speak as instructions. Matching ignores case and catches look-alikes: other angle brackets
  * (full-width, small, single guillemet, mathematical, HTML and JavaScript escapes), other slashes,
- * spaces or invisible characters inside the tag, any separator or none between the two words, and
- * letters that look the same (full-width, mathematical, accented, Cyrillic and Greek twins, 0 for
- * o, 1 or I for l). A matched tag's bracket becomes `[`, which no reader takes for a tag opener
+ * spaces, invisible characters or combining marks inside the tag, any separator or none between the
+ * two words, letters that look the same (full-width, mathematical, accented, Cyrillic and Greek
+ * twins, 0 for o, 1 or I for l), and any character of the tag written as an escape (HTML entities,
+ * `\u` and `\x` escapes, percent-encoding, `\/`). A matched tag's bracket becomes `[`, which no reader takes for a tag opener
  * (an escape such as `&lt;` would itself be one of the look-alikes), and the text stays readable.
  */
 
 /** Openers of a tag, and the escapes that stand for one. */
-const angleBracket = /<|＜|﹤|‹|〈|〈|⟨|˂|❮|⧼|ᐸ|&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c/giu
+const angleBracket = /<|＜|﹤|‹|〈|〈|⟨|˂|❮|⧼|ᐸ|&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\u\{0*3c\}|\\x3c|%3c/giu
 
 /** Characters a tag may carry between its bracket, slash and letters without changing how it reads. */
-const ignorable = /^[\s_\-.·‐-―＿﹍﹎﹏\p{Cf}]$/u
+const ignorable = /^[\s_\-.·‐-―＿﹍﹎﹏\p{Cf}\p{M}]$/u
+
+/**
+ * An escape that stands for one character (numeric and common named HTML entities, JavaScript's
+ * `\u`, `\u{}` and `\x` escapes, percent-encoding); groups 1 to 6 hold its code or name.
+ */
+const escapedCharacter =
+	/&#x([0-9a-f]{1,6});?|&#(\d{1,7});?|&([a-z]{2,8});|\\u\{([0-9a-f]{1,6})\}|\\u([0-9a-f]{4})|(?:\\x|%)([0-9a-f]{2})/iy
+
+/** Named HTML entities of the characters a tag is made of (slashes, separators, spaces). */
+const namedEntities: Record<string, string> = {
+	sol: '/',
+	bsol: '\\',
+	frasl: '⁄',
+	lowbar: '_',
+	underbar: '_',
+	hyphen: '-',
+	dash: '-',
+	minus: '-',
+	period: '.',
+	nbsp: ' ',
+	ensp: ' ',
+	emsp: ' ',
+	thinsp: ' ',
+	shy: '\u00ad',
+	zwj: '\u200d',
+	zwnj: '\u200c'
+}
+
+/** The character at `position` (an escape read as what it stands for) and how long it is written. */
+function characterAt(text: string, position: number): { character: string; length: number } {
+	escapedCharacter.lastIndex = position
+	const found = escapedCharacter.exec(text)
+	if (found) {
+		const [written, hex, decimal, name, braced, unicode, byte] = found
+		const code = hex ?? braced ?? unicode ?? byte
+		const point =
+			code !== undefined ? Number.parseInt(code, 16) : decimal !== undefined ? Number(decimal) : undefined
+		const character =
+			point !== undefined && point <= 0x10ffff
+				? String.fromCodePoint(point)
+				: namedEntities[(name ?? '').toLowerCase()]
+		if (character !== undefined) return { character, length: written.length }
+	}
+	const character = String.fromCodePoint(text.codePointAt(position) as number)
+	return { character, length: character.length }
+}
 
 /** Slash look-alikes of a closing tag. */
 const slash = /^[/／⁄∕⧸\\]$/u
@@ -61,17 +108,14 @@ function lettersOf(name: string): string {
 /** Whether the text from `start` reads as `fenceLetters` (after an optional slash). */
 function readsAsFenceName(text: string, start: number, fenceLetters: string): boolean {
 	let matched = 0
-	let slashSeen = false
 	let position = start
 	const limit = Math.min(text.length, start + 200)
 	while (position < limit && matched < fenceLetters.length) {
-		const character = String.fromCodePoint(text.codePointAt(position) as number)
-		position += character.length
+		const { character, length } = characterAt(text, position)
+		position += length
 		if (ignorable.test(character)) continue
-		if (matched === 0 && !slashSeen && slash.test(character)) {
-			slashSeen = true
-			continue
-		}
+		// Before the name, any run of slashes: `</`, and `<\/` as JSON escapes it.
+		if (matched === 0 && slash.test(character)) continue
 		const letters = readAs(character)
 		if (letters === '' || !fenceLetters.startsWith(letters, matched)) return false
 		matched += letters.length
