@@ -10,6 +10,18 @@ export class UsageError extends Error {
 }
 
 /**
+ * The command was stopped by Ctrl-C (SIGINT) or SIGTERM before it finished: exit code 130, and
+ * with `--json` the failure's JSON on standard output, as for any other failure.
+ */
+export class InterruptedError extends Error {
+	override name = 'InterruptedError'
+	readonly exitCode = 130
+	constructor() {
+		super('Interrupted')
+	}
+}
+
+/**
  * A job, watch or snapshot named by id that is not on the store: exit code 1, and `not_found` as
  * the code of a `--json` failure, as the API answers for it (a mistyped id is UsageError).
  */

@@ -140,10 +140,21 @@ cli.version(packageJson.version)
 cli.outputVersion = () =>
 	console.info(`smkit/${packageJson.version} ${process.platform}-${process.arch} bun-${Bun.version}`)
 
-/** `smkit help` and `smkit help COMMAND`, as people type them: the same as `--help`. */
+/**
+ * `smkit help` and `smkit help COMMAND`, as people type them: the same as `--help`. `smkit help
+ * WORD` for a word that is no command is that word as a command: its "unknown command" (with a
+ * suggestion) and exit code 2, not the general help and 0 as if it had been answered.
+ */
 function helpWord(argv: string[]): string[] {
 	const [runtime, script, first, ...rest] = argv
-	return first === 'help' ? [runtime, script, ...rest, '--help'] : argv
+	if (first !== 'help') return argv
+	const [topic] = rest
+	const known =
+		topic === undefined ||
+		topic.startsWith('-') ||
+		topic === 'help' ||
+		cli.commands.some((command) => command.isMatched(topic))
+	return known ? [runtime, script, ...rest, '--help'] : [runtime, script, ...rest]
 }
 
 /**

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { SESSION_VARIABLES } from './cookies'
+import { fileWriteError } from './file-write-error'
 
 /** Why no environment file can be written at `path`: it is a folder, or its folder does not exist. */
 export function envFileProblem(path: string): 'folder' | 'missing-folder' | undefined {
@@ -33,25 +34,31 @@ function targetOf(path: string): string {
 	return existsSync(path) ? realpathSync(path) : path
 }
 
-/** Writes `text` to `path` through a 0600 temporary file in the same folder, then renames it over `path`. */
-async function writePrivately(path: string, text: string): Promise<void> {
+/**
+ * Writes `text` to `path` through a 0600 temporary file in the same folder, then renames it over
+ * `path`. A failure names `shown` (the file as the person gave it) and why, never the temporary file.
+ */
+async function writePrivately(path: string, text: string, shown: string): Promise<void> {
 	const temporary = join(
 		dirname(path),
 		`.${basename(path)}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.tmp`
 	)
-	const handle = await open(temporary, 'wx', 0o600)
+	let created = false
 	try {
-		await handle.writeFile(text, 'utf8')
-		await handle.chmod(0o600)
-		await handle.sync()
-	} finally {
-		await handle.close()
-	}
-	try {
+		const handle = await open(temporary, 'wx', 0o600)
+		created = true
+		try {
+			await handle.writeFile(text, 'utf8')
+			await handle.chmod(0o600)
+			await handle.sync()
+		} finally {
+			await handle.close()
+		}
 		await rename(temporary, path)
 	} catch (error) {
-		await rm(temporary, { force: true })
-		throw error
+		// A full disk leaves part of the temporary file written (one not created here is not ours).
+		if (created) await rm(temporary, { force: true })
+		throw fileWriteError(shown, error, { folder: path === shown ? undefined : dirname(path) })
 	}
 }
 
@@ -84,7 +91,7 @@ export async function storeSessionVariables(
 		}
 	}
 	for (const [name, value] of pending) kept.push(assignment(name, value))
-	await writePrivately(target, `${kept.join('\n')}\n`)
+	await writePrivately(target, `${kept.join('\n')}\n`, path)
 	return Object.keys(variables)
 }
 
@@ -101,6 +108,6 @@ export async function removeSessionVariables(path: string): Promise<string[]> {
 		removed.add(name)
 		return false
 	})
-	if (removed.size > 0) await writePrivately(target, kept.join('\n'))
+	if (removed.size > 0) await writePrivately(target, kept.join('\n'), path)
 	return [...removed]
 }

@@ -21,17 +21,25 @@ export const RECONNECT_HINT =
 export const CHALLENGE_HINT =
 	'Instagram asks this session to pass a challenge: open instagram.com in the browser and complete it, then check the session again (or reconnect with fresh cookies)'
 
+/** What to do without a session, for messages to someone who never logged in (the CLI says the same). */
+export const LOGIN_HINT =
+	'connect an account with smkit login --cookies cookies.txt (cookies exported from a browser logged in to instagram.com), or use --demo for demo data'
+
 /**
  * A session error Instagram answered (`login_required`, `challenge_required`) as the same error
  * with what to do added to its message, as the servers' answers have it: a command line reporting
- * Instagram's bare 'login_required' leaves a cron job's reader without a next step. Any other error
- * (a missing session is reported with its own advice before a request) comes back as it is.
+ * Instagram's bare 'login_required' leaves a cron job's reader without a next step. `loggedIn`
+ * false (the client has no session) makes a `login_required` "not logged in" with how to log in,
+ * never "the session has expired". A missing session refused by the transport before any request
+ * (upstream status 0) has that advice already and comes back as it is, as does any other error.
  */
-export function withSessionAdvice(error: unknown): unknown {
-	if (!(error instanceof IgApiError)) return error
+export function withSessionAdvice(error: unknown, loggedIn = true): unknown {
+	if (!(error instanceof IgApiError) || error.upstreamStatus === 0) return error
 	const advice =
 		error.kind === 'login_required'
-			? `The session has expired: to reconnect, ${RECONNECT_HINT}`
+			? loggedIn
+				? `The session has expired: to reconnect, ${RECONNECT_HINT}`
+				: `Not logged in: ${LOGIN_HINT}`
 			: error.kind === 'challenge_required'
 				? CHALLENGE_HINT
 				: undefined

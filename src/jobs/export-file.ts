@@ -20,6 +20,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { UsageError } from '../cli-error'
+import { fileWriteError } from '../client/file-write-error'
 import { type ExportChunk, type ExportFormat, type ExportOptions, exportChunks, nextTurn } from './export'
 import { processAlive } from './process-alive'
 import type { JobStore } from './store'
@@ -70,11 +71,15 @@ export async function writeExport(
 	const chunks = await exportChunks(jobs, id, format, options)
 	const existing = statSync(path, { throwIfNoEntry: false })
 	if (existing && !existing.isFile()) {
-		const file = openSync(path, 'w')
 		try {
-			await writeChunks(file, chunks, signal)
-		} finally {
-			closeSync(file)
+			const file = openSync(path, 'w')
+			try {
+				await writeChunks(file, chunks, signal)
+			} finally {
+				closeSync(file)
+			}
+		} catch (error) {
+			throw fileWriteError(path, error, { inPlace: true })
 		}
 		return null
 	}
@@ -94,7 +99,8 @@ export async function writeExport(
 	} catch (error) {
 		// A full disk leaves part of the file written: removed, it does not hold the space it filled.
 		rmSync(temporary, { force: true })
-		throw error
+		// Named as given, never the temporary file; a link's target is written in its own folder.
+		throw fileWriteError(path, error, { folder: target === path ? undefined : dirname(target) })
 	}
 }
 
@@ -119,7 +125,7 @@ export async function appendExport(
 		file = openSync(path, constants.O_WRONLY | constants.O_APPEND)
 	} catch (error) {
 		if ((error as { code?: string }).code === 'ENOENT') return undefined
-		throw error
+		throw fileWriteError(path, error, { inPlace: true })
 	}
 	try {
 		if (left !== null) {
@@ -128,6 +134,8 @@ export async function appendExport(
 		}
 		const written = await writeChunks(file, chunks, signal)
 		return left === null ? null : written
+	} catch (error) {
+		throw fileWriteError(path, error, { inPlace: true })
 	} finally {
 		closeSync(file)
 	}

@@ -6,6 +6,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import { guardedServeOptions, readTimeoutFromEnv } from './connection-guard'
+import { listenError } from './listen-error'
 import { envPathOption, type ParsedOptions, parseOptions } from './options'
 import { isLoopbackHost, MIN_TOKEN_LENGTH, resolveAccessToken, type SecurityOptions } from './security'
 import { waitForStopSignal } from './signals'
@@ -111,7 +112,7 @@ export const PORT_IN_USE_HINT = 'is smkit already running there? Stop it, or cho
  * malformed requests and escaped errors, no development error page) and Bun's own body cap
  * (128 MiB) left above the app's limits, so the app answers an oversized body itself with a 413
  * envelope after reading at most its limit and one chunk. A port in use (by another smkit too),
- * or any other failure to listen, is an error naming the address.
+ * or any other failure to listen, is an error naming the address and why (`listenError`).
  */
 export function listen(
 	app: { fetch: (request: Request) => Response | Promise<Response> },
@@ -127,12 +128,7 @@ export function listen(
 			reusePort: false
 		})
 	} catch (error) {
-		const inUse =
-			error instanceof Error &&
-			/in use|EADDRINUSE/i.test(`${error.message} ${(error as { code?: string }).code}`)
-		throw new Error(
-			`cannot listen on ${options.host}:${options.port}: ${inUse ? `the port is in use (${PORT_IN_USE_HINT})` : String(error)}`
-		)
+		throw listenError(options.host, options.port, error, PORT_IN_USE_HINT)
 	}
 }
 
@@ -143,17 +139,21 @@ export function listen(
  */
 export async function startServer(start: StartServer): Promise<RunningServer> {
 	const { options, print = console.log } = start
-	const access = resolveAccessToken(options.host, options.token ?? start.env.SMKIT_TOKEN)
+	let access: ReturnType<typeof resolveAccessToken> = { generated: false }
 	let boundPort = options.port
 	let server: ReturnType<typeof Bun.serve>
+	// A bad SMKIT_TOKEN or SMKIT_READ_TIMEOUT stops what the command started too (demo mode's
+	// simulator): left running, it kept the process alive after the error.
 	try {
+		access = resolveAccessToken(options.host, options.token ?? start.env.SMKIT_TOKEN)
+		const readTimeoutSeconds = readTimeoutFromEnv(start.env)
 		const app = start.build({
 			host: options.host,
 			port: () => boundPort,
 			token: access.token,
 			corsOrigin: options.corsOrigin
 		})
-		server = listen(app, { ...options, readTimeoutSeconds: readTimeoutFromEnv(start.env) })
+		server = listen(app, { ...options, readTimeoutSeconds })
 	} catch (error) {
 		await start.onStop?.()
 		throw error

@@ -13,6 +13,7 @@
  *   (every 5 s for job progress and chat, 15 s for MCP over HTTP) must fall within it, since a
  *   deadline shorter than that cut a stream while a job waited or a tool call ran.
  */
+import { UsageError } from '../cli-error'
 import { failureResponse } from './envelope'
 
 /** Seconds of silence allowed while a request is read (default of `SMKIT_READ_TIMEOUT`). */
@@ -33,12 +34,20 @@ export function requestBodyRead(request: Request): void {
 	bodiesBeingRead.delete(request)
 }
 
-/** The read deadline from `SMKIT_READ_TIMEOUT` (seconds, 1-255), else the default. */
+/**
+ * The read deadline from `SMKIT_READ_TIMEOUT` (whole seconds, 1-255), else the default when unset
+ * or blank. Any other value is a UsageError (exit 2), as a bad `SMKIT_SPEED` is: ignored, a typo
+ * left the server on a deadline nobody chose.
+ */
 export function readTimeoutFromEnv(env: Record<string, string | undefined>): number {
-	const value = Number(env.SMKIT_READ_TIMEOUT)
-	return Number.isInteger(value) && value >= 1 && value <= MAX_TIMEOUT_SECONDS
-		? value
-		: DEFAULT_READ_TIMEOUT_SECONDS
+	const text = env.SMKIT_READ_TIMEOUT?.trim()
+	if (!text) return DEFAULT_READ_TIMEOUT_SECONDS
+	const value = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
+	if (!(value >= 1 && value <= MAX_TIMEOUT_SECONDS))
+		throw new UsageError(
+			`SMKIT_READ_TIMEOUT must be a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}, got '${text}'`
+		)
+	return value
 }
 
 /** The subset of Bun's server a fetch handler uses here. */

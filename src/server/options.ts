@@ -133,6 +133,17 @@ function messageOf(key: string, schema: TSchema, given: unknown): string {
 }
 
 /**
+ * A number typed in plain decimal: digits (at most 15, so none is rounded), and for a `number` a
+ * fraction after a point. Anything else is NaN, which the schema refuses with the option's message:
+ * `Number()` alone read `0x10` as 16, `1e3` as 1000 and `+7` as 7, forms the HTTP API
+ * refuses too (docs/api-contract.md, "Data").
+ */
+function numberOf(text: string, type: 'integer' | 'number'): number {
+	const plain = type === 'integer' ? /^\d{1,15}$/ : /^\d{1,15}(\.\d{1,15})?$/
+	return plain.test(text) ? Number(text) : Number.NaN
+}
+
+/**
  * Validates cac's values (keyed as cac keys them, see `cacKeyOf`) against the schemas and returns
  * them under the schemas' own keys, defaults filled in and transforms applied. Absent, null and
  * empty values take the default; a string option given as a bare switch counts as absent.
@@ -164,7 +175,7 @@ export function parseOptions<Properties extends TProperties>(
 		// cac passes numbers for numeric words; TypeBox's own conversion would truncate 80.5 to 80.
 		if (schema.type === 'string' && typeof value !== 'string') value = String(value)
 		if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string')
-			value = value === '' ? Number.NaN : Number(value)
+			value = numberOf(value, schema.type)
 		try {
 			result[key] = Value.Decode(schema, value)
 		} catch {

@@ -11,7 +11,9 @@
  * - beyond loopback, every request needs the access token (`Authorization: Bearer` or `?token=`).
  * Rejections are 403 `forbidden` envelopes answered before routing, so no handler runs.
  */
+
 import { Elysia } from 'elysia'
+import { UsageError } from '../cli-error'
 import { failureResponse } from './envelope'
 import { urlOf } from './request-url'
 
@@ -42,12 +44,12 @@ export const MIN_TOKEN_LENGTH = 16
 
 /**
  * The token a server must demand: the given one (`--token` or `SMKIT_TOKEN`; shorter than 16
- * characters is an error), else a fresh random one when bound beyond loopback (the caller prints
+ * characters is a UsageError, exit 2), else a fresh random one when bound beyond loopback (the caller prints
  * it), else none.
  */
 export function resolveAccessToken(host: string, token?: string): { token?: string; generated: boolean } {
 	if (token !== undefined && token !== '' && token.length < MIN_TOKEN_LENGTH) {
-		throw new Error(
+		throw new UsageError(
 			`The access token must be at least ${MIN_TOKEN_LENGTH} characters (--token or SMKIT_TOKEN)`
 		)
 	}

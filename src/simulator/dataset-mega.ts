@@ -5,6 +5,7 @@
  * same with or without it. Its followers follow only it; it follows 180 of them.
  */
 
+import { UsageError } from '../cli-error'
 import { buildMedia, captionFor, type MediaDraft, THREE_YEARS } from './dataset-media'
 import { CITIES } from './dataset-places'
 import { FIRST_NAMES, LAST_NAMES, NOUNS } from './dataset-text'
@@ -21,11 +22,16 @@ const MAX_MEGA_FOLLOWERS = 200_000
 /**
  * mega.travel's follower count: `SMKIT_SIM_MEGA_FOLLOWERS` (1-200,000) when the simulator's
  * process sets it, for load tests that need a longer list (the bench's 50,000-record job); else
- * 5,400. Any other count changes mega.travel's own followers and posts, nothing else.
+ * 5,400. Any other count changes mega.travel's own followers and posts, nothing else. A value that
+ * is no whole number in that range is a UsageError (exit 2), as a bad `SMKIT_SPEED` is.
  */
 export function megaFollowerCount(env: Record<string, string | undefined> = process.env): number {
-	const asked = Number(env.SMKIT_SIM_MEGA_FOLLOWERS)
-	return Number.isInteger(asked) && asked >= 1 && asked <= MAX_MEGA_FOLLOWERS ? asked : MEGA_FOLLOWER_COUNT
+	const text = env.SMKIT_SIM_MEGA_FOLLOWERS?.trim()
+	if (!text) return MEGA_FOLLOWER_COUNT
+	const asked = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN
+	if (!(asked >= 1 && asked <= MAX_MEGA_FOLLOWERS))
+		throw new UsageError(`SMKIT_SIM_MEGA_FOLLOWERS must be a whole number from 1 to 200000, got '${text}'`)
+	return asked
 }
 export const MEGA_POST_COUNT = 420
 const MEGA_FOLLOWING_COUNT = 180

@@ -61,6 +61,7 @@
 import { handleControl } from './control'
 import { controlGuard } from './control-guard'
 import { DEMO_CREDENTIALS, type DemoCredentials } from './credentials'
+import { megaFollowerCount } from './dataset-mega'
 import { type FaultController, type FaultKind, Faults } from './faults'
 import { hasSession } from './http'
 import { DEFAULT_SEED } from './presets'
@@ -115,6 +116,8 @@ function failJson(status: number, message: string): Response {
 /** Starts a simulated Instagram on loopback. The data set of a seed is built once per process, on first use. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const seed = options.seed ?? DEFAULT_SEED
+	// Checked now: the data set is built at the first request, where a bad value would be a 500.
+	megaFollowerCount()
 	// Built on first use (about 100 ms for the default seed), so a demo server answers its first
 	// request (/api/status) before the data set exists; the first upstream request pays for it.
 	let built: SimulatorState | undefined

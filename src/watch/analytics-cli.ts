@@ -3,7 +3,7 @@
  * command line, as tables (the best value of each compared row marked with *) or `--json`.
  */
 import { Type } from '@sinclair/typebox'
-import { jsonText, terminalLine, UsageError } from '../cli-error'
+import { InterruptedError, jsonText, terminalLine, UsageError } from '../cli-error'
 import { IgArgumentError } from '../client/errors'
 import { withSessionAdvice } from '../client/session-health'
 import {
@@ -104,23 +104,44 @@ export function comparisonText(comparison: Comparison): string {
 	].join('\n')
 }
 
+/**
+ * Runs `work` on the command's client. Ctrl-C (or SIGTERM) stops its requests and ends the command
+ * as an InterruptedError (exit 130), so `--json` still prints the failure's JSON on standard output
+ * (main.ts) instead of nothing; a second Ctrl-C quits at once.
+ */
 async function withAnalytics<Result>(
 	raw: Record<string, unknown>,
-	work: (analytics: Analytics, options: AnalyticsCommandOptions) => Promise<Result>
+	work: (analytics: Analytics, options: AnalyticsCommandOptions, signal: AbortSignal) => Promise<Result>
 ): Promise<Result> {
 	const options = parseOptions(analyticsOptions, raw)
+	const controller = new AbortController()
+	const interrupt = () => {
+		if (controller.signal.aborted) process.exit(130)
+		controller.abort(new InterruptedError())
+	}
+	process.on('SIGINT', interrupt)
+	process.on('SIGTERM', interrupt)
+	let loggedIn = true
 	try {
-		return await withInstagram(options, (ig) => work(new Analytics(ig), options))
+		return await withInstagram(options, (ig) => {
+			loggedIn = ig.loggedIn
+			return work(new Analytics(ig), options, controller.signal)
+		})
 	} catch (error) {
+		// Whatever the stopped request threw (an abort, a network error naming it), Ctrl-C is the cause.
+		if (controller.signal.aborted) throw new InterruptedError()
 		if (error instanceof IgArgumentError) throw new UsageError(error.message)
-		throw withSessionAdvice(error)
+		throw withSessionAdvice(error, loggedIn)
+	} finally {
+		process.off('SIGINT', interrupt)
+		process.off('SIGTERM', interrupt)
 	}
 }
 
 /** `smkit analytics USERNAME`. */
 export async function runAnalyticsCommand(username: unknown, raw: Record<string, unknown> = {}) {
-	await withAnalytics(raw, async (analytics, options) => {
-		const figures = await analytics.profile(String(username ?? ''), { posts: options.posts })
+	await withAnalytics(raw, async (analytics, options, signal) => {
+		const figures = await analytics.profile(String(username ?? ''), { posts: options.posts, signal })
 		process.stdout.write(`${options.json ? jsonText(figures) : analyticsText(figures)}\n`)
 	})
 }
@@ -130,8 +151,8 @@ export async function runCompareCommand(usernames: unknown, raw: Record<string, 
 	const names = (Array.isArray(usernames) ? usernames : [usernames]).map(String)
 	if (names.length < COMPARE_MIN || names.length > COMPARE_MAX)
 		throw new UsageError(`compare takes ${COMPARE_MIN} to ${COMPARE_MAX} usernames, got ${names.length}`)
-	await withAnalytics(raw, async (analytics, options) => {
-		const comparison = await analytics.compare(names, { posts: options.posts })
+	await withAnalytics(raw, async (analytics, options, signal) => {
+		const comparison = await analytics.compare(names, { posts: options.posts, signal })
 		process.stdout.write(`${options.json ? jsonText(comparison) : comparisonText(comparison)}\n`)
 	})
 }

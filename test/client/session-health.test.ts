@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'bun:test'
 import { InstagramClient } from '../../src/client/client'
 import { IgApiError } from '../../src/client/errors'
+import { LOGIN_HINT, RECONNECT_HINT, withSessionAdvice } from '../../src/client/session-health'
 import { createDemoClient } from '../../src/demo'
 import { DEMO_CREDENTIALS } from '../../src/simulator/credentials'
 import { startSimulator } from '../../src/simulator/server'
@@ -122,5 +123,31 @@ describe('the simulator session control', () => {
 		expect((await control({ method: 'POST', body: 'not json' })).status).toBe(400)
 		expect(await (await control({ method: 'DELETE' })).json()).toEqual({ state: 'valid', status: 'ok' })
 		expect((await control({ method: 'PUT' })).status).toBe(405)
+	})
+})
+
+describe('withSessionAdvice', () => {
+	it('tells a client without credentials it is not logged in, never that a session expired', async () => {
+		// Refused by the transport before any request: its message says how to log in or use --demo.
+		const never = new InstagramClient({ baseURL: simulator.url, rateLimits: false })
+		const missing = await never.users.getByUsername('luna.explorer').catch((error: unknown) => error)
+		const advised = withSessionAdvice(missing, never.loggedIn) as Error
+		expect(advised.message).toStartWith('Not logged in: connect an account with smkit login')
+		expect(advised.message).toContain('--demo')
+		expect(advised.message).not.toContain('expired')
+		expect(withSessionAdvice(missing)).toBe(missing)
+		// Instagram asking anonymous access to log in (a login wall): no session to have expired either.
+		const wall = new IgApiError('login_required', 'login required', { upstreamStatus: 401 })
+		const walled = (withSessionAdvice(wall, false) as Error).message
+		expect(walled).toBe(`login required. Not logged in: ${LOGIN_HINT}`)
+	})
+
+	it('says a session Instagram no longer accepts has expired, and how to reconnect', () => {
+		const refused = new IgApiError('login_required', 'login required', { upstreamStatus: 403 })
+		expect((withSessionAdvice(refused) as Error).message).toBe(
+			`login required. The session has expired: to reconnect, ${RECONNECT_HINT}`
+		)
+		const other = new IgApiError('not_found', 'User not found', { upstreamStatus: 404 })
+		expect(withSessionAdvice(other)).toBe(other)
 	})
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import { Elysia } from 'elysia'
+import { UsageError } from '../../src/cli-error'
 import { jsonBody, MiB, unwrapParseError } from '../../src/server/body'
 import { displayHost, PORT_IN_USE_HINT, startServer } from '../../src/server/bootstrap'
 import { HttpError } from '../../src/server/envelope'
@@ -144,6 +145,77 @@ describe('startServer', () => {
 		} finally {
 			await first.stop()
 		}
+	})
+
+	it('a host that is not this machine says so, without the system error (EINVAL)', async () => {
+		for (const [host, says] of [
+			['nosuchhost.invalid', 'nosuchhost.invalid does not resolve to an address of this machine'],
+			['192.0.2.1', '192.0.2.1 is not an address of this machine']
+		]) {
+			const start = startServer({
+				name: 'test-server',
+				options: { port: 9304, host },
+				env: {},
+				print: () => {},
+				build: app
+			})
+			const error = await start.then(
+				() => new Error('listened'),
+				(failure: Error) => failure
+			)
+			expect(error.message).toStartWith(`cannot listen on ${host}:9304: ${says} (give --host`)
+			expect(error.message).not.toMatch(/EINVAL|EADDRNOTAVAIL|Error:/)
+		}
+	})
+
+	it.each([
+		[
+			{ SMKIT_READ_TIMEOUT: 'abc' },
+			"SMKIT_READ_TIMEOUT must be a whole number of seconds from 1 to 255, got 'abc'"
+		],
+		[
+			{ SMKIT_READ_TIMEOUT: '0x10' },
+			"SMKIT_READ_TIMEOUT must be a whole number of seconds from 1 to 255, got '0x10'"
+		],
+		[
+			{ SMKIT_READ_TIMEOUT: '300' },
+			"SMKIT_READ_TIMEOUT must be a whole number of seconds from 1 to 255, got '300'"
+		],
+		[{ SMKIT_TOKEN: 'short' }, 'The access token must be at least 16 characters (--token or SMKIT_TOKEN)']
+	])(
+		'a bad %p is a usage error (exit 2), and what the server depends on is stopped',
+		async (env, message) => {
+			let stopped = false
+			const start = startServer({
+				name: 'test-server',
+				options: { port: 0, host: '127.0.0.1' },
+				env,
+				print: () => {},
+				onStop: async () => {
+					stopped = true
+				},
+				build: app
+			})
+			const error = await start.then(
+				() => new Error('listened'),
+				(failure: Error) => failure
+			)
+			expect(error).toBeInstanceOf(UsageError)
+			expect(error.message).toBe(message)
+			// Left running, demo mode's simulator kept the process alive after the error.
+			expect(stopped).toBe(true)
+		}
+	)
+
+	it('takes a blank SMKIT_READ_TIMEOUT as unset', async () => {
+		const running = await startServer({
+			name: 'test-server',
+			options: { port: 0, host: '127.0.0.1' },
+			env: { SMKIT_READ_TIMEOUT: ' ' },
+			print: () => {},
+			build: app
+		})
+		await running.stop()
 	})
 
 	it('shows a wildcard host as the loopback address a browser here can open', () => {

@@ -96,6 +96,8 @@ describe('command options from schemas', () => {
 			corsOrigin: 'http://localhost:5173',
 			limit: 2.5
 		})
+		// Leading zeros are still plain decimal digits.
+		expect(parseOptions(options, { port: '0080', limit: '007' })).toMatchObject({ port: 80, limit: 7 })
 	})
 
 	it.each([
@@ -104,7 +106,18 @@ describe('command options from schemas', () => {
 		[{ host: 'a/b' }, "--host is not a host name or address: 'a/b'"],
 		[{ token: 'short' }, '--token must be at least 16 characters'],
 		[{ corsOrigin: 'not a url' }, '--cors-origin must be an origin like http://localhost:5173'],
-		[{ limit: 0 }, "bad --limit '0'"]
+		[{ limit: 0 }, "bad --limit '0'"],
+		// Plain decimal digits only, as the HTTP API (docs/api-contract.md, "Data"): Number() read
+		// these as 16, 1000, 10, 7 and Infinity.
+		[{ port: '0x10' }, "--port must be an integer from 0 to 65535, got '0x10'"],
+		[{ port: '1e3' }, "--port must be an integer from 0 to 65535, got '1e3'"],
+		[{ port: '0b1010' }, "--port must be an integer from 0 to 65535, got '0b1010'"],
+		[{ port: '+7' }, "--port must be an integer from 0 to 65535, got '+7'"],
+		[{ port: '80.0' }, "--port must be an integer from 0 to 65535, got '80.0'"],
+		[{ limit: '1e3' }, "bad --limit '1e3'"],
+		[{ limit: '0x10' }, "bad --limit '0x10'"],
+		[{ limit: 'Infinity' }, "bad --limit 'Infinity'"],
+		[{ limit: '.5' }, "bad --limit '.5'"]
 	])('a bad value is a usage error with the option message: %p', (raw, message) => {
 		const error = usageError(() => parseOptions(options, raw))
 		expect(error.exitCode).toBe(2)

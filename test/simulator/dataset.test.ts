@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test'
+import { UsageError } from '../../src/cli-error'
 import { Dataset, getDataset } from '../../src/simulator/dataset'
 import { generateGraph } from '../../src/simulator/dataset-graph'
 import { generateMedia, MEDIA_COUNT } from '../../src/simulator/dataset-media'
@@ -143,11 +144,15 @@ describe('shortcodes and JSON', () => {
 })
 
 describe('megaFollowerCount', () => {
-	it('takes SMKIT_SIM_MEGA_FOLLOWERS within 1-200,000, else 5,400', () => {
+	it('takes SMKIT_SIM_MEGA_FOLLOWERS within 1-200,000, 5,400 when unset, and refuses any other value', () => {
 		expect(megaFollowerCount({})).toBe(MEGA_FOLLOWER_COUNT)
+		expect(megaFollowerCount({ SMKIT_SIM_MEGA_FOLLOWERS: ' ' })).toBe(MEGA_FOLLOWER_COUNT)
 		expect(megaFollowerCount({ SMKIT_SIM_MEGA_FOLLOWERS: '50000' })).toBe(50_000)
-		for (const wrong of ['0', '-5', '1.5', 'lots', '200001'])
-			expect(megaFollowerCount({ SMKIT_SIM_MEGA_FOLLOWERS: wrong })).toBe(MEGA_FOLLOWER_COUNT)
+		// As SMKIT_SPEED: a bad value is a usage error (exit 2), never silently the default.
+		for (const wrong of ['0', '-5', '1.5', 'lots', '200001', '0x10', '1e4'])
+			expect(() => megaFollowerCount({ SMKIT_SIM_MEGA_FOLLOWERS: wrong })).toThrow(
+				new UsageError(`SMKIT_SIM_MEGA_FOLLOWERS must be a whole number from 1 to 200000, got '${wrong}'`)
+			)
 	})
 
 	it('gives mega.travel that many distinct followers', () => {

@@ -38,6 +38,9 @@ describe('smkit simulator', () => {
 		child.kill('SIGTERM')
 		expect(await readUntil(child.stdout, /stopping the simulator/)).toContain('Received SIGTERM')
 		expect(await child.exited).toBe(0)
+		// No line promises what follows it (a colon and nothing after: the values are not printed).
+		for (const line of banner.trim().split('\n')) expect(line).not.toMatch(/:\s*$/)
+		expect(banner).toContain('--demo logs them')
 	})
 
 	it('refuses a port another simulator listens on, instead of sharing it', async () => {
@@ -61,6 +64,31 @@ describe('smkit simulator', () => {
 		}
 	})
 
+	it('a host that is not this machine is said in plain words, as the servers say it', async () => {
+		const error = await runSimulator({ port: '9304', host: 'nosuchhost.invalid' }).then(
+			() => new Error('listened'),
+			(failure: Error) => failure
+		)
+		expect(error.message).toStartWith(
+			'cannot listen on nosuchhost.invalid:9304: nosuchhost.invalid does not resolve to an address of this machine'
+		)
+		expect(error.message).not.toContain('EINVAL')
+	})
+
+	it('refuses a bad SMKIT_SIM_MEGA_FOLLOWERS at start, not at the first request', async () => {
+		const before = process.env.SMKIT_SIM_MEGA_FOLLOWERS
+		process.env.SMKIT_SIM_MEGA_FOLLOWERS = 'lots'
+		try {
+			await expect(startSimulator()).rejects.toThrow(
+				"SMKIT_SIM_MEGA_FOLLOWERS must be a whole number from 1 to 200000, got 'lots'"
+			)
+			await expect(runSimulator({})).rejects.toBeInstanceOf(UsageError)
+		} finally {
+			if (before === undefined) delete process.env.SMKIT_SIM_MEGA_FOLLOWERS
+			else process.env.SMKIT_SIM_MEGA_FOLLOWERS = before
+		}
+	})
+
 	it('validates its options', () => {
 		expect(parseSimulatorOptions({ port: '8123', host: 'localhost' })).toEqual({
 			port: 8123,
@@ -69,5 +97,10 @@ describe('smkit simulator', () => {
 		expect(parseSimulatorOptions({})).toEqual({ port: 0, host: '127.0.0.1' })
 		expect(() => parseSimulatorOptions({ port: 'abc' })).toThrow(UsageError)
 		expect(() => parseSimulatorOptions({ port: 70000 })).toThrow(UsageError)
+		// Plain digits only: Number() read 0x2490 as 9360.
+		for (const port of ['0x2490', '9.36e3', '+9360'])
+			expect(() => parseSimulatorOptions({ port })).toThrow(
+				`--port must be an integer from 0 to 65535, got '${port}'`
+			)
 	})
 })

@@ -16,6 +16,8 @@ export interface ProcessOptions {
 	env?: Record<string, string | undefined>
 	/** Sent as standard input, which is then closed; without it the child's input is empty. */
 	stdin?: string
+	/** Milliseconds after which the child is stopped (SIGTERM), for a command that should have ended. */
+	timeoutMs?: number
 }
 
 /** Runs `command` to its end; resolves to its exit code and output. */
@@ -24,6 +26,7 @@ export async function runProcess(command: string[], options: ProcessOptions): Pr
 		cwd: options.cwd,
 		env: options.env,
 		stdin: options.stdin === undefined ? 'ignore' : new TextEncoder().encode(options.stdin),
+		timeout: options.timeoutMs,
 		stdout: 'pipe',
 		stderr: 'pipe'
 	})
