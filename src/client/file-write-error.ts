@@ -39,6 +39,10 @@ function reasonOf(code: string, file: string, where: WriteWhere, error: unknown)
 			return `there is no folder ${folder}`
 		case 'EISDIR':
 			return 'it is a folder'
+		case 'EFBIG':
+			return 'the file would be larger than the file size limit allows'
+		case 'EMLINK':
+			return 'a link to another file was in the way of its temporary file (removed: run it again)'
 		default: {
 			// The system's words without the call and path they end with (`, open 'x.tmp-1'`).
 			const message = error instanceof Error ? error.message : String(error)

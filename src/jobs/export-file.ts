@@ -8,6 +8,7 @@ import {
 	closeSync,
 	constants,
 	fstatSync,
+	ftruncateSync,
 	lstatSync,
 	openSync,
 	readdirSync,
@@ -16,6 +17,7 @@ import {
 	renameSync,
 	rmSync,
 	statSync,
+	unlinkSync,
 	writeSync
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -87,7 +89,7 @@ export async function writeExport(
 	removeLeftovers(target)
 	const temporary = `${target}${TEMPORARY}${process.pid}`
 	try {
-		const file = openSync(temporary, 'w')
+		const file = openTemporary(temporary)
 		let written: WrittenFile
 		try {
 			written = await writeChunks(file, chunks, signal)
@@ -164,6 +166,32 @@ export function drained(stream: NodeJS.WritableStream, signal?: AbortSignal): Pr
 		signal?.addEventListener('abort', onAbort, { once: true })
 		if (signal?.aborted) onAbort()
 	})
+}
+
+/**
+ * Opens the temporary file, empty, without writing through anything planted at its name (its name is
+ * predictable, and its folder may be shared): a symbolic link there is removed and the file made
+ * anew, never followed (the file it names would get the records); a hard link to another file is
+ * refused before anything is changed. A pipe there is written into, as `--out` itself would be.
+ */
+function openTemporary(path: string): number {
+	const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW
+	let file: number
+	try {
+		file = openSync(path, flags, 0o666)
+	} catch (error) {
+		if ((error as { code?: unknown }).code !== 'ELOOP') throw error
+		unlinkSync(path)
+		// Exclusive: a link planted again meanwhile fails the write rather than being followed.
+		file = openSync(path, flags | constants.O_EXCL, 0o666)
+	}
+	const stat = fstatSync(file)
+	if (stat.isFile() && stat.nlink > 1) {
+		closeSync(file)
+		throw Object.assign(new Error('linked to another file'), { code: 'EMLINK' })
+	}
+	if (stat.isFile()) ftruncateSync(file, 0)
+	return file
 }
 
 /** What the temporary file's name adds to the file's, before the writing process's id. */

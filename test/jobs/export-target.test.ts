@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, expect, test } from 'bun:test'
 import {
+	linkSync,
 	lstatSync,
 	mkdirSync,
 	mkdtempSync,
@@ -17,7 +18,7 @@ import {
 	writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { writeExport } from '../../src/jobs/export-file'
 import { JobStore } from '../../src/jobs/store'
 import { openStore, type Store } from '../../src/store/db'
@@ -119,16 +120,43 @@ test('a list with no records is a CSV with the header of its records, not an emp
 	expect(await header('comments')).toEqual(expect.arrayContaining(['text', 'user.pk', 'replies']))
 })
 
-test('a file that cannot be written whole (a full disk) leaves no temporary file filling the disk', async () => {
+test('a file that cannot be written whole leaves no temporary file filling the disk', () => {
 	const path = join(folder, 'followers.csv')
 	writeFileSync(path, 'the previous export')
-	// The temporary file is the one a full disk cuts short: here it leads to /dev/full, where every
-	// write fails with ENOSPC as on a full disk.
-	symlinkSync('/dev/full', `${path}.tmp-${process.pid}`)
-	// Named as given, in plain words: never the temporary file the write went through.
-	await expect(writeExport(jobs, id, 'csv', path)).rejects.toThrow(`cannot write ${path}: the disk is full`)
+	// Enough records for several batches, in a process whose files may not pass 4 KiB (RLIMIT_FSIZE),
+	// so the write fails part-way as on a full disk. Its store is in memory: no file of its own grows.
+	const script = `import { writeExport } from ${JSON.stringify(resolve('src/jobs/export-file.ts'))}
+import { JobStore } from ${JSON.stringify(resolve('src/jobs/store.ts'))}
+import { openStore } from ${JSON.stringify(resolve('src/store/db.ts'))}
+const jobs = new JobStore(openStore(':memory:'))
+const id = jobs.create({ kind: 'followers', target: 'big' }).id
+jobs.storePage(id, Array.from({ length: 3000 }, (_, n) => ({ key: String(n), data: { pk: String(n) } })), null)
+try { await writeExport(jobs, id, 'csv', ${JSON.stringify(path)}); console.log('written') }
+catch (error) { console.log(error.message) }`
+	const run = Bun.spawnSync(['prlimit', '--fsize=4096', process.execPath, '-e', script])
+	expect(run.stdout.toString().trim()).toBe(
+		`cannot write ${path}: the file would be larger than the file size limit allows`
+	)
 	expect(readdirSync(folder).filter((name) => name.startsWith('followers.csv'))).toEqual(['followers.csv'])
 	expect(readFileSync(path, 'utf8')).toBe('the previous export')
+})
+
+test("a link planted at the temporary file's name is not written through: the file it names stays as it was", async () => {
+	const path = join(folder, 'followers.csv')
+	const victim = join(folder, 'victim.txt')
+	writeFileSync(victim, 'precious')
+	symlinkSync(victim, `${path}.tmp-${process.pid}`)
+	await writeExport(jobs, id, 'jsonl', path)
+	expect(readFileSync(path, 'utf8')).toBe(expected)
+	expect(readFileSync(victim, 'utf8')).toBe('precious')
+	// A hard link is refused before anything is changed, and removed so that the next write works.
+	linkSync(victim, `${path}.tmp-${process.pid}`)
+	await expect(writeExport(jobs, id, 'csv', path)).rejects.toThrow(
+		`cannot write ${path}: a link to another file was in the way of its temporary file`
+	)
+	expect(readFileSync(victim, 'utf8')).toBe('precious')
+	expect(readFileSync(path, 'utf8')).toBe(expected)
+	expect(readdirSync(folder).filter((name) => name.includes('.tmp-'))).toEqual([])
 })
 
 test('temporary files of writes whose process is gone are removed; a running process keeps its own', async () => {
