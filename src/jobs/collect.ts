@@ -13,6 +13,7 @@ import { Type } from '@sinclair/typebox'
 import { didYouMean, terminalText, UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { IgError } from '../client/errors'
+import { FileWriteError } from '../client/file-write-error'
 import { openInstagram } from '../demo'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
@@ -164,7 +165,11 @@ export async function runCollect(
 				await write()
 			} catch (error) {
 				if (controller.signal.aborted) return
-				outputError = `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
+				// A file's own error names it already (`cannot write out.csv: the disk is full`).
+				outputError =
+					error instanceof FileWriteError
+						? `Could not write ${error.file}: ${error.reason}`
+						: `Could not write ${options.out ?? 'standard output'}: ${error instanceof Error ? error.message : error}`
 				controller.abort(OUTPUT_FAILED)
 			}
 		}

@@ -294,7 +294,7 @@ async function runEach(
 				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
 				if (interrupted) break
 				// An expired or challenged session says how to fix it: cron mails this line to someone.
-				const message = (withSessionAdvice(error) as Error).message
+				const message = (withSessionAdvice(error, ig.loggedIn) as Error).message
 				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: message })
 				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${message}`)
 			}
