@@ -3,7 +3,7 @@
  * table, and a diff of two snapshots as count changes plus the followers gained and lost, or the top
  * posts that entered and left.
  */
-import { clip } from '../cli-error'
+import { clip, idArgument, jsonText, terminalText } from '../cli-error'
 import { formatTable, when } from '../server/table'
 import { label } from './scheduler'
 import type { Snapshot, SnapshotDiff, Watch } from './types'
@@ -125,3 +125,12 @@ export function diffText(diff: SnapshotDiff): string {
 	} else lines.push('', 'No follower lists in these snapshots (add the watch with --followers).')
 	return lines.join('\n')
 }
+
+// Names and error messages come from Instagram: no control character reaches the terminal.
+export const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
+/** `--json` output: valid JSON whatever the names hold (`terminalText` would make `\x9b` of a C1 control). */
+export const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
+export const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
+
+/** A watch id argument. */
+export const idOf = (value: unknown) => idArgument(value, 'watch')

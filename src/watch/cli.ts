@@ -9,22 +9,18 @@
  *   smkit watch diff 1 --json       # the last two snapshots of watch 1
  */
 import { existsSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { didYouMean, idArgument, jsonText, NotFoundError, terminalText, UsageError } from '../cli-error'
-import type { InstagramClient } from '../client/client'
-import { withSessionAdvice } from '../client/session-health'
-import { JobStore } from '../jobs/store'
+import { didYouMean, NotFoundError, UsageError } from '../cli-error'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { upstreamOptions } from '../server/upstream-options'
-import { DEFAULT_DB_PATH, isSqliteError, openStore, type Store, storeError } from '../store/db'
+import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { checkWatchTarget } from './check'
-import { diffText, historyText, watchTable, when } from './cli-text'
+import { runWatches } from './cli-run'
+import { diffText, historyText, idOf, print, printJson, warn, watchTable } from './cli-text'
 import { withInstagram } from './command-client'
-import { label, type WatchOutcome, WatchScheduler } from './scheduler'
+import { label } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
 import { watchSpecOf } from './target'
-import type { Watch } from './types'
 
 /** The options of `smkit watch`. */
 export const watchOptions = {
@@ -73,15 +69,6 @@ export type WatchCommandOptions = ParsedOptions<typeof watchOptions>
 
 const ACTIONS = ['add', 'list', 'show', 'run', 'diff', 'remove'] as const
 const USAGE = 'add USERNAME|#TAG, list, show ID, run [ID...], diff ID or remove ID'
-
-// Names and error messages come from Instagram: no control character reaches the terminal.
-const print = (text: string) => process.stdout.write(`${terminalText(text)}\n`)
-/** `--json` output: valid JSON whatever the names hold (`terminalText` would make `\x9b` of a C1 control). */
-const printJson = (value: unknown) => process.stdout.write(`${jsonText(value)}\n`)
-const warn = (text: string) => process.stderr.write(`${terminalText(text)}\n`)
-
-/** A watch id argument. */
-const idOf = (value: unknown) => idArgument(value, 'watch')
 
 /** `smkit watch ACTION [...ARGS]`. Sets the exit code: 1 when `run` had a failure. */
 export async function runWatchCommand(
@@ -145,7 +132,7 @@ export async function runWatchCommand(
 			const snapshots = watches.snapshots(id)
 			return options.json ? printJson({ watch, snapshots }) : print(historyText(watch, snapshots))
 		}
-		await run(store, watches, args, options)
+		await runWatches(store, watches, args, options)
 	} catch (error) {
 		if (isSqliteError(error)) throw storeError(options.dbPath, error)
 		throw error
@@ -196,113 +183,4 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 	const result = checked.diff
 	if (options.json) printJson(result)
 	else print(diffText(result))
-}
-
-async function run(store: Store, watches: WatchStore, args: unknown[], options: WatchCommandOptions) {
-	// An id given twice is run once: two snapshots a second apart would make the default diff empty.
-	const ids = [...new Set(args.map(idOf))]
-	for (const id of ids) {
-		const watch = watches.get(id)
-		if (!watch) throw new NotFoundError(`No watch ${id}`)
-		const otherWorld = watches.otherWorld(watch)
-		if (otherWorld) throw new UsageError(otherWorld)
-	}
-	// Without ids, the due ones: each is run only if still due when its turn comes (see runIfDue).
-	const dueAt = ids.length > 0 ? undefined : new Date()
-	const targets = dueAt ? watches.due(dueAt) : ids.map((id) => watches.get(id) as Watch)
-	// Due watches of the other Instagram (demo or real) wait for a run of their own: said, not run.
-	const elsewhere = dueAt
-		? watches.list().filter((watch) => watch.next_run_at <= dueAt.toISOString() && watches.otherWorld(watch))
-		: []
-	if (elsewhere.length > 0)
-		warn(
-			`Not run here: ${elsewhere.map((watch) => `watch ${watch.id} ${label(watch)}`).join(', ')} (${options.demo ? 'Instagram: run smkit watch run without --demo' : 'demo mode: run smkit watch run --demo'})`
-		)
-	if (targets.length === 0) {
-		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
-		const message = next
-			? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}`
-			: 'No watches yet'
-		// With --json, standard output is the (empty) list of runs; the reason goes to standard error.
-		if (options.json) {
-			printJson([])
-			warn(message)
-		} else print(message)
-		return
-	}
-	const outcomes: WatchOutcome[] = []
-	const interrupted = await withInstagram(options, (ig) =>
-		runEach(store, watches, { targets, dueAt }, ig, options, outcomes)
-	)
-	if (options.json) printJson(outcomes)
-	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
-	if (failed.length > 0) {
-		warn(
-			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
-		)
-		process.exitCode = 1
-	}
-	if (interrupted) {
-		warn('Interrupted: run smkit watch run again (a follower list continues where it stopped).')
-		process.exitCode = 130
-	}
-}
-
-/** Runs the watches one after another into `outcomes`; true when Ctrl-C (or SIGTERM) stopped them. */
-async function runEach(
-	store: Store,
-	watches: WatchStore,
-	{ targets, dueAt }: { targets: Watch[]; dueAt: Date | undefined },
-	ig: InstagramClient,
-	options: WatchCommandOptions,
-	outcomes: WatchOutcome[]
-): Promise<boolean> {
-	const scheduler = new WatchScheduler({
-		watches,
-		jobs: new JobStore(store, { demo: options.demo }),
-		ig,
-		dataDir: dirname(options.dbPath)
-	})
-	let interrupted = false
-	const interrupt = () => {
-		interrupted = true
-		void scheduler.stop()
-	}
-	process.once('SIGINT', interrupt)
-	process.once('SIGTERM', interrupt)
-	try {
-		for (const watch of targets) {
-			if (interrupted) break
-			try {
-				const snapshot = dueAt ? await scheduler.runIfDue(watch.id, dueAt) : await scheduler.run(watch.id)
-				if (!snapshot) {
-					// A playground on the same --db runs it now, or ran it since this run began.
-					const line = `skip    watch ${watch.id} ${label(watch)}: run by another process`
-					options.json ? warn(line) : print(line)
-					continue
-				}
-				// The watch as the run left it (last run, status, next run), not as it was before.
-				outcomes.push({ watch: watches.get(watch.id) ?? watch, snapshot })
-				if (!options.json) {
-					const counts =
-						watch.kind === 'hashtag'
-							? `${snapshot.media_count?.toLocaleString('en-US')} posts`
-							: `${snapshot.followers?.toLocaleString('en-US')} followers${snapshot.follower_list_size === null ? '' : ` (list of ${snapshot.follower_list_size.toLocaleString('en-US')})`}`
-					print(`ok      watch ${watch.id} ${label(watch)}: snapshot ${snapshot.id}, ${counts}`)
-				}
-			} catch (error) {
-				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
-				if (interrupted) break
-				// An expired or challenged session says how to fix it: cron mails this line to someone.
-				const message = (withSessionAdvice(error, ig.loggedIn) as Error).message
-				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: message })
-				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${message}`)
-			}
-		}
-	} finally {
-		process.off('SIGINT', interrupt)
-		process.off('SIGTERM', interrupt)
-		await scheduler.stop()
-	}
-	return interrupted
 }

@@ -241,6 +241,24 @@ test('Ctrl-C during watch run exits 130 without calling the watch failed; the ne
 	const rerun = await interrupted('run')
 	expect(rerun.code).toBe(0)
 	expect(rerun.stdout).toMatch(/ok +watch 1 @mega\.travel: snapshot \d+, ([\d,]+) followers \(list of \1\)/)
+
+	// With --json, standard output says it was interrupted, not an empty list of runs (none due).
+	const jsonDb = ['--db', 'interrupted-json.db', '--env', 'none.env', '--demo']
+	expect((await smkit('watch', 'add', 'mega.travel', '--followers', ...jsonDb)).code).toBe(0)
+	simulator.faults.set({ kind: 'latency', latencyMs: 50, pathPattern: 'followers' })
+	const started = simulator.requests.count(/followers/)
+	const json = Bun.spawn([binary, 'watch', 'run', '--json', ...jsonDb], {
+		cwd: folder,
+		env: { ...process.env, SMKIT_UPSTREAM_URL: simulator.url },
+		stdout: 'pipe',
+		stderr: 'pipe'
+	})
+	const jsonOut = new Response(json.stdout).text()
+	while (simulator.requests.count(/followers/) < started + 2) await Bun.sleep(10)
+	json.kill('SIGINT')
+	expect(await json.exited).toBe(130)
+	simulator.faults.clear()
+	expect(JSON.parse(await jsonOut)).toMatchObject({ success: false, error: 'Interrupted', exit_code: 130 })
 }, 60_000)
 
 test('analytics and compare print tables, or JSON with --json', async () => {

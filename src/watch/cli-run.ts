@@ -1,0 +1,133 @@
+/**
+ * `smkit watch run [ID...]`: the due watches (or those named) one after another, each a snapshot,
+ * reported as a line (or JSON) each; exit 1 when one failed, 130 when Ctrl-C stopped the run.
+ */
+import { dirname } from 'node:path'
+import { InterruptedError, NotFoundError, UsageError } from '../cli-error'
+import type { InstagramClient } from '../client/client'
+import { withSessionAdvice } from '../client/session-health'
+import { JobStore } from '../jobs/store'
+import type { Store } from '../store/db'
+import type { WatchCommandOptions } from './cli'
+import { idOf, print, printJson, warn, when } from './cli-text'
+import { withInstagram } from './command-client'
+import { label, type WatchOutcome, WatchScheduler } from './scheduler'
+import type { WatchStore } from './store'
+import type { Watch } from './types'
+
+/** Runs the watches named by `args` (ids), or every due one. */
+export async function runWatches(
+	store: Store,
+	watches: WatchStore,
+	args: unknown[],
+	options: WatchCommandOptions
+) {
+	// An id given twice is run once: two snapshots a second apart would make the default diff empty.
+	const ids = [...new Set(args.map(idOf))]
+	for (const id of ids) {
+		const watch = watches.get(id)
+		if (!watch) throw new NotFoundError(`No watch ${id}`)
+		const otherWorld = watches.otherWorld(watch)
+		if (otherWorld) throw new UsageError(otherWorld)
+	}
+	// Without ids, the due ones: each is run only if still due when its turn comes (see runIfDue).
+	const dueAt = ids.length > 0 ? undefined : new Date()
+	const targets = dueAt ? watches.due(dueAt) : ids.map((id) => watches.get(id) as Watch)
+	// Due watches of the other Instagram (demo or real) wait for a run of their own: said, not run.
+	const elsewhere = dueAt
+		? watches.list().filter((watch) => watch.next_run_at <= dueAt.toISOString() && watches.otherWorld(watch))
+		: []
+	if (elsewhere.length > 0)
+		warn(
+			`Not run here: ${elsewhere.map((watch) => `watch ${watch.id} ${label(watch)}`).join(', ')} (${options.demo ? 'Instagram: run smkit watch run without --demo' : 'demo mode: run smkit watch run --demo'})`
+		)
+	if (targets.length === 0) {
+		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
+		const message = next
+			? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}`
+			: 'No watches yet'
+		// With --json, standard output is the (empty) list of runs; the reason goes to standard error.
+		if (options.json) {
+			printJson([])
+			warn(message)
+		} else print(message)
+		return
+	}
+	const outcomes: WatchOutcome[] = []
+	const interrupted = await withInstagram(options, (ig) =>
+		runEach(store, watches, { targets, dueAt }, ig, options, outcomes)
+	)
+	// Interrupted, the list would read as complete (`[]`: none due): JSON says it failed instead.
+	if (options.json && !interrupted) printJson(outcomes)
+	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
+	if (failed.length > 0) {
+		warn(
+			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
+		)
+		process.exitCode = 1
+	}
+	if (interrupted) {
+		warn('Interrupted: run smkit watch run again (a follower list continues where it stopped).')
+		if (options.json) throw new InterruptedError()
+		process.exitCode = 130
+	}
+}
+
+/** Runs the watches one after another into `outcomes`; true when Ctrl-C (or SIGTERM) stopped them. */
+async function runEach(
+	store: Store,
+	watches: WatchStore,
+	{ targets, dueAt }: { targets: Watch[]; dueAt: Date | undefined },
+	ig: InstagramClient,
+	options: WatchCommandOptions,
+	outcomes: WatchOutcome[]
+): Promise<boolean> {
+	const scheduler = new WatchScheduler({
+		watches,
+		jobs: new JobStore(store, { demo: options.demo }),
+		ig,
+		dataDir: dirname(options.dbPath)
+	})
+	let interrupted = false
+	const interrupt = () => {
+		interrupted = true
+		void scheduler.stop()
+	}
+	process.once('SIGINT', interrupt)
+	process.once('SIGTERM', interrupt)
+	try {
+		for (const watch of targets) {
+			if (interrupted) break
+			try {
+				const snapshot = dueAt ? await scheduler.runIfDue(watch.id, dueAt) : await scheduler.run(watch.id)
+				if (!snapshot) {
+					// A playground on the same --db runs it now, or ran it since this run began.
+					const line = `skip    watch ${watch.id} ${label(watch)}: run by another process`
+					options.json ? warn(line) : print(line)
+					continue
+				}
+				// The watch as the run left it (last run, status, next run), not as it was before.
+				outcomes.push({ watch: watches.get(watch.id) ?? watch, snapshot })
+				if (!options.json) {
+					const counts =
+						watch.kind === 'hashtag'
+							? `${snapshot.media_count?.toLocaleString('en-US')} posts`
+							: `${snapshot.followers?.toLocaleString('en-US')} followers${snapshot.follower_list_size === null ? '' : ` (list of ${snapshot.follower_list_size.toLocaleString('en-US')})`}`
+					print(`ok      watch ${watch.id} ${label(watch)}: snapshot ${snapshot.id}, ${counts}`)
+				}
+			} catch (error) {
+				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
+				if (interrupted) break
+				// An expired or challenged session says how to fix it: cron mails this line to someone.
+				const message = (withSessionAdvice(error, ig.loggedIn) as Error).message
+				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: message })
+				warn(`FAILED  watch ${watch.id} ${label(watch)}: ${message}`)
+			}
+		}
+	} finally {
+		process.off('SIGINT', interrupt)
+		process.off('SIGTERM', interrupt)
+		await scheduler.stop()
+	}
+	return interrupted
+}
