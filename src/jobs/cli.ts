@@ -39,7 +39,7 @@ export const jobsOptions = {
 		Type.String({
 			pattern: '^[^\\u0000]+$',
 			flag: '--out <file>',
-			description: 'export: write the records to this file (default: standard output)',
+			description: 'export: write the records to this file (default, or -: standard output)',
 			error: '--out must be a file path'
 		})
 	),
@@ -121,6 +121,8 @@ export async function runJobsCommand(
 			`unknown jobs action '${action}'${didYouMean(action, ACTIONS)}; the actions: ${USAGE}`
 		)
 	const options = parseOptions(jobsOptions, raw)
+	// `--out -` is standard output, as `-` is for most tools (and for login --cookies).
+	if (options.out === '-') options.out = undefined
 	// Options another action takes would be ignored here without a word: say so instead.
 	if (action !== 'export' && (options.out !== undefined || options.format !== undefined))
 		throw new UsageError('--format and --out go with jobs export only')

@@ -41,7 +41,7 @@ export const collectOptions = {
 		Type.String({
 			pattern: '^[^\\u0000]+$',
 			flag: '--out <file>',
-			description: 'Write the records to this file (default: standard output)',
+			description: 'Write the records to this file (default, or -: standard output)',
 			error: '--out must be a file path'
 		})
 	),
@@ -97,6 +97,8 @@ export async function runCollect(
 	raw: Record<string, unknown> = {}
 ) {
 	const options = parseOptions(collectOptions, raw)
+	// `--out -` is standard output, as `-` is for most tools (and for login --cookies).
+	if (options.out === '-') options.out = undefined
 	const { kind, target } = parseCollectArguments(kindArgument, targetArgument)
 	if (options.out) checkOutPath(options.out, options.dbPath)
 	const format = exportFormatFor(options.format, options.out)

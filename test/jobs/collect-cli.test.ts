@@ -6,7 +6,7 @@
  * reader closing the pipe early stops the job quietly.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDemoClient } from '../../src/demo'
@@ -178,9 +178,22 @@ test('CSV and JSON to standard output come from the store; bad arguments exit 2'
 	const lines = new TextDecoder().decode(bytes).trim().split('\r\n')
 	expect(lines[0]).toBe('pk,username,full_name,is_private,is_verified,profile_pic_url')
 	expect(lines.length).toBe(1 + 263)
-	const json = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '5', '--db', 'formats.db'])
+	// `--out -` is standard output too, not a file named '-'.
+	const json = collect([
+		'posts',
+		'luna.explorer',
+		'--format',
+		'json',
+		'--limit',
+		'5',
+		'--out',
+		'-',
+		'--db',
+		'formats.db'
+	])
 	const records = JSON.parse(await new Response(json.stdout).text()) as { pk: string }[]
 	expect(records.length).toBe(5)
+	expect(existsSync(join(folder, '-'))).toBe(false)
 	// The summary counts in words: "1 record, 1 page".
 	const one = collect(['posts', 'luna.explorer', '--format', 'json', '--limit', '1', '--db', 'formats.db'])
 	const summary = (await new Response(one.stderr).text()).trim().split('\n').at(-1)

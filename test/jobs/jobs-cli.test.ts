@@ -105,6 +105,8 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	const lines = await jobs('export', '1')
 	expect(lines.code).toBe(0)
 	expect(lines.stdout.trim().split('\n')).toEqual(walked)
+	// `--out -` is standard output as well, not a file named '-'.
+	expect((await jobs('export', '1', '--out', '-')).stdout.trim().split('\n')).toEqual(walked)
 	const csv = await jobs('export', '1', '--format', 'csv', '--out', 'luna.csv')
 	expect(csv.code).toBe(0)
 	expect(csv.stderr).toContain('Wrote 263 records of job 1 to luna.csv')
