@@ -225,6 +225,27 @@ describe('demo mode', () => {
 		}
 	})
 
+	it('a session that cannot be stored (an unwritable folder) is said plainly, without the server path', async () => {
+		// Even root cannot make files in /proc: as a folder nobody may write.
+		const unwritable = await startPlayground({
+			loggedIn: false,
+			deps: { demo: false, envPath: '/proc/smkit.env' }
+		})
+		try {
+			const body = await expectFailure(
+				await unwritable.request('POST', '/api/session', { body: { cookies: demoCookieHeader() } }),
+				500,
+				'internal_error'
+			)
+			expect(body.error).toStartWith(
+				'The session is valid but could not be stored: the environment file smkit.env cannot be written ('
+			)
+			expect(body.error).not.toContain('/proc')
+		} finally {
+			await unwritable.stop()
+		}
+	})
+
 	it('a playground without an environment file cannot store a session', async () => {
 		const bare = await startPlayground({ loggedIn: false, deps: { demo: false } })
 		try {

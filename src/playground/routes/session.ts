@@ -5,9 +5,11 @@
  * A connected session is checked first, then stored in the environment file (mode 0600) and used
  * at once. No response, history entry or log line carries a cookie value.
  */
+import { basename } from 'node:path'
 import { Elysia, t } from 'elysia'
 import { CookieImportError, SESSION_VARIABLES } from '../../client/cookies'
 import { envFileProblem, removeSessionVariables } from '../../client/env-file'
+import { FileWriteError } from '../../client/file-write-error'
 import { CHALLENGE_HINT, RECONNECT_HINT } from '../../client/session-health'
 import { checkImportedSession, refusalMessage, storeSession } from '../../session/connect'
 import type { PlaygroundContext } from '../app'
@@ -114,7 +116,14 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 						checked.report.session === 'challenge' ? 'challenge_required' : 'login_required',
 						refusal
 					)
-				const stored = await storeSession(deps.envPath, checked)
+				const stored = await storeSession(deps.envPath, checked).catch((error: unknown) => {
+					// Said plainly, without the file's path on the server (which may be absolute).
+					if (!(error instanceof FileWriteError)) throw error
+					throw new HttpError(
+						'internal_error',
+						`The session is valid but could not be stored: the environment file ${basename(error.file)} cannot be written (${error.code}); check that smkit may write it and its folder, then connect again`
+					)
+				})
 				ig.setCredentials(checked.credentials)
 				ig.session.recordSuccess(checked.report.username ?? undefined)
 				return ok(
