@@ -139,7 +139,9 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 	if (status < 200 || status >= 300) return fail('upstream_error', 'unexpected answer')
 	if (context.expect === 'text') return { ok: true, data: text }
 	if (parsed === undefined) {
-		if (/login|LoginAndSignupPage/i.test(text.slice(0, 200)))
+		// Only a page (HTML) can be the login page: a JSON answer cut short whose records hold
+		// `login_id` or `last_login` is malformed, not a lost session (which would mark it expired).
+		if (/^\s*</.test(text) && /LoginAndSignupPage|accounts\/login|<title>\s*Login/i.test(text.slice(0, 5000)))
 			return fail('login_required', 'login required (answered with the login page)')
 		return fail('upstream_error', 'malformed JSON')
 	}

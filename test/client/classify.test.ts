@@ -106,7 +106,22 @@ describe('classifyResponse', () => {
 		['503 JSON', 503, { message: 'unavailable' }, {}, 'upstream_error'],
 		['an HTML 403 naming login_required', 403, '<html>login_required</html>', {}, 'login_required'],
 		['a 200 login page', 200, '<!DOCTYPE html><html><body class="LoginAndSignupPage">', {}, 'login_required'],
-		['a 200 that is not JSON', 200, '{"items": [', {}, 'upstream_error']
+		['a 200 that is not JSON', 200, '{"items": [', {}, 'upstream_error'],
+		// Cut short, records with "login" in their keys are still malformed JSON, not the login page.
+		[
+			'a 200 cut short holding login keys',
+			200,
+			'{"sessions": [{"login_id": "1", "login_timestamp": 1',
+			{},
+			'upstream_error'
+		],
+		[
+			'a 200 login page redirecting',
+			200,
+			'<html><head><title>Login • Instagram</title></head>',
+			{},
+			'login_required'
+		]
 	]
 	for (const [name, status, body, headers, kind] of cases) {
 		it(`maps ${name} to ${kind}`, () => {
