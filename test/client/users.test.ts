@@ -146,6 +146,19 @@ describe('ig.public against the simulator (anonymous)', () => {
 		}
 	})
 
+	it('malformed answers from every strategy are an upstream error, never a profile without its pk', async () => {
+		context.sim.faults.set({ kind: 'malformed' })
+		try {
+			const ig = context.client({ credentials: undefined, maxRetries: 0 })
+			await expect(ig.public.getProfile('luna.explorer')).rejects.toMatchObject({ kind: 'upstream_error' })
+			await expect(ig.public.getPosts('luna.explorer', { count: 3 })).rejects.toMatchObject({
+				kind: 'upstream_error'
+			})
+		} finally {
+			context.sim.faults.clear()
+		}
+	})
+
 	it("refuses another account's public posts cursor and a made-up one instead of reading the wrong posts", async () => {
 		const ig = context.client({ credentials: undefined })
 		const luna = await ig.public.getPosts(DEMO.luna.username, { count: 12 })

@@ -229,8 +229,11 @@ export class Public extends ApiGroup {
 			if (only && !only.includes(source)) continue
 			try {
 				const user = await run()
-				if (user && (text(user.username) || user.edge_followed_by || user.follower_count !== undefined))
-					return { user, source }
+				// Without its id a profile is no answer (every later call needs the pk): a page cut short
+				// yields names and counts but no id, and must not pass for a profile with pk ''.
+				const named =
+					user && (text(user.username) || user.edge_followed_by || user.follower_count !== undefined)
+				if (user && named && text(user.id ?? user.pk)) return { user, source }
 			} catch (error) {
 				if (!(error instanceof IgError) || isTransportFailure(error)) throw error
 				errors.push(error)
