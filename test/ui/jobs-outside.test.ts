@@ -83,3 +83,30 @@ test(
 	},
 	BROWSER_TIMEOUT
 )
+
+test(
+	"a job collected from Instagram, on a demo playground's store, is marked and never resumed here",
+	async () => {
+		const real = new JobStore(store, { demo: false })
+		const job = real.create({ kind: 'followers', target: 'natgeo', limit: 100 }, 'playground')
+		real.storePage(job.id, records(1, 40), 'c1')
+		real.setStatus(job.id, 'paused', 'Paused: resume it to continue from where it stopped')
+
+		const { page } = ui
+		await openPanel(page, ui.playground, 'jobs')
+		const card = page.locator(`main article.job[data-job="${job.id}"]`)
+		await card.locator('text=Instagram data').waitFor()
+		expect(await card.locator('.tag', { hasText: 'Instagram data' }).getAttribute('title')).toBe(
+			'Collected from Instagram: it continues only in a playground without --demo'
+		)
+		// Downloads and Delete only: no Resume or Cancel for a job of the other Instagram.
+		expect(await card.locator('.row-actions button').allInnerTexts()).toEqual([
+			'CSV',
+			'JSONL',
+			'JSON',
+			'Delete'
+		])
+		expectCleanPage(ui)
+	},
+	BROWSER_TIMEOUT
+)
