@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { formatSize, savedLine } from '../../src/agent/ask-terminal'
 import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
-import { bun, main, runOnTerminal, visible } from './terminal-run'
+import { askPiped, runOnTerminal, visible } from './terminal-run'
 
 let llm: FakeLlm
 let workDir: string
@@ -22,23 +22,7 @@ afterAll(async () => {
 })
 
 /** `smkit ask --demo ARGS` with the fake model, its output piped. */
-async function smkit(args: string[]) {
-	const env: Record<string, string> = {}
-	for (const [key, value] of Object.entries(process.env))
-		if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$/.test(key)) env[key] = value
-	env.NO_COLOR = '1'
-	const provider = ['--provider', 'openai', '--api-key', 'sk-output-test', '--base-url', llm.url]
-	const child = Bun.spawn(
-		[bun, main, 'ask', ...provider, '--env', path.join(workDir, 'missing.env'), '--demo', ...args],
-		{ cwd: workDir, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' }
-	)
-	const [stdout, stderr, code] = await Promise.all([
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text(),
-		child.exited
-	])
-	return { stdout, stderr, code }
-}
+const smkit = (args: string[]) => askPiped(llm.url, workDir, args)
 
 /** 1,204 bytes of CSV saved under `name`, then an answer. */
 const saveReport = (name: string) => [

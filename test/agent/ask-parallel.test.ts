@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { type FakeLlm, type RecordedRequest, reply, startFakeLlm } from '../support/fake-llm'
-import { bun, main, runOnTerminal, visible } from './terminal-run'
+import { askPiped, runOnTerminal, visible } from './terminal-run'
 
 let llm: FakeLlm
 let workDir: string
@@ -22,33 +22,7 @@ afterAll(async () => {
 })
 
 /** `smkit ask --demo --parallel ARGS` with the fake model, no terminal and nothing on standard input. */
-async function smkit(args: string[]) {
-	const env: Record<string, string> = {}
-	for (const [key, value] of Object.entries(process.env))
-		if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$/.test(key)) env[key] = value
-	env.NO_COLOR = '1'
-	const provider = ['--provider', 'openai', '--api-key', 'sk-parallel-test', '--base-url', llm.url]
-	const child = Bun.spawn(
-		[
-			bun,
-			main,
-			'ask',
-			...provider,
-			'--env',
-			path.join(workDir, 'missing.env'),
-			'--demo',
-			'--parallel',
-			...args
-		],
-		{ cwd: workDir, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' }
-	)
-	const [stdout, stderr, code] = await Promise.all([
-		new Response(child.stdout).text(),
-		new Response(child.stderr).text(),
-		child.exited
-	])
-	return { stdout, stderr, code }
-}
+const smkit = (args: string[]) => askPiped(llm.url, workDir, ['--parallel', ...args])
 
 const question = (request: RecordedRequest): string =>
 	request.body.messages.findLast((message: { role: string }) => message.role === 'user')?.content ?? ''

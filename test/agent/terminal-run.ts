@@ -87,3 +87,33 @@ export function runOnTerminal(
 		exited: child.exited
 	}
 }
+
+/** What a piped `smkit ask` left. */
+export interface PipedAsk {
+	stdout: string
+	stderr: string
+	code: number
+}
+
+/**
+ * `smkit ask --demo ARGS` from the sources against the scripted model at `modelUrl`, piped: no
+ * terminal, nothing on standard input, NO_COLOR, no model key or address from this environment, and
+ * an environment file that does not exist (in `workDir`, the working directory).
+ */
+export async function askPiped(modelUrl: string, workDir: string, args: string[]): Promise<PipedAsk> {
+	const env: Record<string, string> = {}
+	for (const [key, value] of Object.entries(process.env))
+		if (value !== undefined && !/_API_KEY$|^OPENAI_BASE_URL$|^OLLAMA_HOST$/.test(key)) env[key] = value
+	env.NO_COLOR = '1'
+	const provider = ['--provider', 'openai', '--api-key', 'sk-piped-test', '--base-url', modelUrl]
+	const child = Bun.spawn(
+		[bun, main, 'ask', ...provider, '--env', path.join(workDir, 'missing.env'), '--demo', ...args],
+		{ cwd: workDir, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' }
+	)
+	const [stdout, stderr, code] = await Promise.all([
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text(),
+		child.exited
+	])
+	return { stdout, stderr, code }
+}
