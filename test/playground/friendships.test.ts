@@ -83,5 +83,25 @@ describe('/api/friendships', () => {
 		await expectFailure(await playground.get('/api/friendships/status/abc'), 400, 'bad_request')
 	})
 
+	it('GET pending: Instagram sends the requests in one piece, so only their own cursors page them', async () => {
+		const all = await expectList(await playground.get('/api/friendships/pending?count=200'))
+		expect(all.data.length).toBeGreaterThan(3)
+		const first = await expectList(await playground.get('/api/friendships/pending?count=3'))
+		expect(typeof first.next_cursor).toBe('string')
+		const next = await expectList(
+			await playground.get(`/api/friendships/pending?count=3&cursor=${encodeURIComponent(first.next_cursor)}`)
+		)
+		expect([...pks(first), ...pks(next)]).toEqual(pks(all).slice(0, 6))
+		// Any other cursor would be ignored upstream and answer the first requests again as the next ones.
+		for (const other of ['garbage', 'QVFDupstream', '~p2.x', '~p1.e30']) {
+			const bad = await expectFailure(
+				await playground.get(`/api/friendships/pending?count=3&cursor=${other}`),
+				400,
+				'bad_request'
+			)
+			expect(bad.error).toContain('cursor')
+		}
+	})
+
 	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
 })

@@ -18,5 +18,19 @@ describe('/api/hashtags', () => {
 		await expectFailure(await playground.get('/api/hashtags/info/a.b'), 400, 'bad_request')
 	})
 
+	it('GET info/{tag}: a format character or symbol is a 400 naming the tag, as the documented pattern says', async () => {
+		// U+202E (right-to-left override), U+00D7 (×), U+2028 (line separator): none a letter, mark or digit.
+		for (const encoded of ['%E2%80%AE', 'a%C3%97b', 'a%E2%80%A8b']) {
+			const bad = await expectFailure(
+				await playground.get(`/api/hashtags/info/${encoded}`),
+				400,
+				'bad_request'
+			)
+			expect(bad.error).toContain("'tag'")
+		}
+		// Letters of any script pass the check and reach Instagram.
+		await expectFailure(await playground.get('/api/hashtags/info/caf%C3%A9nosuchtag'), 404, 'not_found')
+	})
+
 	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
 })

@@ -88,6 +88,41 @@ describe('numeric body fields', () => {
 		}
 	})
 
+	it('a JSON number over 15 digits or with a fraction is a 400 naming the field, never stored', async () => {
+		expect(
+			(
+				await playground.request('POST', '/api/lists', {
+					body: { name: 'big', usernames: ['luna.explorer'] }
+				})
+			).status
+		).toBe(200)
+		const before = (await playground.json('/api/jobs')).body.data.length
+		// JSON reads 1e20 and 1234567890123456 as whole numbers: only the bound tells them apart.
+		for (const number of ['1e20', '1234567890123456', '1000000000000000', '2.5', '1e-3']) {
+			for (const [path, fields, field] of [
+				['/api/jobs', '"kind":"posts","target":"luna.explorer",', 'limit'],
+				['/api/lists/big/jobs', '"kind":"posts",', 'limit'],
+				['/api/save', '"name":"hs",', 'history_id']
+			]) {
+				const response = await playground.request('POST', path, { body: `{${fields}"${field}":${number}}` })
+				const body = await response.json()
+				expect({ path, number, status: response.status, code: body.code }).toEqual({
+					path,
+					number,
+					status: 400,
+					code: 'bad_request'
+				})
+				expect(body.error).toContain(`'${field}'`)
+			}
+		}
+		expect((await playground.json('/api/jobs')).body.data).toHaveLength(before)
+		// The largest number of 15 digits is still taken.
+		const largest = await playground.request('POST', '/api/jobs', {
+			body: '{"kind":"following","target":"luna.explorer","limit":999999999999999}'
+		})
+		expect((await largest.json()).data.limit).toBe(999_999_999_999_999)
+	})
+
 	it('a history id to save as odd text is a 400 naming it', async () => {
 		const response = await playground.request('POST', '/api/save', { body: { name: 'x', history_id: '0x1' } })
 		expect(response.status).toBe(400)

@@ -191,6 +191,14 @@ export function invalidCalls(document: Json, operation: DocumentOperation, sensi
 				path: concretePath(operation, { ...values, [parameter.name]: bad })
 			})
 		)
+		// A documented maximum is the server's: one more is refused, not read (a 16-digit id, count 201).
+		if (schema.type === 'integer' && schema.maximum !== undefined)
+			calls.push(
+				withBody({
+					label: `${parameter.in} parameter ${parameter.name} over its maximum`,
+					path: concretePath(operation, { ...values, [parameter.name]: BigInt(schema.maximum) + 1n })
+				})
+			)
 		if (parameter.in === 'query' && parameter.required) {
 			const { [parameter.name]: _dropped, ...rest } = values
 			calls.push(
@@ -206,6 +214,40 @@ export function invalidCalls(document: Json, operation: DocumentOperation, sensi
 		calls.push({ label: 'body not JSON', path: sensible.path, rawBody: '{"unfinished":' })
 		if ((bodySchema.required ?? []).length > 0)
 			calls.push({ label: 'empty body object', path: sensible.path, body: {} })
+		// The body is documented as a required object: anything else is refused, whatever its fields.
+		for (const rawBody of notObjects)
+			calls.push({ label: `body ${JSON.stringify(rawBody)}`, path: sensible.path, rawBody })
+		calls.push(...integerFieldBreakers(document, bodySchema, sensible))
+	}
+	return calls
+}
+
+/** JSON texts that are no object, and the empty body. */
+const notObjects = ['42', '"text"', '[1,2]', 'null', 'true', '']
+
+/** The integer schema of a body field (possibly one branch of `anyOf`, beside null). */
+function integerOf(document: Json, field: Json | undefined): Json | undefined {
+	const schema = resolveSchema(document, field)
+	if (schema?.type === 'integer') return schema
+	return (schema?.anyOf as Json[] | undefined)?.find((branch) => branch.type === 'integer')
+}
+
+/**
+ * Bodies breaking an integer field's rules with JSON numbers: one over its maximum, `1e20` (a whole
+ * number as JSON reads it, more than 15 digits) and a fraction.
+ */
+function integerFieldBreakers(document: Json, bodySchema: Json, sensible: Call): Call[] {
+	const calls: Call[] = []
+	for (const [name, field] of Object.entries((bodySchema.properties ?? {}) as Json)) {
+		const integer = integerOf(document, field as Json)
+		if (!integer) continue
+		// The number goes in as JSON text: `JSON.stringify` would write 1e20 as 100000000000000000000.
+		const body = (value: string) =>
+			JSON.stringify({ ...(sensible.body as Json), [name]: '<value>' }).replace('"<value>"', value)
+		const over = integer.maximum === undefined ? '1e20' : String(BigInt(integer.maximum) + 1n)
+		calls.push({ label: `body field ${name} = ${over}`, path: sensible.path, rawBody: body(over) })
+		calls.push({ label: `body field ${name} = 1e20`, path: sensible.path, rawBody: body('1e20') })
+		calls.push({ label: `body field ${name} = 2.5`, path: sensible.path, rawBody: body('2.5') })
 	}
 	return calls
 }

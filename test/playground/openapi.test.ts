@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { requireTag } from '../../src/client/api/base'
 import { isDataPath } from '../../src/playground/app'
 import { openApiPath } from '../../src/playground/openapi/document'
 import { DocumentValidator, operationKey, operationsOf, resolveResponse, schemasOf } from '../support/openapi'
@@ -188,6 +189,88 @@ describe('OpenAPI document', () => {
 		expect(Object.keys(status.responses)).toEqual(['200', '403', '500'])
 		const forbidden = resolveResponse(document, status.responses['403'])
 		expect(forbidden.content['application/json'].example.code).toBe('forbidden')
+	})
+
+	it('bounds every whole number a request sends as the server does: at most 15 digits', () => {
+		const integersOf = (schema: any): any[] =>
+			schema?.type === 'integer'
+				? [schema]
+				: (schema?.anyOf ?? []).filter((branch: any) => branch.type === 'integer')
+		const unbounded: string[] = []
+		for (const { method, path, operation } of operationsOf(document)) {
+			const key = operationKey(method, path)
+			const inputs: [string, any][] = (operation.parameters ?? []).map((parameter: any) => [
+				`parameter ${parameter.name}`,
+				parameter.schema
+			])
+			let body = operation.requestBody?.content?.['application/json']?.schema
+			if (body?.$ref) body = document.components.schemas[body.$ref.replace('#/components/schemas/', '')]
+			for (const [name, field] of Object.entries<any>(body?.properties ?? {}))
+				inputs.push([`body field ${name}`, field])
+			for (const [where, schema] of inputs)
+				for (const integer of integersOf(schema))
+					if (!(integer.maximum <= 999_999_999_999_999)) unbounded.push(`${key} ${where}`)
+		}
+		expect(unbounded).toEqual([])
+		const job = document.paths['/api/jobs/{id}'].get.parameters[0].schema
+		expect(job).toMatchObject({ type: 'integer', minimum: 1, maximum: 999_999_999_999_999 })
+	})
+
+	it("documents a list name's pattern, and the server takes exactly the names it admits", async () => {
+		const validator = new DocumentValidator(document)
+		const name =
+			document.paths['/api/lists'].post.requestBody.content['application/json'].schema.properties.name
+		expect(typeof name.pattern).toBe('string')
+		const names = [
+			'café',
+			'competitors',
+			' spaced out ',
+			'-dash',
+			'a/b',
+			'tab\tin',
+			'x'.repeat(50),
+			'ok.name_1-2'
+		]
+		// The names differ, so each one the document admits is created (none exists already).
+		for (const [index, text] of names.entries()) {
+			const admitted = validator.problems(name, text).length === 0
+			const response = await playground.request('POST', '/api/lists', {
+				body: { name: text, usernames: [] }
+			})
+			expect({ text, index, status: response.status }).toEqual({ text, index, status: admitted ? 200 : 400 })
+		}
+		expect(validator.problems(name, 'café')).not.toEqual([])
+	})
+
+	it('documents the hashtag pattern the server applies: the same characters up to U+FFFF, U+202E refused', () => {
+		for (const [path, parameter] of [
+			['/api/feed/tag/{hashtag}', 'hashtag'],
+			['/api/hashtags/info/{tag}', 'tag']
+		]) {
+			const documented = document.paths[path].get.parameters.find((item: any) => item.name === parameter)
+			const schema = documented.schema
+			// As JSON Schema tools read it (the `u` flag), and as the server's validator does (without).
+			for (const pattern of [new RegExp(schema.pattern, 'u'), new RegExp(schema.pattern)]) {
+				const differing: string[] = []
+				for (let code = 0; code <= 0xffff; code++) {
+					if (code >= 0xd800 && code <= 0xdfff) continue
+					const character = String.fromCharCode(code)
+					let taken = true
+					try {
+						requireTag(`x${character}x`)
+					} catch {
+						taken = false
+					}
+					if (pattern.test(`x${character}x`) !== taken) differing.push(code.toString(16))
+				}
+				expect({ path, differing }).toEqual({ path, differing: [] })
+				expect(pattern.test('\u202E')).toBe(false)
+				expect(pattern.test('𠮷野家')).toBe(true)
+				expect(pattern.test('a'.repeat(100))).toBe(true)
+				expect(pattern.test('a'.repeat(101))).toBe(false)
+			}
+			expect(documented.description).toContain('an emoji is a 400')
+		}
 	})
 
 	it('renders the reference page from the embedded Scalar bundle: no external URL', async () => {

@@ -245,6 +245,23 @@ const CASES: ListCase[] = [
 	}
 ]
 
+/**
+ * Lists Instagram sends in one piece (docs/api-contract.md, "Pagination"): their only cursors point
+ * inside the piece, so any other is a 400 rather than sent upstream, ignored, and answered with the
+ * first records as if they came after it.
+ */
+const ONE_PIECE = new Set([
+	'pending requests',
+	'likers',
+	'user search',
+	'search users',
+	'search hashtags',
+	'search places',
+	'highlights',
+	'stories',
+	'stories tray'
+])
+
 /** Walks a list to its end; `countAt(step)` is the `count` of each request. Checks each page as it goes. */
 async function walk(harness: PlaygroundHarness, list: ListCase, countAt: (step: number) => number) {
 	const keys: string[] = []
@@ -309,6 +326,20 @@ describe('every list walks to exactly its full contents with any count sequence'
 			}
 		})
 	}
+
+	it('a list sent in one piece refuses any cursor it did not issue', async () => {
+		// An upstream cursor of another list (followers) and text that is no cursor at all.
+		const followers = await expectList(await harness.get(`/api/friendships/followers/${LUNA}?count=50`))
+		expect(typeof followers.next_cursor).toBe('string')
+		for (const list of CASES.filter((item) => ONE_PIECE.has(item.name))) {
+			for (const cursor of ['garbage', followers.next_cursor as string]) {
+				const url = `${list.path}${list.path.includes('?') ? '&' : '?'}count=2&cursor=${encodeURIComponent(cursor)}`
+				const { status, body } = await harness.json(url)
+				expect({ url, status, code: body.code }).toEqual({ url, status: 400, code: 'bad_request' })
+			}
+		}
+		expect(CASES.filter((item) => ONE_PIECE.has(item.name)).length).toBe(ONE_PIECE.size)
+	})
 
 	it('lists Instagram pages span several upstream pages here, so the walks cross page boundaries', () => {
 		// Page sizes of the simulator: comments 15, explore 24, tag 9, liked 16, saved 3, inbox news 11,

@@ -6,7 +6,7 @@
 import { normalizeFriendshipStatus } from '../normalize/social'
 import { normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, text } from '../normalize/values'
-import { type ListOptions, type Page, paginate } from '../pagination'
+import { type ListOptions, type Page, paginate, paginateWhole } from '../pagination'
 import type { FriendshipStatus, UserShort } from '../types'
 import { ApiGroup, call, type RequestOptions, requirePk } from './base'
 
@@ -51,9 +51,19 @@ export class Friendships extends ApiGroup {
 		return this.#userList('/api/v1/friendships/{pk}/mutual_followers/', requirePk('userPk', userPk), options)
 	}
 
-	/** Follow requests the viewer received: `GET /api/v1/friendships/pending/` → `users[]` [get_default]. */
+	/**
+	 * Follow requests the viewer received: `GET /api/v1/friendships/pending/` → `users[]` [get_default],
+	 * in one piece: paged as likers are, so a cursor this list did not return is refused rather than
+	 * sent upstream, where it would be ignored and bring the first requests back as the next ones.
+	 */
 	async getPendingRequests(options: ListOptions = {}): Promise<Page<UserShort>> {
-		return this.#userList('/api/v1/friendships/pending/', '', options)
+		return paginateWhole(async () => {
+			const body = await call(this.client, '/api/v1/friendships/pending/', {
+				category: 'get_default',
+				signal: options.signal
+			})
+			return asArray(body.users).map(normalizeUserShort)
+		}, options)
 	}
 
 	/** Follows a user (a request for private accounts): `POST /api/v1/friendships/create/{pk}/` [post_follow]. */

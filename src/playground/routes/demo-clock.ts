@@ -7,6 +7,7 @@ import { Elysia, t } from 'elysia'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
+import { objectBody } from './params'
 
 /** The longest single move, in hours (a week). */
 const MAX_ADVANCE_HOURS = 168
@@ -57,15 +58,16 @@ export const demoClockRoutes = ({ deps }: PlaygroundContext) => {
 				return ok(reading, `Demo time moved ${body.advance_hours} h to ${reading.iso}`)
 			},
 			{
-				parse: 'json',
-				body: t.Object({
-					advance_hours: t.Number({
-						exclusiveMinimum: 0,
-						maximum: MAX_ADVANCE_HOURS,
-						error: `Invalid body field 'advance_hours': expected hours above 0 and at most ${MAX_ADVANCE_HOURS}`,
-						examples: [24]
+				...objectBody(
+					t.Object({
+						advance_hours: t.Number({
+							exclusiveMinimum: 0,
+							maximum: MAX_ADVANCE_HOURS,
+							error: `Invalid body field 'advance_hours': expected hours above 0 and at most ${MAX_ADVANCE_HOURS}`,
+							examples: [24]
+						})
 					})
-				}),
+				),
 				...clockDocs('Move the demo world forward')
 			}
 		)

@@ -5,6 +5,7 @@
 import { Elysia, t } from 'elysia'
 import { csvResponse } from '../../server/csv'
 import { documentedContent } from './docs'
+import { objectBody } from './params'
 
 const detail = documentedContent(
 	'Export',
@@ -16,7 +17,8 @@ const detail = documentedContent(
 	},
 	{
 		description:
-			'Converts records to CSV: `data` is an array of records, or a list envelope whose `data` is one. ' +
+			'Converts records to CSV: `data` is an array of records or a list envelope whose `data` is one; ' +
+			'one record (or an envelope of one) is one row. ' +
 			'Cells starting with =, +, - or @ are escaped against formula injection. Bodies up to 10 MiB.'
 	}
 )
@@ -25,25 +27,26 @@ const detail = documentedContent(
 export const exportRoutes = () =>
 	new Elysia({ prefix: '/api/export' }).post('/csv', ({ body }) => csvResponse(body), {
 		// Records stay unvalidated here (up to 10 MiB of them); `csvResponse` checks their shape.
-		parse: 'json',
-		body: t.Object(
-			{
-				data: t.Unknown({
-					description:
-						'An array of records, { data: [records] } (a playground list envelope), or one record (one row)',
-					examples: [[{ username: 'luna.explorer', follower_count: 48210 }]]
-				}),
-				name: t.Optional(
-					t.String({
-						maxLength: 200,
-						error: "Invalid body field 'name': expected text of at most 200 characters",
+		...objectBody(
+			t.Object(
+				{
+					data: t.Unknown({
 						description:
-							'What the records are, starting the file name: followers-luna.explorer gives followers-luna.explorer-20261123-195847.csv',
-						examples: ['followers-luna.explorer']
-					})
-				)
-			},
-			{ title: 'CsvExportRequest' }
+							'An array of records, { data: [records] } (a playground list envelope), or one record (one row)',
+						examples: [[{ username: 'luna.explorer', follower_count: 48210 }]]
+					}),
+					name: t.Optional(
+						t.String({
+							maxLength: 200,
+							error: "Invalid body field 'name': expected text of at most 200 characters",
+							description:
+								'What the records are, starting the file name: followers-luna.explorer gives followers-luna.explorer-20261123-195847.csv',
+							examples: ['followers-luna.explorer']
+						})
+					)
+				},
+				{ title: 'CsvExportRequest' }
+			)
 		),
 		...detail
 	})

@@ -55,7 +55,7 @@ export const JobParams = t.Object({
 })
 
 const limitError =
-	"Invalid body field 'limit': expected a whole number of at least 1, or null for the whole list"
+	"Invalid body field 'limit': expected a whole number of at least 1 and at most 15 digits, or null for the whole list"
 
 export const CreateBody = t.Object({
 	kind: t.Union(

@@ -16,7 +16,7 @@ import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
 import { CreateBody, ExportQuery, eventsDetail, exportDetail, JobParams, JobSchema } from './job-schemas'
-import { singleQuery } from './params'
+import { objectBody, singleQuery } from './params'
 
 const describeJob = (job: Job) => `Job ${job.id}: ${job.kind} of ${job.target}, ${job.status}`
 
@@ -64,8 +64,7 @@ export const jobsRoutes = ({ jobs: manager }: PlaygroundContext) =>
 				return ok(publicJob(job), `${describeJob(job)}`)
 			},
 			{
-				parse: 'json',
-				body: CreateBody,
+				...objectBody(CreateBody),
 				...documented('Jobs', 'Start a job: collect a whole list', JobSchema)
 			}
 		)

@@ -20,7 +20,7 @@ import { PostsQuery } from './analytics'
 import { documented } from './docs'
 import { JobSchema } from './job-schemas'
 import { plural } from './list'
-import { DecimalInteger, singleQuery } from './params'
+import { DecimalInteger, objectBody, singleQuery } from './params'
 import { WatchSchema } from './watch-schemas'
 
 /** The most members a list takes. */
@@ -31,6 +31,13 @@ const ListSchema = t.Object({
 	usernames: t.Array(t.String()),
 	created_at: t.String({ format: 'date-time' })
 })
+
+/**
+ * A list name in a body as the server takes it: `LIST_NAME_PATTERN` once surrounding white space
+ * is trimmed (the name is stored trimmed). The part inside ends with no space, so the pattern never
+ * backtracks over a run of spaces.
+ */
+const BODY_NAME_PATTERN = '^\\s*[A-Za-z0-9](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?\\s*$'
 
 const NameParams = t.Object({
 	name: t.String({
@@ -75,7 +82,7 @@ export function requireList(context: PlaygroundContext, name: string): AccountLi
 /** A list named in the path that does not exist is a 404. */
 const unknownList = { errors: ['not_found'] as ErrorCode[] }
 
-const limitError = "Invalid body field 'limit': expected a whole number of at least 1"
+const limitError = "Invalid body field 'limit': expected a whole number of at least 1 and at most 15 digits"
 
 /**
  * Comparing a list's members calls Instagram for each, so it meets Instagram's failures as the
@@ -99,6 +106,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			'/lists',
 			({ body }) => {
 				const name = body.name.trim()
+				// The body pattern admits exactly these names; the store's own rule stays the last word.
 				if (!new RegExp(LIST_NAME_PATTERN).test(name))
 					throw new HttpError(
 						'bad_request',
@@ -110,16 +118,20 @@ export const listsRoutes = (context: PlaygroundContext) => {
 				return ok(list, `List ${name}: ${plural(list.usernames.length, 'account')}`)
 			},
 			{
-				parse: 'json',
-				body: t.Object({
-					name: t.String({
-						minLength: 1,
-						maxLength: 50,
-						error: "Invalid body field 'name': expected a list name (1-50 characters)",
-						examples: ['competitors']
-					}),
-					usernames: t.Optional(Usernames)
-				}),
+				...objectBody(
+					t.Object({
+						name: t.String({
+							minLength: 1,
+							maxLength: 50,
+							pattern: BODY_NAME_PATTERN,
+							error: "Invalid body field 'name': letters, digits, space, . _ or - (1-50 characters)",
+							description:
+								'The name of the list: letters, digits, space, . _ or -, starting with a letter or digit (1-50 characters; surrounding spaces are dropped)',
+							examples: ['competitors']
+						}),
+						usernames: t.Optional(Usernames)
+					})
+				),
 				...documented('Lists', 'Create a list', ListSchema)
 			}
 		)
@@ -146,8 +158,7 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			},
 			{
 				params: NameParams,
-				parse: 'json',
-				body: t.Object({ usernames: Usernames }),
+				...objectBody(t.Object({ usernames: Usernames })),
 				...documented('Lists', 'Add accounts to a list', ListSchema, unknownList)
 			}
 		)
@@ -209,20 +220,34 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			},
 			{
 				params: NameParams,
-				parse: 'json',
-				body: t.Object({
-					every: t.Optional(
-						t.String({ maxLength: 16, default: '1d', error: "Invalid body field 'every': expected 1h to 7d" })
-					),
-					followers: t.Optional(
-						t.Boolean({ default: false, error: "Invalid body field 'followers': expected true or false" })
-					)
-				}),
+				...objectBody(
+					t.Object({
+						every: t.Optional(
+							t.String({
+								maxLength: 16,
+								default: '1d',
+								error: "Invalid body field 'every': expected 1h to 7d",
+								description: 'Time between runs: 1h to 7d (e.g. 6h, 1d)'
+							})
+						),
+						followers: t.Optional(
+							t.Boolean({
+								default: false,
+								error: "Invalid body field 'followers': expected true or false",
+								description: 'Store the complete follower list with each snapshot (needed for diffs)'
+							})
+						)
+					})
+				),
 				...documented(
 					'Lists',
 					'Watch every account of a list',
 					t.Object({ created: t.Array(WatchSchema), existing: t.Array(WatchSchema) }),
-					unknownList
+					{
+						...unknownList,
+						description:
+							'Creates a watch of every member not watched yet (`existing` lists the others). The body is a JSON object; `{}` takes the defaults (every 1d, no follower lists).'
+					}
 				)
 			}
 		)
@@ -243,16 +268,17 @@ export const listsRoutes = (context: PlaygroundContext) => {
 			},
 			{
 				params: NameParams,
-				parse: 'json',
-				body: t.Object({
-					kind: t.Union(
-						JOB_KINDS.map((kind) => t.Literal(kind)),
-						{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
-					),
-					limit: t.Optional(
-						t.Union([DecimalInteger({ minimum: 1, error: limitError }), t.Null()], { error: limitError })
-					)
-				}),
+				...objectBody(
+					t.Object({
+						kind: t.Union(
+							JOB_KINDS.map((kind) => t.Literal(kind)),
+							{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
+						),
+						limit: t.Optional(
+							t.Union([DecimalInteger({ minimum: 1, error: limitError }), t.Null()], { error: limitError })
+						)
+					})
+				),
 				...documented('Lists', 'Start one job per account of a list', t.Array(JobSchema), unknownList)
 			}
 		)

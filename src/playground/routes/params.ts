@@ -1,7 +1,8 @@
 /**
- * Path and query schemas shared by the route groups. Path parameters are checked before anything
- * reaches the client (docs/api-contract.md, "Security"): Instagram's own character sets, bounded lengths. Each schema carries
- * an `error` text naming the field, because Elysia reports a coerced query number without its name.
+ * Path, query and body schemas shared by the route groups. Path parameters are checked before
+ * anything reaches the client (docs/api-contract.md, "Security"): Instagram's own character sets,
+ * bounded lengths. Each schema carries an `error` text naming the field, because Elysia reports a
+ * coerced query number without its name. A JSON body is an object (`objectBody`).
  */
 import type { IntegerOptions, TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
@@ -11,16 +12,41 @@ import { HttpError } from '../envelope'
 /** Plain decimal digits, at most 15 (every such number is exact in a JavaScript number). */
 const DECIMAL_DIGITS = '^[0-9]{1,15}$'
 
+/** The largest whole number of at most 15 digits (docs/api-contract.md, "Data"). */
+export const MAX_DECIMAL_INTEGER = 999_999_999_999_999
+
 /**
  * A whole number in a path, query or body field, written in plain decimal digits. Elysia's own
  * integer accepts any text JavaScript reads as one (`0x10`, `1e3`, ` 7`, `+7`, `1.0`): a path or
  * query value with anything but digits is a 400 naming the field (its `error`) rather than read as
- * another number. A JSON body may send the number itself or its digits as a string.
+ * another number. A JSON body may send the number itself or its digits as a string. The bound
+ * `maximum` (default {@link MAX_DECIMAL_INTEGER}) holds for the number too: JSON reads `1e20` or
+ * `1234567890123456` as whole numbers, which would otherwise pass where their digits do not.
  */
 export function DecimalInteger(options: IntegerOptions & { error: string }) {
-	const schema = t.Integer(options)
+	// Elysia checks the decoded number against these options, so the bound covers both spellings.
+	const schema = t.Integer({ maximum: MAX_DECIMAL_INTEGER, ...options })
 	for (const branch of schema.anyOf) if (branch.type === 'string') branch.pattern = DECIMAL_DIGITS
 	return schema
+}
+
+/** Whether a parsed JSON body is an object (not an array, a string, a number or null). */
+const isJsonObject = (body: unknown) => typeof body === 'object' && body !== null && !Array.isArray(body)
+
+/**
+ * Route options for a JSON body validated by the object schema `body`: anything but a JSON object
+ * (`42`, `"text"`, `[1, 2]`, `null`, an empty body) is a 400. Elysia lets such a body through when
+ * none of the schema's fields is required (it fills the defaults into an empty object instead), so
+ * it is refused at the transform step, before the fields are validated. `{}` takes the defaults.
+ */
+export function objectBody<Body extends TObject>(body: Body) {
+	return {
+		parse: 'json' as const,
+		body,
+		transform({ body: parsed }: { body: unknown }) {
+			if (!isJsonObject(parsed)) throw new HttpError('bad_request', 'Invalid body: expected a JSON object')
+		}
+	}
 }
 
 /** An Instagram username: letters, digits, `.` and `_`, 1-30 characters. */
@@ -48,15 +74,53 @@ export const MediaPkParam = t.String({
 	examples: ['3842790443716764595']
 })
 
+/** A character of the Basic Multilingual Plane in a pattern: itself if ASCII `\w`, else `\uXXXX`. */
+const escaped = (code: number) =>
+	/^\w$/.test(String.fromCharCode(code))
+		? String.fromCharCode(code)
+		: `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`
+
 /**
- * A hashtag without `#`: word characters of any script (ASCII word characters plus everything from
- * U+00C0 up), 1-100 characters; no separators, dots, `%` or `#`.
+ * The characters of a hashtag below U+FFFF as the ranges of a regex class: `_` and every letter,
+ * mark and digit of any script (Unicode L, M, N), the characters the client's `requireTag` takes.
+ * Spelled out because the validator compiles patterns without the `u` flag (no `\p{L}`), and so
+ * do many JSON Schema tools; read from this runtime's Unicode tables, as `requireTag`'s are.
+ */
+function hashtagCharacterClass(): string {
+	const word = /^[\p{L}\p{M}\p{N}_]$/u
+	const ranges: [number, number][] = []
+	for (let code = 0; code <= 0xffff; code++) {
+		// Surrogates come in pairs, matched below.
+		if (code >= 0xd800 && code <= 0xdfff) continue
+		if (!word.test(String.fromCharCode(code))) continue
+		const last = ranges.at(-1)
+		if (last && last[1] === code - 1) last[1] = code
+		else ranges.push([code, code])
+	}
+	return ranges
+		.map(([from, to]) => (from === to ? escaped(from) : `${escaped(from)}-${escaped(to)}`))
+		.join('')
+}
+
+/**
+ * A hashtag as the server takes it, 1-100 characters: the class above, or a character beyond
+ * U+FFFF (a surrogate pair to a validator reading UTF-16 units, one code point to one using `u`).
+ * The class is exact; beyond U+FFFF the client's check still refuses what is no letter, mark or
+ * digit (an emoji), which the description says.
+ */
+const HASHTAG_PATTERN = `^(?:[${hashtagCharacterClass()}]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\u0000-\\uFFFF]){1,100}$`
+
+/**
+ * A hashtag without `#`: letters, marks and digits of any script and `_` (Unicode L, M, N), 1-100
+ * characters; no separators, punctuation, symbols or format characters (U+202E), no `%` or `#`.
  */
 export const HashtagParam = (name: string) =>
 	t.String({
-		pattern: '^[A-Za-z0-9_\\u00C0-\\uFFFF]{1,100}$',
-		error: `Invalid path parameter '${name}': a hashtag is letters, digits or _ (1-100 characters, no #)`,
-		description: 'Hashtag name, without #',
+		pattern: HASHTAG_PATTERN,
+		error: `Invalid path parameter '${name}': a hashtag is letters, digits or _ of any script (1-100 characters, no #)`,
+		description:
+			'Hashtag name, without #: letters, combining marks and digits of any script, or _ (Unicode categories L, M and N), 1-100 characters. ' +
+			'The pattern lists them up to U+FFFF; beyond it, only letters, marks and digits are taken too (an emoji is a 400).',
 		examples: ['sunset']
 	})
 

@@ -10,7 +10,7 @@ import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { FILENAME_PATTERN } from '../saved-store'
 import { documented } from './docs'
-import { DecimalInteger } from './params'
+import { DecimalInteger, objectBody } from './params'
 
 const Receipt = t.Object(
 	{
@@ -74,26 +74,28 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 				return ok(receipt, `Saved as ${receipt.file}`)
 			},
 			{
-				parse: 'json',
-				body: t.Object(
-					{
-						name: t.String({
-							minLength: 1,
-							maxLength: 200,
-							error: "Invalid body field 'name': expected 1-200 characters",
-							description: 'File name; sanitised, and made unique rather than overwriting',
-							examples: ['luna-profile']
-						}),
-						history_id: t.Optional(
-							DecimalInteger({
-								minimum: 1,
-								description:
-									'History id of the data request whose result to save (its X-Smkit-History-Id header); default: the last successful one',
-								error: "Invalid body field 'history_id': expected a history id (an integer from 1)"
-							})
-						)
-					},
-					{ title: 'SaveRequest' }
+				...objectBody(
+					t.Object(
+						{
+							name: t.String({
+								minLength: 1,
+								maxLength: 200,
+								error: "Invalid body field 'name': expected 1-200 characters",
+								description: 'File name; sanitised, and made unique rather than overwriting',
+								examples: ['luna-profile']
+							}),
+							history_id: t.Optional(
+								DecimalInteger({
+									minimum: 1,
+									description:
+										'History id of the data request whose result to save (its X-Smkit-History-Id header); default: the last successful one',
+									error:
+										"Invalid body field 'history_id': expected a history id (a whole number from 1, at most 15 digits)"
+								})
+							)
+						},
+						{ title: 'SaveRequest' }
+					)
 				),
 				...documented(
 					'Saved',

@@ -15,6 +15,7 @@ import { checkImportedSession, refusalMessage, storeSession } from '../../sessio
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { documented } from './docs'
+import { objectBody } from './params'
 
 /** What Instagram last said about the session. */
 export const SessionData = t.Object({
@@ -132,16 +133,19 @@ export const sessionRoutes = ({ ig, deps }: PlaygroundContext) =>
 				)
 			},
 			{
-				parse: 'json',
-				body: t.Object({
-					cookies: t.String({
-						minLength: 1,
-						maxLength: MAX_COOKIES_LENGTH,
-						description: 'A Cookie header, a Netscape cookies.txt or a JSON cookie export',
-						error: `Invalid body field 'cookies': expected a Cookie header, cookies.txt or JSON cookie export as text of at most ${MAX_COOKIES_LENGTH / 1024} KB; for a larger export of every site's cookies, export only instagram.com's or paste the Cookie header`,
-						examples: ['sessionid=1234567890%3Aabc%3A1%3Axyz; csrftoken=abcdef123456; ds_user_id=1234567890']
+				...objectBody(
+					t.Object({
+						cookies: t.String({
+							minLength: 1,
+							maxLength: MAX_COOKIES_LENGTH,
+							description: 'A Cookie header, a Netscape cookies.txt or a JSON cookie export',
+							error: `Invalid body field 'cookies': expected a Cookie header, cookies.txt or JSON cookie export as text of at most ${MAX_COOKIES_LENGTH / 1024} KB; for a larger export of every site's cookies, export only instagram.com's or paste the Cookie header`,
+							examples: [
+								'sessionid=1234567890%3Aabc%3A1%3Axyz; csrftoken=abcdef123456; ds_user_id=1234567890'
+							]
+						})
 					})
-				}),
+				),
 				...documented('System', 'Connect an Instagram account from exported browser cookies', ConnectData, {
 					description:
 						'Checks the session with Instagram, then stores it in the environment file. Refused (400) in demo mode and for cookies without a session; 401 or 403 when Instagram does not accept it.',

@@ -16,7 +16,7 @@ import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import { INSTAGRAM_ERRORS } from '../openapi/failures'
 import { documented } from './docs'
-import { singleQuery } from './params'
+import { objectBody, singleQuery } from './params'
 import { CreateBody, DiffSchema, SnapshotSchema, snapshotId, WatchParams, WatchSchema } from './watch-schemas'
 
 /** The watch with whether it runs now. */
@@ -87,8 +87,7 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 				}
 			},
 			{
-				parse: 'json',
-				body: CreateBody,
+				...objectBody(CreateBody),
 				...documented('Watches', 'Watch an account or a hashtag', WatchSchema, { errors: ['not_found'] })
 			}
 		)
