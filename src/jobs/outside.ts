@@ -30,9 +30,11 @@ const shellWord = (text: string) =>
 export function continueHint(job: Job): string {
 	if (job.owner === 'cli')
 		return `run \`smkit collect ${job.kind} ${shellWord(job.target)}${job.limit === null ? '' : ` --limit ${job.limit}`}${job.demo ? ' --demo' : ''}\` again (same --db) to continue it`
+	// Only a process of the job's own Instagram continues it (src/store/world.ts).
+	const which = job.demo === null ? '' : job.demo ? ' (with --demo)' : ' (without --demo)'
 	if (job.owner === 'mcp' && (job.status === 'paused' || job.status === 'failed'))
-		return 'the MCP tool jobs_start with the same kind, target and limit continues it'
-	return `it continues when ${RUNNER_NAMES[job.owner] ?? job.owner} starts again on this store`
+		return `the MCP tool jobs_start with the same kind, target and limit continues it${which ? `, in smkit mcp${which}` : ''}`
+	return `it continues when ${RUNNER_NAMES[job.owner] ?? job.owner}${which} starts again on this store`
 }
 
 /** Why the playground does not pause, resume or cancel a job of another process, and what does. */

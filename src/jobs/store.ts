@@ -123,7 +123,15 @@ export class JobStore {
 		if (!row) return false
 		if (row.runner_pid !== null && row.runner_pid !== process.pid && processAlive(row.runner_pid))
 			return false
-		// A job not yet known to be demo or real becomes what its first runner collects from.
+		// A job not yet known to be demo or real becomes what its first runner collects from; with
+		// nothing stored, it also forgets the upstream id it resolved (the other one's pk names
+		// another account) and looks its target up again.
+		if (this.demo !== undefined)
+			this.store.db
+				.query(
+					'UPDATE jobs SET target_id = NULL, total = NULL, cursor = NULL, pages = 0 WHERE id = ? AND demo IS NULL AND collected = 0'
+				)
+				.run(id)
 		this.store.db
 			.query('UPDATE jobs SET runner_pid = ?, demo = COALESCE(demo, ?) WHERE id = ? AND runner_pid IS ?')
 			.run(process.pid, worldValue(this.demo), id, row.runner_pid)

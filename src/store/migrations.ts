@@ -153,14 +153,15 @@ const WATCHES_2: Migration = {
 }
 
 /** What a record collected from the demo holds and one from Instagram never does: its pictures' path. */
-const DEMO_MARK = "LIKE '%/\\_\\_sim/%' ESCAPE '\\'"
+const DEMO_MARK = "LIKE '%/\\_\\_sim/img/%' ESCAPE '\\'"
 
 /**
  * `worlds-1`: `demo` says whether a job or a watch collects from demo mode's simulated Instagram
  * (1) or from Instagram (0), so neither continues from the other and mixes their data; null when
  * not known (a row from before this column, with nothing yet that tells): the first run stamps it.
- * Rows that tell are stamped here: demo records carry the simulator's picture paths (the first
- * three records of a job are read), a watch goes by its follower collections and top posts.
+ * Rows that tell are stamped here: demo records carry the simulator's picture paths (`/__sim/img/`;
+ * the first three records of a job are read), a watch goes by its follower collections (finished or
+ * pending) and top posts. A watch of counts alone cannot tell: its next run decides.
  */
 const WORLDS_1: Migration = {
 	id: 'worlds-1',
@@ -172,10 +173,11 @@ UPDATE jobs SET demo = CASE WHEN EXISTS (
 	) THEN 1 ELSE 0 END
 	WHERE EXISTS (SELECT 1 FROM job_records WHERE job_id = jobs.id);
 ALTER TABLE watches ADD COLUMN demo INTEGER;
-UPDATE watches SET demo = (
-	SELECT jobs.demo FROM watch_snapshots JOIN jobs ON jobs.id = watch_snapshots.follower_job_id
-	WHERE watch_snapshots.watch_id = watches.id AND jobs.demo IS NOT NULL
-	ORDER BY watch_snapshots.id DESC LIMIT 1
+UPDATE watches SET demo = COALESCE(
+	(SELECT jobs.demo FROM watch_snapshots JOIN jobs ON jobs.id = watch_snapshots.follower_job_id
+		WHERE watch_snapshots.watch_id = watches.id AND jobs.demo IS NOT NULL
+		ORDER BY watch_snapshots.id DESC LIMIT 1),
+	(SELECT jobs.demo FROM jobs WHERE jobs.id = watches.pending_job_id)
 );
 UPDATE watches SET demo = CASE WHEN top_posts ${DEMO_MARK} THEN 1 ELSE 0 END
 	FROM (SELECT watch_id, top_posts FROM watch_snapshots WHERE top_posts IS NOT NULL AND top_posts <> '[]'

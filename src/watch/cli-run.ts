@@ -42,7 +42,10 @@ export async function runWatches(
 			`Not run here: ${elsewhere.map((watch) => `watch ${watch.id} ${label(watch)}`).join(', ')} (${options.demo ? 'Instagram: run smkit watch run without --demo' : 'demo mode: run smkit watch run --demo'})`
 		)
 	if (targets.length === 0) {
-		const next = watches.list().sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
+		const next = watches
+			.list()
+			.filter((watch) => !watches.otherWorld(watch))
+			.sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
 		const message = next
 			? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}`
 			: 'No watches yet'

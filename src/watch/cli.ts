@@ -160,7 +160,7 @@ async function add(watches: WatchStore, args: unknown[], options: WatchCommandOp
 				`Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; due now (smkit watch run)`
 			)
 	} catch (error) {
-		if (error instanceof WatchExistsError) throw new UsageError(error.message)
+		if (error instanceof WatchExistsError) throw new UsageError(error.messageFor(options.demo))
 		throw error
 	}
 }

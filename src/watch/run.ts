@@ -85,7 +85,8 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 			return watches.addSnapshot(watch.id, { takenAt: new Date().toISOString(), counts }, startedAt)
 		jobId = watches.pendingJob(watch.id)
 		const pending = jobId === null ? undefined : jobs.get(jobId)
-		if (!pending || pending.status === 'done' || pending.status === 'cancelled') {
+		// A list begun from the other Instagram (demo or real) is not continued with this one's pages.
+		if (!pending || pending.status === 'done' || pending.status === 'cancelled' || jobs.otherWorld(pending)) {
 			jobId = jobs.create({ kind: 'followers', target: watch.target }, WATCH_JOB_OWNER).id
 			watches.setPendingJob(watch.id, jobId)
 		} else if (pending.status !== 'queued' && pending.status !== 'running') {

@@ -46,6 +46,14 @@ export class WatchExistsError extends Error {
 			`Already watched: ${existing.kind} ${existing.target} (watch ${existing.id}${existing.demo ? ', in demo mode' : ''})`
 		)
 	}
+
+	/** The message for a process of world `demo`: a watch of the other Instagram says what to do. */
+	messageFor(demo: boolean | undefined): string {
+		const { existing } = this
+		if (demo === undefined || existing.demo === null || existing.demo === demo) return this.message
+		const world = existing.demo ? 'in demo mode' : 'of Instagram'
+		return `Already watched ${world}: ${existing.kind} ${existing.target} (watch ${existing.id}); a store watches a target once: remove that watch first (smkit watch remove ${existing.id}), or keep ${demo ? 'demo' : 'real'} watches in another --db`
+	}
 }
 
 /**

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { JobManager, JobStateError } from '../../src/jobs/manager'
+import { outsideView } from '../../src/jobs/outside'
 import { JobWorldError, runJob } from '../../src/jobs/run'
 import { JobStore } from '../../src/jobs/store'
 import { DEMO_PRESETS } from '../../src/simulator/presets'
@@ -82,6 +83,29 @@ describe('jobs', () => {
 		}
 	})
 
+	test("a job from an older store with nothing stored forgets the other Instagram's id of its target", async () => {
+		const job = new JobStore(store).create(spec)
+		// Resolved in the demo before the store knew worlds: the simulator's pk of another account.
+		new JobStore(store).setTarget(job.id, DEMO_PRESETS.mega.pk, 5400)
+		const real = new JobStore(store, { demo: false })
+		expect(real.claim(job.id)).toBe(true)
+		expect(real.position(job.id)).toEqual({ targetId: null, cursor: null })
+		expect(real.get(job.id)).toMatchObject({ demo: false, total: null })
+		real.release(job.id)
+		const done = await runJob(real, job.id, { ig: simulator.client() })
+		expect(done).toMatchObject({ status: 'done', collected: 20 })
+		expect(real.position(job.id).targetId).toBe(DEMO_PRESETS.luna.pk)
+	})
+
+	test('where a job of a server continues says which Instagram', () => {
+		const job = new JobStore(store, { demo: true }).create(spec, 'playground')
+		store.db.query(`UPDATE jobs SET status = 'running', runner_pid = NULL WHERE id = ?`).run(job.id)
+		const shown = outsideView(new JobStore(store), new JobStore(store).get(job.id) as never)
+		expect(shown.error).toBe(
+			'Stopped when the playground ended: it continues when the playground (with --demo) starts again on this store'
+		)
+	})
+
 	test('a job not known to be demo or real becomes what its first runner reads', async () => {
 		const job = new JobStore(store).create(spec)
 		expect(job.demo).toBeNull()
@@ -115,6 +139,32 @@ describe('watches', () => {
 		} finally {
 			await scheduler.stop()
 		}
+	})
+
+	test('a follower list begun from the other Instagram is not continued: the run starts its own', async () => {
+		const demoJobs = new JobStore(store, { demo: true })
+		const pending = demoJobs.create({ kind: 'followers', target: DEMO_PRESETS.luna.username }, 'watch')
+		demoJobs.setStatus(pending.id, 'paused')
+		const watches = new WatchStore(store, { demo: false })
+		const watch = watches.create({
+			kind: 'account',
+			target: DEMO_PRESETS.luna.username,
+			every_seconds: 3600,
+			followers: true
+		})
+		watches.setPendingJob(watch.id, pending.id)
+		const scheduler = new WatchScheduler({
+			watches,
+			jobs: new JobStore(store, { demo: false }),
+			ig: simulator.client()
+		})
+		try {
+			const snapshot = await scheduler.run(watch.id)
+			expect(snapshot.follower_list_size).toBeGreaterThan(0)
+		} finally {
+			await scheduler.stop()
+		}
+		expect(demoJobs.get(pending.id)?.status).toBe('paused')
 	})
 
 	test('a watch not known to be demo or real becomes what its first run reads', async () => {
@@ -180,18 +230,35 @@ test('an older store is stamped from what it holds: demo pictures, real ones, or
 		.query(`INSERT INTO watch_snapshots (watch_id, taken_at, media_count, top_posts) VALUES (?, ?, 3, ?)`)
 		.run(hashtagWatch, time, JSON.stringify([{ thumbnail_url: 'http://127.0.0.1:4/__sim/img/p.jpg' }]))
 	const countsWatch = watch('account', 'natgeo')
+	// A watch whose first follower list was interrupted: told by its pending list.
+	const pendingWatch = watch('account', 'mega.travel')
+	old.db.query('UPDATE watches SET pending_job_id = ? WHERE id = ?').run(demoJob, pendingWatch)
+	// People's words that mention the path do not make a real record a demo one.
+	const wordsJob = job('comments-of-a-real-post')
+	old.db.query('INSERT INTO job_records (job_id, record_key, seq, data) VALUES (?, ?, ?, ?)').run(
+		wordsJob,
+		'1',
+		1,
+		JSON.stringify({
+			text: 'my notes: GET http://localhost/__sim/health',
+			user: { profile_pic_url: 'https://scontent.cdninstagram.com/v/1.jpg' }
+		})
+	)
 	old.close()
 
 	const upgraded = openStore(path)
 	try {
 		const jobs = new JobStore(upgraded)
-		expect([demoJob, realJob, emptyJob].map((id) => jobs.get(id)?.demo)).toEqual([true, false, null])
-		const watches = new WatchStore(upgraded)
-		expect([followersWatch, hashtagWatch, countsWatch].map((id) => watches.get(id)?.demo)).toEqual([
+		expect([demoJob, realJob, emptyJob, wordsJob].map((id) => jobs.get(id)?.demo)).toEqual([
 			true,
-			true,
-			null
+			false,
+			null,
+			false
 		])
+		const watches = new WatchStore(upgraded)
+		expect(
+			[followersWatch, hashtagWatch, countsWatch, pendingWatch].map((id) => watches.get(id)?.demo)
+		).toEqual([true, true, null, true])
 	} finally {
 		upgraded.close()
 	}

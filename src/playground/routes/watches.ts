@@ -82,7 +82,8 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 					const message = `Watching ${label(watch)} every ${watch.every}`
 					return ok(shown(scheduler, watch), warning ? `${message}. ${warning}` : message)
 				} catch (error) {
-					if (error instanceof WatchExistsError) throw new HttpError('bad_request', error.message)
+					if (error instanceof WatchExistsError)
+						throw new HttpError('bad_request', error.messageFor(scheduler.watches.demo))
 					throw error
 				}
 			},
