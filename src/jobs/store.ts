@@ -1,18 +1,14 @@
 /**
- * The jobs tables (see `schema.ts`) behind plain methods. The one rule that makes jobs exact lives
- * in `storePage`: a page's records and the cursor after it are written in one transaction.
+ * The jobs tables (migrations `jobs-1`, `jobs-2`) behind plain methods: the jobs here, their records
+ * in `store-records.ts`, where the one rule that makes jobs exact lives (`storePage`: a page's records
+ * and the cursor after it are written in one transaction).
  */
 import type { Store } from '../store/db'
 import { otherWorld, sameWorld, worldValue } from '../store/world'
 import { processAlive } from './process-alive'
+import { JobRecords, type KeyedRecord } from './store-records'
 import { type JobRow, toJob } from './store-rows'
 import { FINISHED_STATUSES, type Job, type JobSpec, type JobStatus } from './types'
-
-/** One record of a page: its unique key and the record itself. */
-export interface KeyedRecord {
-	key: string
-	data: unknown
-}
 
 /** Where a job resumes: the upstream id of its target and the cursor of its next page. */
 export interface JobPosition {
@@ -22,9 +18,6 @@ export interface JobPosition {
 
 const now = () => new Date().toISOString()
 
-/** Records read per query: what an export or a stream of records holds at once. */
-const RECORDS_PER_BATCH = 1000
-
 /**
  * Jobs and their records in a store, as one process sees them. `demo` is the Instagram this process
  * collects from (true: demo mode's simulator, false: Instagram): the jobs it creates carry it, and
@@ -32,13 +25,11 @@ const RECORDS_PER_BATCH = 1000
  * collection never mixes simulated records with real ones. Without `demo` (a process that only
  * reads, lists or deletes) every job is seen and none is stamped.
  */
-export class JobStore {
+export class JobStore extends JobRecords {
 	readonly demo: boolean | undefined
 
-	constructor(
-		readonly store: Store,
-		options: { demo?: boolean } = {}
-	) {
+	constructor(store: Store, options: { demo?: boolean } = {}) {
+		super(store)
 		this.demo = options.demo
 	}
 
@@ -219,61 +210,6 @@ export class JobStore {
 			.run(targetId, total, now(), id)
 	}
 
-	/**
-	 * Stores one page: its new records (keys already stored are skipped) and the cursor after it, in
-	 * one transaction. `cursor` null means the list ended. Returns how many records were new.
-	 */
-	storePage(id: number, records: readonly KeyedRecord[], cursor: string | null): number {
-		return this.store.transaction(() => {
-			const { added, collected } = this.#insert(id, records)
-			this.store.db
-				.query('UPDATE jobs SET cursor = ?, collected = ?, pages = pages + 1, updated_at = ? WHERE id = ?')
-				.run(cursor, collected, now(), id)
-			return added
-		})
-	}
-
-	/**
-	 * Adds records found outside the walk (a watch's look-up of followers the walk skipped): new keys
-	 * only, after the others; the position and the page count stay. Returns how many were new.
-	 */
-	addRecords(id: number, records: readonly KeyedRecord[]): number {
-		return this.store.transaction(() => {
-			const { added, collected } = this.#insert(id, records)
-			this.store.db
-				.query('UPDATE jobs SET collected = ?, updated_at = ? WHERE id = ?')
-				.run(collected, now(), id)
-			return added
-		})
-	}
-
-	/** Inserts the records whose keys are new (inside a transaction); the caller stores `collected`. */
-	#insert(id: number, records: readonly KeyedRecord[]): { added: number; collected: number } {
-		const insert = this.store.db.query(
-			'INSERT OR IGNORE INTO job_records (job_id, record_key, seq, data) VALUES (?, ?, ?, ?)'
-		)
-		const row = this.#row(id)
-		// Deleted meanwhile (by another process on the store): nothing to add to.
-		if (!row) return { added: 0, collected: 0 }
-		let collected = row.collected
-		const start = collected
-		for (const record of records) {
-			const { changes } = insert.run(id, record.key, collected + 1, JSON.stringify(record.data))
-			collected += changes
-		}
-		return { added: collected - start, collected }
-	}
-
-	/** Which of `keys` the job has stored already. */
-	storedKeys(id: number, keys: readonly string[]): Set<string> {
-		const rows = this.store.db
-			.query<{ record_key: string }, [number, string]>(
-				'SELECT record_key FROM job_records WHERE job_id = ? AND record_key IN (SELECT value FROM json_each(?))'
-			)
-			.all(id, JSON.stringify(keys))
-		return new Set(rows.map((row) => row.record_key))
-	}
-
 	/** Forgets every record and the position (a fresh start of the same job). */
 	reset(id: number): void {
 		this.store.transaction(() => {
@@ -285,31 +221,6 @@ export class JobStore {
 				)
 				.run(now(), id)
 		})
-	}
-
-	/** The records in arrival order, lazily (exports of any size), after `afterSeq` up to `lastSeq`. */
-	*records(id: number, afterSeq = 0, lastSeq = Number.MAX_SAFE_INTEGER): Generator<unknown> {
-		for (const batch of this.recordBatches(id, afterSeq, lastSeq)) yield* batch
-	}
-
-	/**
-	 * The records in arrival order, `RECORDS_PER_BATCH` at a time, after `afterSeq` up to `lastSeq`.
-	 * Each batch is one query that ends before the batch is handed over, so a reader that waits between
-	 * batches (a download pulled by a slow client) holds no read transaction open meanwhile: the job's
-	 * writes go on and the WAL keeps being checkpointed. Records only arrive with higher `seq`s, so
-	 * bounding by the `seq` of the last record stored when an export starts reads that many records.
-	 */
-	*recordBatches(id: number, afterSeq = 0, lastSeq = Number.MAX_SAFE_INTEGER): Generator<unknown[]> {
-		const statement = this.store.db.query<[number, string], [number, number, number]>(
-			`SELECT seq, data FROM job_records WHERE job_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ${RECORDS_PER_BATCH}`
-		)
-		let last = afterSeq
-		for (;;) {
-			const rows = statement.values(id, last, lastSeq) as [number, string][]
-			if (rows.length > 0) yield rows.map((row) => JSON.parse(row[1]))
-			if (rows.length < RECORDS_PER_BATCH) return
-			last = (rows[rows.length - 1] as [number, string])[0]
-		}
 	}
 
 	/**
@@ -339,3 +250,5 @@ export class JobStore {
 		return this.store.db.query<JobRow, [number]>('SELECT * FROM jobs WHERE id = ?').get(id) ?? undefined
 	}
 }
+
+export type { KeyedRecord }
