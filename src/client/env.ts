@@ -30,14 +30,21 @@ export function parseEnv(text: string): Record<string, string> {
 	return result
 }
 
-/** Reads and parses an environment file; a missing or unreadable file yields `{}`. */
+/** Reads and parses an environment file; a missing one yields `{}`, one that cannot be read is an error naming it. */
 export function loadEnvFile(path: string): Record<string, string> {
 	if (!existsSync(path)) return {}
+	let text: string
 	try {
-		return parseEnv(readFileSync(path, 'utf8'))
-	} catch {
-		return {}
+		text = readFileSync(path, 'utf8')
+	} catch (error) {
+		// A file that is there but cannot be read would otherwise pass for no file: its session and
+		// settings silently gone, and "Not logged in" said instead of why.
+		const code = (error as { code?: unknown }).code
+		if (code === 'EISDIR') throw new Error(`--env: '${path}' is a folder; name the environment file in it`)
+		const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
+		throw new Error(`cannot read the environment file ${path}: ${reason}`)
 	}
+	return parseEnv(text)
 }
 
 /** The file's variables overlaid by the process environment (the process wins). */

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import {
 	createClientFromEnv,
 	credentialsFromEnv,
@@ -46,6 +47,25 @@ describe('parseEnv', () => {
 describe('loadEnvFile and mergeEnv', () => {
 	it('treats a missing file as empty', () => {
 		expect(loadEnvFile(join(directory, 'missing.env'))).toEqual({})
+	})
+
+	it('a file that is there but cannot be read is an error naming it, not an empty file', () => {
+		// A folder where the file should be: read fails as for a file nobody may read.
+		expect(() => loadEnvFile(directory)).toThrow(
+			`--env: '${directory}' is a folder; name the environment file in it`
+		)
+		// Permission denied needs a user other than root (root reads any file).
+		const path = join(directory, 'locked.env')
+		writeFileSync(path, 'SESSION_ID=x\n', { mode: 0o000 })
+		const script = `import { loadEnvFile } from ${JSON.stringify(resolve('src/client/env.ts'))}
+try { loadEnvFile(${JSON.stringify(path)}); console.log('read') } catch (error) { console.log(error.message) }`
+		const asRoot = process.getuid?.() === 0
+		chmodSync(directory, 0o755)
+		const result = spawnSync(process.execPath, ['-e', script], {
+			encoding: 'utf8',
+			...(asRoot ? { uid: 65534, gid: 65534 } : {})
+		})
+		expect(result.stdout.trim()).toBe(`cannot read the environment file ${path}: permission denied`)
 	})
 
 	it('lets the process environment win over the file', () => {
