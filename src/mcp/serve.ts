@@ -21,7 +21,7 @@ import { parseOptions } from '../server/options'
 import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { resolveUpstream } from '../server/upstream-options'
-import { openStore, type Store } from '../store/db'
+import { missingStoreFolder, openStore, type Store } from '../store/db'
 import { WatchStore } from '../watch/store'
 import { HTTP_ONLY, MCP_HTTP_PORT, mcpOptions } from './options'
 import { answerInvalidParams } from './request-guard'
@@ -43,8 +43,9 @@ function lazyStore(dbPath: string, ig: McpServerOptions['client'], demo: boolean
 			let store: Store
 			try {
 				store = openStore(dbPath)
-			} catch {
-				throw new HttpError('internal_error', `Cannot open the store ${dbPath} (see --db)`)
+			} catch (error) {
+				// storeError's words: the file, what went wrong and what to do (see --db).
+				throw new HttpError('internal_error', `${(error as Error).message} (see --db)`)
 			}
 			const manager = new JobManager({
 				jobs: new JobStore(store, { demo }),
@@ -81,6 +82,13 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	if (!options.http) {
 		// Standard output is the protocol channel: nothing else may be written to it.
 		for (const name of ['log', 'info', 'debug'] as const) console[name] = console.error
+	}
+	// The store opens on first use; a --db in a folder that does not exist is said now, not at the
+	// first job tool call.
+	try {
+		missingStoreFolder(options.dbPath)
+	} catch (error) {
+		throw new UsageError(`--db: ${(error as Error).message}`)
 	}
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	// Proxies and speed as every command that reaches Instagram takes them; said on stderr, which

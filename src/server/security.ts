@@ -56,10 +56,11 @@ export function resolveAccessToken(host: string, token?: string): { token?: stri
 	if (token) return { token, generated: false }
 	if (isLoopbackHost(host)) return { generated: false }
 	// Global Web Crypto, not node:crypto: that module alone adds half a megabyte to a server's heap.
-	return {
-		token: Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url'),
-		generated: true
-	}
+	// Never starting with '-': typed back after --token, such a value reads as an option.
+	let generated: string
+	do generated = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+	while (generated.startsWith('-'))
+	return { token: generated, generated: true }
 }
 
 /** Splits a Host header into lower-case name and port (brackets kept for IPv6). */

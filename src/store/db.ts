@@ -55,6 +55,18 @@ export interface Store {
 	close(): void
 }
 
+/**
+ * Whether the folder of the store at `path` is to be made: true for the default's (demo/) when it
+ * is missing. Another --db's folder must exist: a mistyped one is an error naming it, instead of an
+ * empty store started there.
+ */
+export function missingStoreFolder(path: string): boolean {
+	if (path === ':memory:' || existsSync(dirname(path))) return false
+	if (normalize(path) !== normalize(DEFAULT_DB_PATH))
+		throw new Error(`there is no folder ${dirname(path)} (create it first, or give --db another path)`)
+	return true
+}
+
 /** Opens (creating when missing) the store at `path` and brings its schema up to date. */
 export function openStore(
 	path: string = DEFAULT_DB_PATH,
@@ -65,13 +77,7 @@ export function openStore(
 	}
 	let db: Database
 	try {
-		// The default's folder is made; another --db's must exist, so a mistyped folder is said
-		// instead of starting an empty store there.
-		if (path !== ':memory:' && !existsSync(dirname(path))) {
-			if (normalize(path) !== normalize(DEFAULT_DB_PATH))
-				throw new Error(`there is no folder ${dirname(path)} (create it first, or give --db another path)`)
-			mkdirSync(dirname(path), { recursive: true })
-		}
+		if (missingStoreFolder(path)) mkdirSync(dirname(path), { recursive: true })
 		db = new Database(path, { create: true, strict: true })
 	} catch (error) {
 		return fail(error)

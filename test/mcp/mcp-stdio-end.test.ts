@@ -89,3 +89,24 @@ it('the compiled binary hands over an answer longer than the pipe holds before e
 	expect(JSON.stringify(list).length).toBeGreaterThan(65_536)
 	expect(list?.result?.tools?.map((tool) => tool.name)).toContain('users_get_by_username')
 })
+
+it('a --db in a folder that does not exist is refused at start, naming the folder (exit 2)', async () => {
+	const child = Bun.spawn(
+		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', 'nope/s.db'],
+		{
+			cwd: workDir,
+			stdin: 'pipe',
+			stdout: 'pipe',
+			stderr: 'pipe',
+			env: { PATH: process.env.PATH ?? '', HOME: workDir }
+		}
+	)
+	const [code, stdout, stderr] = await Promise.all([
+		child.exited,
+		new Response(child.stdout).text(),
+		new Response(child.stderr).text()
+	])
+	expect(code).toBe(2)
+	expect(stdout).toBe('')
+	expect(stderr).toContain('--db: there is no folder nope (create it first, or give --db another path)')
+})

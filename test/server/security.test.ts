@@ -182,6 +182,9 @@ describe('access token', () => {
 		expect(generated.generated).toBe(true)
 		expect(generated.token?.length).toBeGreaterThanOrEqual(24)
 		expect(resolveAccessToken('0.0.0.0').token).not.toBe(generated.token)
+		// About 1 in 64 random tokens would start with '-', which `--token <value>` reads as an option.
+		const tokens = Array.from({ length: 2000 }, () => resolveAccessToken('0.0.0.0').token as string)
+		expect(tokens.filter((token) => token.startsWith('-'))).toEqual([])
 		expect(resolveAccessToken('127.0.0.1')).toEqual({ generated: false })
 		expect(resolveAccessToken('0.0.0.0', 'given-token-16ch')).toEqual({
 			token: 'given-token-16ch',
