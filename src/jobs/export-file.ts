@@ -5,6 +5,7 @@
  * long write between two chunks, and memory holds a chunk whatever the number of records.
  */
 import {
+	accessSync,
 	closeSync,
 	constants,
 	fstatSync,
@@ -37,8 +38,18 @@ export function checkOutPath(path: string, dbPath?: string): void {
 	const folder = dirname(path)
 	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory())
 		throw new UsageError(`--out: there is no folder '${folder}' to write '${path}' into`)
-	if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
-		throw new UsageError(`--out: '${path}' is a folder; name a file in it`)
+	const existing = statSync(path, { throwIfNoEntry: false })
+	if (existing?.isDirectory()) throw new UsageError(`--out: '${path}' is a folder; name a file in it`)
+	// A file is written through a temporary file beside it (a pipe or device in place): a folder that
+	// cannot be written fails now, before a job is made that could never write its output.
+	if (!existing || existing.isFile()) {
+		const target = existing ? dirname(realpathSync(path)) : folder
+		try {
+			accessSync(target, constants.W_OK)
+		} catch (error) {
+			throw fileWriteError(path, error, { folder: target === folder ? undefined : target })
+		}
+	}
 	if (dbPath === undefined || dbPath === ':memory:') return
 	for (const storeFile of ['', '-wal', '-shm', '-journal'].map((suffix) => dbPath + suffix))
 		if (sameFile(path, storeFile))

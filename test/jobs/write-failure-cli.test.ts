@@ -100,3 +100,19 @@ test.skipIf(unprivileged === undefined)(
 	},
 	30_000
 )
+
+test.skipIf(unprivileged === undefined)(
+	'collect into a folder that cannot be written says so before it makes a job',
+	async () => {
+		const rw = join(folder, 'rw')
+		const args = ['followers', 'luna.explorer', '--demo', '--limit', '3', '--db', 'out.db']
+		const { code, stderr } = await smkit(rw, ['collect', ...args, '--out', '../ro/x.jsonl'])
+		expect(code).toBe(1)
+		expect(stderr).toBe(
+			'smkit: cannot write ../ro/x.jsonl: the folder ../ro is not writable (permission denied)\n'
+		)
+		// No job was made that a rerun would continue and fail the same way.
+		expect((await smkit(rw, ['jobs', '--db', 'out.db', '--json'])).stdout).toBe('[]\n')
+	},
+	30_000
+)
