@@ -70,7 +70,9 @@ export async function runWatches(
 		process.exitCode = 1
 	}
 	if (interrupted) {
-		warn('Interrupted: run smkit watch run again (a follower list continues where it stopped).')
+		warn(
+			`Interrupted: run smkit watch run${options.demo ? ' --demo' : ''} again (a follower list continues where it stopped).`
+		)
 		if (options.json) throw new InterruptedError()
 		process.exitCode = 130
 	}

@@ -37,7 +37,12 @@ const change = (now: number | null, before: number | null | undefined) =>
 export function historyText(watch: Watch, snapshots: readonly Snapshot[]): string {
 	const head = `Watch ${watch.id}: ${label(watch)}${watch.demo ? ' (demo)' : ''} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; next run ${when(watch.next_run_at)}`
 	const failed = watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []
-	if (snapshots.length === 0) return [head, ...failed, 'No snapshot yet: smkit watch run'].join('\n')
+	if (snapshots.length === 0)
+		return [
+			head,
+			...failed,
+			`No snapshot yet: smkit watch run ${watch.id}${watch.demo ? ' --demo' : ''}`
+		].join('\n')
 	const table =
 		watch.kind === 'account'
 			? formatTable(

@@ -157,7 +157,7 @@ async function add(watches: WatchStore, args: unknown[], options: WatchCommandOp
 		if (options.json) printJson(watch)
 		else
 			print(
-				`Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; due now (smkit watch run)`
+				`Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; due now (smkit watch run${watch.demo ? ' --demo' : ''})`
 			)
 	} catch (error) {
 		if (error instanceof WatchExistsError) throw new UsageError(error.messageFor(options.demo))
@@ -173,7 +173,7 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id
 	if (to === undefined || snapshots.length < 2)
 		throw new UsageError(
-			`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (smkit watch run)`
+			`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (smkit watch run ${id}${watches.get(id)?.demo ? ' --demo' : ''})`
 		)
 	if (from === undefined)
 		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)

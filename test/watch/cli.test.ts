@@ -205,6 +205,10 @@ test('watch add looks the account up: an unknown one exits 1 unless --skip-check
 
 	const privateOne = await add('private.pat', '--followers', '--demo')
 	expect(privateOne.code).toBe(0)
+	// A demo watch runs in demo mode: the hint says so.
+	expect(privateOne.stdout).toBe(
+		'Watch 2: @private.pat every 1d with its follower list; due now (smkit watch run --demo)\n'
+	)
 	expect(privateOne.stderr).toBe(
 		"@private.pat is private: its follower list can only be collected while this session's account follows it\n"
 	)
@@ -235,7 +239,7 @@ test('Ctrl-C during watch run exits 130 without calling the watch failed; the ne
 	simulator.faults.clear()
 	expect(await stdout).toBe('')
 	const errors = await stderr
-	expect(errors).toContain('Interrupted: run smkit watch run again')
+	expect(errors).toContain('Interrupted: run smkit watch run --demo again')
 	expect(errors).not.toContain('FAILED')
 	expect((await interrupted('list')).stdout).toMatch(/1 +@mega\.travel \(demo\) +1d +list +0 +- +- /)
 	const rerun = await interrupted('run')
