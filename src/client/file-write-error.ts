@@ -4,6 +4,7 @@
  * exports), so the system's own message named that temporary file (`EACCES: permission denied,
  * open '..env.baf432a23327.tmp'`), which the person never asked for and cannot find.
  */
+import { accessSync, constants } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** The error code of a failed system call (`EACCES`), or undefined for any other error. */
@@ -20,14 +21,27 @@ export interface WriteWhere {
 	inPlace?: boolean
 }
 
+/** Whether this process may make files in `folder`. */
+function folderWritable(folder: string): boolean {
+	try {
+		accessSync(folder, constants.W_OK)
+		return true
+	} catch {
+		return false
+	}
+}
+
 /** Why a write failed, by error code. */
 function reasonOf(code: string, file: string, where: WriteWhere, error: unknown): string {
 	const folder = where.folder ?? dirname(file)
 	switch (code) {
 		case 'EACCES':
 		case 'EPERM':
-			return where.inPlace
-				? 'the file is not writable (permission denied)'
+			if (where.inPlace) return 'the file is not writable (permission denied)'
+			// A folder this user may write, where the file still cannot be replaced: another user's
+			// file in a shared (sticky) folder such as /tmp.
+			return folderWritable(folder)
+				? `the file belongs to another user in the shared folder ${folder} (permission denied)`
 				: `the folder ${folder} is not writable (permission denied)`
 		case 'EROFS':
 			return `the folder ${folder} is on a read-only file system`
