@@ -127,8 +127,16 @@ const STORE_HINTS: Record<string, string> = {
  * database disk image is malformed (the file is damaged: ...)`.
  */
 export function storeError(path: string, error: unknown, doing = 'the store'): Error {
-	const message = error instanceof Error ? error.message : String(error)
 	const code = String((error as { code?: unknown })?.code ?? '')
+	// A file system error (making the default's folder) in words, without its call and path.
+	const message =
+		code === 'EACCES' || code === 'EPERM'
+			? `permission denied (check that smkit may write the folder ${dirname(path)})`
+			: code === 'EROFS'
+				? `the folder ${dirname(path)} is on a read-only file system`
+				: error instanceof Error
+					? error.message
+					: String(error)
 	const hint = STORE_HINTS[code] ?? STORE_HINTS[code.replace(/_[A-Z]+$/, '')]
 	return new Error(`${doing} ${path}: ${message}${hint ? ` (${hint})` : ''}`)
 }

@@ -105,3 +105,10 @@ openStore().close()`
 	expect(result.status).toBe(0)
 	expect(existsSync(join(folder, 'demo', 'smkit.db'))).toBe(true)
 })
+
+test('the default folder that cannot be made is said in words, not as a system call', () => {
+	const denied = Object.assign(new Error("EACCES: permission denied, mkdir 'demo'"), { code: 'EACCES' })
+	expect(storeError('demo/smkit.db', denied, 'cannot open the store').message).toBe(
+		'cannot open the store demo/smkit.db: permission denied (check that smkit may write the folder demo)'
+	)
+})
