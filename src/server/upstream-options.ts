@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
-import { UsageError } from '../cli-error'
+import { readFailure, UsageError } from '../cli-error'
 import type { ClientOptions } from '../client/client'
 import { bypassesProxy, ProxyConfigError, ProxyPool, validateProxyUrl } from '../client/proxy'
 import { INSTAGRAM_ORIGIN } from '../client/request'
@@ -78,8 +78,8 @@ export function readProxyFile(path: string): string[] {
 	let text: string
 	try {
 		text = readFileSync(path, 'utf8')
-	} catch {
-		throw new UsageError(`--proxy-file: cannot read '${path}'`)
+	} catch (error) {
+		throw new UsageError(`--proxy-file: cannot read '${path}': ${readFailure(error)}`)
 	}
 	const urls: string[] = []
 	for (const [index, raw] of text.split(/\r?\n/).entries()) {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { terminalLine, UsageError } from '../cli-error'
+import { readFailure, terminalLine, UsageError } from '../cli-error'
 import { CookieImportError, SESSION_VARIABLES } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { envFileProblem, removeSessionVariables } from '../client/env-file'
@@ -62,8 +62,8 @@ async function readCookies(file: string | undefined): Promise<string> {
 	if (file && file !== '-') {
 		try {
 			return readFileSync(file, 'utf8')
-		} catch {
-			throw new UsageError(`--cookies: cannot read '${file}'`)
+		} catch (error) {
+			throw new UsageError(`--cookies: cannot read '${file}': ${readFailure(error)}`)
 		}
 	}
 	if (process.stdin.isTTY)

@@ -162,7 +162,11 @@ describe('proxies', () => {
 			[{ ...defaults }, { HTTPS_PROXY: 'ftp://user:ftp-pass@host' }, 'must be an http:// or https:// URL'],
 			[{ ...defaults, proxy: 'http://127.0.0.1:1', proxyFile: empty }, {}, 'cannot be combined'],
 			[{ ...defaults, proxyFile: empty }, {}, 'lists no proxy'],
-			[{ ...defaults, proxyFile: path.join(folder, 'missing.txt') }, {}, 'cannot read']
+			[
+				{ ...defaults, proxyFile: path.join(folder, 'missing.txt') },
+				{},
+				`cannot read '${path.join(folder, 'missing.txt')}': there is no such file`
+			]
 		]
 		for (const [options, env, message] of cases) {
 			const error = usageError(() => resolveUpstream(options, env))

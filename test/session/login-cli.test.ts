@@ -69,3 +69,17 @@ test('logout removes the session from the file, and says when the process enviro
 	)
 	expect(`${shadowed.stdout}${shadowed.stderr}`).not.toContain('from-the-shell')
 })
+
+test('a --cookies file that cannot be read says why, and nothing is stored', async () => {
+	const missing = await runProcess([binary, 'login', '--cookies', 'nope.txt', '--env', 'unread.env'], {
+		cwd: folder,
+		env: { ...process.env, NO_COLOR: '1' }
+	})
+	expect(missing.code).toBe(2)
+	expect(missing.stderr).toContain("--cookies: cannot read 'nope.txt': there is no such file")
+	const folderGiven = await runProcess([binary, 'login', '--cookies', '.', '--env', 'unread.env'], {
+		cwd: folder,
+		env: { ...process.env, NO_COLOR: '1' }
+	})
+	expect(folderGiven.stderr).toContain("--cookies: cannot read '.': it is a folder")
+})
