@@ -177,6 +177,11 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 		)
 	if (from === undefined)
 		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)
+	// --to left to its default, the latest: --from naming it (or later) has nothing after it.
+	if (options.to === undefined && options.from !== undefined && options.from >= to)
+		throw new UsageError(
+			`--from ${options.from} is not before the latest snapshot of watch ${id} (${to}): give an older --from, or --to`
+		)
 	const checked = watches.checkedDiff(id, from, to, { from: '--from', to: '--to' })
 	if (!('diff' in checked))
 		throw checked.code === 'not_found' ? new NotFoundError(checked.message) : new UsageError(checked.message)

@@ -125,7 +125,10 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	)
 	const fromLast = await watch('diff', '1', '--from', String(parsed.to.id))
 	expect(fromLast.code).toBe(2)
-	expect(fromLast.stderr).toContain(`--from and --to are both snapshot ${parsed.to.id}`)
+	// --to was not given: the message is about --from and the latest snapshot.
+	expect(fromLast.stderr).toContain(
+		`--from ${parsed.to.id} is not before the latest snapshot of watch 1 (${parsed.to.id}): give an older --from, or --to`
+	)
 
 	const list = await watch('list')
 	expect(list.code).toBe(0)
