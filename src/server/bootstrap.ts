@@ -23,11 +23,12 @@ export function serverOptions(port: number) {
 			error: "--port must be an integer from 0 to 65535, got '{value}'"
 		}),
 		host: Type.String({
-			pattern: '^[^\\s/?#@]+$',
+			// No scheme, path, user or port (`127.0.0.1:9000`); IPv6 addresses keep their colons.
+			pattern: '^(?![^:\\[\\]]*:\\d*$)[^\\s/?#@]+$',
 			default: '127.0.0.1',
 			flag: '--host <host>',
 			description: 'Server host',
-			error: "--host is not a host name or address: '{value}'"
+			error: "--host is not a host name or address (without a scheme or a port: --port gives that): '{value}'"
 		}),
 		envPath: envPathOption,
 		token: Type.Optional(

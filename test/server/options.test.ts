@@ -98,12 +98,26 @@ describe('command options from schemas', () => {
 		})
 		// Leading zeros are still plain decimal digits.
 		expect(parseOptions(options, { port: '0080', limit: '007' })).toMatchObject({ port: 80, limit: 7 })
+		// IPv6 addresses keep their colons; only a name or IPv4 address with a port is refused.
+		for (const host of ['::1', '[::1]', 'fe80::1', '0.0.0.0', 'my-host.local'])
+			expect(parseOptions(options, { host }).host).toBe(host)
 	})
 
 	it.each([
 		[{ port: 80.5 }, "--port must be an integer from 0 to 65535, got '80.5'"],
 		[{ port: 'abc' }, "--port must be an integer from 0 to 65535, got 'abc'"],
-		[{ host: 'a/b' }, "--host is not a host name or address: 'a/b'"],
+		[
+			{ host: 'a/b' },
+			"--host is not a host name or address (without a scheme or a port: --port gives that): 'a/b'"
+		],
+		[
+			{ host: '127.0.0.1:9000' },
+			"--host is not a host name or address (without a scheme or a port: --port gives that): '127.0.0.1:9000'"
+		],
+		[
+			{ host: 'localhost:' },
+			"--host is not a host name or address (without a scheme or a port: --port gives that): 'localhost:'"
+		],
 		[{ token: 'short' }, '--token must be at least 16 characters'],
 		[{ corsOrigin: 'not a url' }, '--cors-origin must be an origin like http://localhost:5173'],
 		[{ limit: 0 }, "bad --limit '0'"],
