@@ -209,7 +209,9 @@ try {
 	const words = attachOptionValues(helpWord(process.argv), options)
 	cli.parse(words, { run: false })
 	if (cli.options.help || cli.options.version) {
-		// cac has printed what was asked for.
+		// cac has printed what was asked for, except the version after a command: printed here, so
+		// `smkit watch run --version` answers instead of exiting 0 having done nothing.
+		if (cli.options.version && !cli.options.help && cli.matchedCommand) cli.outputVersion()
 	} else if (!cli.matchedCommand) {
 		const [unknown] = cli.args
 		const flag = process.argv.slice(2).find((word) => word.startsWith('-'))

@@ -47,6 +47,21 @@ describe('smkit help WORD', () => {
 	})
 })
 
+describe('--version', () => {
+	it('after a command prints the version as before one, instead of exiting 0 having done nothing', async () => {
+		const plain = await smkit(['--version'])
+		expect(plain.stdout).toStartWith('smkit/')
+		for (const args of [
+			['watch', 'run', '--demo', '--version'],
+			['jobs', '-v']
+		]) {
+			const after = await smkit(args)
+			expect(after.code).toBe(0)
+			expect(after.stdout).toBe(plain.stdout)
+		}
+	})
+})
+
 describe('whole-number options', () => {
 	it.each([
 		[
