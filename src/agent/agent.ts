@@ -6,7 +6,7 @@
  */
 import type { InstagramClient } from '../client/client'
 import { type MethodSpec, methodRegistry } from '../client/registry'
-import { createCodeRunner } from './code-runner'
+import { type CodeRunnerOptions, createCodeRunner } from './code-runner'
 import { type AgentEventListener, type AskResponse, emitSafely, type SavedFile } from './events'
 import { ConversationFileQuota } from './file-quota'
 import { OutputFiles } from './files'
@@ -45,6 +45,8 @@ export interface AgentOptions extends AgentSettings {
 export interface AskOptions {
 	signal?: AbortSignal
 	onEvent?: AgentEventListener
+	/** Told of each file an allowed `saveFile` could not write (`smkit ask` fails the ask for it). */
+	onFileError?: CodeRunnerOptions['onFileError']
 }
 
 /** A conversation entry as shown to people (no system prompt). */
@@ -200,7 +202,8 @@ export class Agent {
 			gate: this.gate,
 			files: this.files,
 			quota: this.fileQuota,
-			timeoutMs: Math.round((this.options.timeoutSeconds ?? AGENT_DEFAULTS.timeoutSeconds) * 1000)
+			timeoutMs: Math.round((this.options.timeoutSeconds ?? AGENT_DEFAULTS.timeoutSeconds) * 1000),
+			onFileError: options.onFileError
 		})
 		const result = await runAgent({
 			model,

@@ -44,6 +44,30 @@ export function withDenials(
 	return { code: 1, denial }
 }
 
+/**
+ * What files an allowed `saveFile` could not write say (none: undefined): the first one's reason,
+ * `cannot write x.txt: the folder output is not writable (permission denied)`, and how many more.
+ */
+export function unsavedMessage(errors: readonly string[]): string | undefined {
+	if (errors.length === 0) return undefined
+	const more = errors.length - 1
+	return more > 0 ? `${errors[0]} (and ${more} more file${more === 1 ? '' : 's'} not written)` : errors[0]
+}
+
+/**
+ * The exit code once files that could not be written are counted: 1 instead of 0, since the answer
+ * may say a file was saved that is not there (the model was told, but may not say so). `denial`
+ * then says which file and why, as a denial would.
+ */
+export function withUnsaved(
+	outcome: { code: number; denial?: string },
+	errors: readonly string[]
+): { code: number; denial?: string } {
+	const unsaved = unsavedMessage(errors)
+	if (outcome.code !== 0 || !unsaved) return outcome
+	return { code: 1, denial: unsaved }
+}
+
 /** Says a denial that failed the ask on standard error (with `--json` too). */
 export function sayDenial(denial: string | undefined): void {
 	if (denial) process.stderr.write(`${paint('red', `smkit: exit 1: ${denial}`)}\n`)
@@ -71,16 +95,20 @@ export function cancelOnInterrupt(controller: AbortController, view?: LiveView):
 
 /**
  * One parallel task judged by the rules of a single ask: a task that succeeded although an action
- * of it was denied for want of a terminal to ask failed, with the denial as its error.
- * `deniedKinds` is set only when that denial is what failed it.
+ * of it was denied for want of a terminal to ask failed, with the denial as its error; so did one
+ * with a file it could not write (`unsaved`: the write errors, as for `withUnsaved`).
+ * `deniedKinds` is set only when that denial is what failed it, `unsaved` when a write is.
  */
 export function judgeTask(
 	task: ParallelTaskResult,
-	approver: Pick<TerminalApprover, 'deniedKinds'>
-): { task: ParallelTaskResult; deniedKinds: string[] } {
+	approver: Pick<TerminalApprover, 'deniedKinds'>,
+	unsaved: readonly string[] = []
+): { task: ParallelTaskResult; deniedKinds: string[]; unsaved?: string } {
 	if (!task.success) return { task, deniedKinds: [] }
 	const kinds = approver.deniedKinds()
 	const denial = denialMessage(kinds)
-	if (!denial) return { task, deniedKinds: [] }
-	return { task: { ...task, success: false, error: denial }, deniedKinds: kinds }
+	if (denial) return { task: { ...task, success: false, error: denial }, deniedKinds: kinds }
+	const notWritten = unsavedMessage(unsaved)
+	if (!notWritten) return { task, deniedKinds: [] }
+	return { task: { ...task, success: false, error: notWritten }, deniedKinds: [], unsaved: notWritten }
 }

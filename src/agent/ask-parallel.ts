@@ -1,8 +1,9 @@
 /**
  * `smkit ask --parallel`: the tasks run side by side (parallel.ts), each judged as one ask: an
- * action denied to a task for want of a terminal to ask fails that task. On a terminal each
- * approval prompt names its task, and a task that finishes while a prompt waits is reported once
- * the prompt is answered.
+ * action denied to a task for want of a terminal to ask fails that task, and so does a file it
+ * could not write. On a terminal each approval prompt names its task, and a task that finishes
+ * while a prompt waits is reported once the prompt is answered. As for one ask, the files saved and
+ * the totals go under the answers on a terminal, and on standard error when the output is piped.
  */
 import { clip, jsonText, terminalLine, terminalText } from '../cli-error'
 import { createStdinPrompt, createTerminalApprover } from './ask-approver'
@@ -16,8 +17,7 @@ import {
 	sayDenial
 } from './ask-outcome'
 import { savedLine } from './ask-terminal'
-import type { SavedFile } from './events'
-import { type ParallelTaskResult, runParallel } from './parallel'
+import { type ParallelResult, type ParallelTaskResult, runParallel } from './parallel'
 import { type AgentSetupOptions, createAgentFactory } from './setup'
 
 /** Runs the tasks and prints their outcome as asked (summary, answers only, or JSON); returns the exit code. */
@@ -36,14 +36,16 @@ export async function runParallelAsk(
 	// Each task asks in its own name and has its denials counted apart: a task is judged as one ask.
 	const approvers = options.tasks.map((_task, index) => terminal.forTask(index + 1))
 	const createAgent = createAgentFactory(setup)
-	const judged = (index: number, task: ParallelTaskResult) => judgeTask(task, approvers[index])
-	const files: SavedFile[][] = options.tasks.map(() => [])
+	// Per task, why files it was allowed to write were not written: that fails the task.
+	const unsaved: string[][] = options.tasks.map(() => [])
+	const judged = (index: number, task: ParallelTaskResult) =>
+		judgeTask(task, approvers[index], unsaved[index])
 	if (chatty) process.stderr.write(`Parallel execution: ${options.tasks.length} tasks\n${'═'.repeat(40)}\n`)
 	const result = await runParallel(options.tasks, {
 		createAgent: (index) => createAgent(approvers[index].approver),
 		signal: controller.signal,
-		onTaskDone: (index, done, response) => {
-			files[index] = response.files
+		onFileError: (index, failure) => unsaved[index].push(failure.error),
+		onTaskDone: (index, done) => {
 			if (!chatty) return
 			const { task } = judged(index, done)
 			const state = task.success ? 'done' : `failed: ${task.error ?? 'no answer'}`
@@ -75,18 +77,39 @@ export async function runParallelAsk(
 		const answers = results.map((task) => task.answer).join('\n\n')
 		process.stdout.write(`${process.stdout.isTTY ? terminalText(answers) : answers}\n`)
 	} else {
-		process.stdout.write('\n')
-		for (const [index, task] of results.entries()) {
-			// A summary for people: one line each, with no control character from the answer.
-			const answer = terminalLine((task.answer || task.error || '').replace(/\s+/g, ' '))
-			process.stdout.write(`${task.success ? '✅' : '❌'} Task ${index + 1}: ${clip(answer, 100)}\n`)
-			for (const file of files[index]) process.stdout.write(`   ${savedLine(file)}\n`)
-		}
-		const steps = results.reduce((total, task) => total + task.steps, 0)
-		process.stdout.write(
-			`Total: ${result.total_duration.toFixed(1)}s | ${steps} steps | ${result.total_tokens} tokens\n`
-		)
+		printSummary(results, result)
 	}
 	sayDenial(denial)
+	// As for one ask, a file not written is said whatever the output mode.
+	if (code === 1)
+		for (const [index, verdict] of verdicts.entries())
+			if (verdict.unsaved) sayDenial(`task ${index + 1}: ${verdict.unsaved}`)
 	return code
+}
+
+/**
+ * The summary for people: one line per task, with no control character from its answer. On a
+ * terminal each task's saved files are listed under its line and the totals follow; for a pipe
+ * only the task lines go to standard output, the files and totals to standard error, as the
+ * files and footer of a single ask do.
+ */
+function printSummary(results: readonly ParallelTaskResult[], result: ParallelResult): void {
+	const terminal = Boolean(process.stdout.isTTY)
+	const steps = results.reduce((total, task) => total + task.steps, 0)
+	const totals = `Total: ${result.total_duration.toFixed(1)}s | ${steps} steps | ${result.total_tokens} tokens\n`
+	let lines = ''
+	let aside = ''
+	for (const [index, task] of results.entries()) {
+		const answer = terminalLine((task.answer || task.error || '').replace(/\s+/g, ' '))
+		lines += `${task.success ? '✅' : '❌'} Task ${index + 1}: ${clip(answer, 100)}\n`
+		for (const file of task.files) {
+			if (terminal) lines += `   ${savedLine(file)}\n`
+			else aside += `Task ${index + 1}: ${savedLine(file)}\n`
+		}
+	}
+	if (terminal) process.stdout.write(`\n${lines}${totals}`)
+	else {
+		process.stdout.write(`\n${lines}`)
+		process.stderr.write(`${aside}${totals}`)
+	}
 }

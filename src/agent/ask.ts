@@ -2,8 +2,8 @@
  * `smkit ask`: one-shot QUESTION, `-i` interactive, or `--parallel` tasks (docs/architecture.md, "Product"
  * and "The agent").
  * Exit codes: 0 success, 1 failure (including `success: false` answers, and answers given after an
- * action was denied for want of a terminal to ask), 2 bad usage, 130 interrupted; `--parallel`
- * exits 0 only when every task succeeded.
+ * action was denied for want of a terminal to ask or a file could not be written), 2 bad usage, 130
+ * interrupted; `--parallel` exits 0 only when every task succeeded.
  */
 
 import type { InstagramClient } from '../client/client'
@@ -19,7 +19,8 @@ import {
 	interruptRouter,
 	jsonOutcome,
 	sayDenial,
-	withDenials
+	withDenials,
+	withUnsaved
 } from './ask-outcome'
 import { runParallelAsk } from './ask-parallel'
 import { LiveView, printResponse } from './ask-terminal'
@@ -80,11 +81,16 @@ async function runOneShot(options: AskCliOptions, setup: AgentSetupOptions, inte
 		beforePrompt: () => view.pause()
 	})
 	const agent = createAgentFromOptions({ ...setup, approver: terminal.approver })
+	const unsaved: string[] = []
 	const response = await agent.ask(options.question, {
 		signal: controller.signal,
-		onEvent: (event) => view.handle(event)
+		onEvent: (event) => view.handle(event),
+		onFileError: (failure) => unsaved.push(failure.error)
 	})
-	const { code, denial } = withDenials(controller.signal.aborted ? 130 : response.success ? 0 : 1, terminal)
+	const { code, denial } = withUnsaved(
+		withDenials(controller.signal.aborted ? 130 : response.success ? 0 : 1, terminal),
+		unsaved
+	)
 	await printResponse(
 		options.json ? jsonOutcome(response, code, denial ?? response.error) : response,
 		options

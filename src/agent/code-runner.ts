@@ -37,6 +37,13 @@ export interface CodeRunOutcome {
 	denied: string[]
 }
 
+/** A file `saveFile` was allowed to write but could not (the folder, the disk): `error` says why. */
+export interface FailedFileWrite {
+	name: string
+	/** `cannot write x.txt: the folder output is not writable (permission denied)` (no absolute path). */
+	error: string
+}
+
 /** Runs code for the agent. */
 export type CodeRunner = (code: string, context: CodeRunContext) => Promise<CodeRunOutcome>
 
@@ -50,6 +57,8 @@ export interface CodeRunnerOptions {
 	quota: ConversationFileQuota
 	/** Wall-clock limit per run in ms (the CLI's `--timeout`, default 30000). */
 	timeoutMs?: number
+	/** Told of each allowed write that failed (not denials, limits or bad names, which the model can fix). */
+	onFileError?: (failure: FailedFileWrite) => void
 }
 
 /** A signal that fires when either given signal does. */
@@ -236,8 +245,15 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			} catch (error) {
 				release()
 				if (runEnded.signal.aborted) throw cancelled()
-				// fs errors carry absolute paths; the model only needs to know the write failed.
-				throw new Error(error instanceof FileNameError ? error.message : `could not write ${planned.name}`)
+				if (error instanceof FileNameError) throw new Error(error.message)
+				// fs errors carry absolute paths: the model and the person get the reason in plain words.
+				const message = options.files.writeErrorMessage(planned.name, error)
+				try {
+					options.onFileError?.({ name: planned.name, error: message })
+				} catch {
+					// A failing listener must not change what the code sees.
+				}
+				throw new Error(message)
 			}
 		}
 

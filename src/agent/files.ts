@@ -6,6 +6,7 @@
  */
 import { mkdir, open, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
+import { FileWriteError, fileWriteError } from '../client/file-write-error'
 import type { SavedFile } from './events'
 
 /** Largest file generated code may write (bytes). */
@@ -54,6 +55,23 @@ export class OutputFiles {
 		const relative = path.relative(this.cwd, absolute)
 		if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/')
 		return `${path.basename(this.directory)}/${path.basename(absolute)}`
+	}
+
+	/**
+	 * Why writing `name` failed, in plain words and without an absolute path: `cannot write x.txt:
+	 * the folder output is not writable (permission denied)`, `... the disk is full`.
+	 */
+	writeErrorMessage(name: string, error: unknown): string {
+		const relative = path.relative(this.cwd, this.directory)
+		const inside = !relative.startsWith('..') && !path.isAbsolute(relative)
+		const folder = inside ? relative.split(path.sep).join('/') || '.' : path.basename(this.directory)
+		// The helper looks at the real folder; the words name it as the person knows it.
+		const described = fileWriteError(name, error, { folder: this.directory })
+		if (!(described instanceof FileWriteError)) return `cannot write ${name}`
+		const reason = described.reason.split(this.directory).join(folder)
+		// An unusual error code keeps the system's own words, which may name an absolute path.
+		const absolute = /(^|[\s'"(])(\/|[A-Za-z]:\\)\S/.test(reason)
+		return absolute ? `cannot write ${name} (${described.code})` : `cannot write ${name}: ${reason}`
 	}
 
 	/** What the file would be called, and its size, before asking permission to write it. */

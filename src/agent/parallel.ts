@@ -6,18 +6,21 @@
  */
 
 import type { Agent } from './agent'
-import { type AgentEvent, type AskResponse, failedAsk } from './events'
+import type { FailedFileWrite } from './code-runner'
+import { type AgentEvent, type AskResponse, failedAsk, type SavedFile } from './events'
 import { AGENT_DEFAULTS } from './settings'
 
 /** Most tasks one parallel request may carry. */
 export const maxParallelTasks = 10
 
-/** One task's outcome. */
+/** One task's outcome: its ask response's fields (docs/api-contract.md, "Chat") and the task. */
 export interface ParallelTaskResult {
 	task: string
 	success: boolean
 	answer: string
 	code: string
+	/** Files the task's `saveFile` actually wrote (paths relative to the working directory). */
+	files: SavedFile[]
 	steps: number
 	tokens: number
 	duration: number
@@ -47,6 +50,8 @@ export interface ParallelOptions {
 	signal?: AbortSignal
 	/** Events of each task, tagged with its index. */
 	onEvent?: (index: number, event: AgentEvent) => void
+	/** Files a task's allowed `saveFile` could not write, tagged with its index. */
+	onFileError?: (index: number, failure: FailedFileWrite) => void
 	/** Called as each task finishes (in completion order), with its whole ask response (`files`...). */
 	onTaskDone?: (index: number, result: ParallelTaskResult, response: AskResponse) => void
 }
@@ -66,8 +71,8 @@ export function validateTasks(tasks: readonly unknown[]): string[] {
 }
 
 function toTaskResult(task: string, response: AskResponse): ParallelTaskResult {
-	const { success, answer, code, steps, tokens, duration, error } = response
-	return { task, success, answer, code, steps, tokens, duration, error }
+	const { success, answer, code, files, steps, tokens, duration, error } = response
+	return { task, success, answer, code, files, steps, tokens, duration, error }
 }
 
 /** Runs the tasks, each in its own conversation, with bounded concurrency. */
@@ -90,7 +95,8 @@ export async function runParallel(
 				const agent = options.createAgent(index)
 				response = await agent.ask(task, {
 					signal: options.signal,
-					onEvent: options.onEvent ? (event) => options.onEvent?.(index, event) : undefined
+					onEvent: options.onEvent ? (event) => options.onEvent?.(index, event) : undefined,
+					onFileError: options.onFileError ? (failure) => options.onFileError?.(index, failure) : undefined
 				})
 			} catch (error) {
 				response = failedAsk(error instanceof Error ? error.message : String(error))

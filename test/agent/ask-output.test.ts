@@ -7,7 +7,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { formatSize, savedLine } from '../../src/agent/ask-terminal'
-import { type FakeLlm, reply, startFakeLlm } from '../support/fake-llm'
+import { type FakeLlm, type RecordedRequest, reply, startFakeLlm } from '../support/fake-llm'
 import { askPiped, runOnTerminal, visible } from './terminal-run'
 
 let llm: FakeLlm
@@ -29,6 +29,12 @@ const saveReport = (name: string) => [
 	reply.code(`await saveFile('${name}', 'a,b\\n' + 'x'.repeat(1200)); return 'saved'`),
 	reply.text('The report is ready.')
 ]
+
+/** Each task saves `part.txt` (one byte), then answers `done`. */
+const savePart = (request: RecordedRequest) =>
+	request.body.messages.at(-1)?.role === 'tool'
+		? reply.text('done')
+		: reply.code(`await saveFile('part.txt', 'x'); return 'saved'`)
 
 describe('files saved by an ask', () => {
 	test('each file written is named by the path it has from here, with its size', async () => {
@@ -55,16 +61,42 @@ describe('files saved by an ask', () => {
 		expect(shown).toMatch(/The report is ready\.\n\nSaved output\/summary\.json \(1\.2 KB\)\n\n─── /)
 	})
 
-	test('--parallel lists each task’s files under its line', async () => {
-		llm.setScript((request) =>
-			request.body.messages.at(-1)?.role === 'tool'
-				? reply.text('done')
-				: reply.code(`await saveFile('part.txt', 'x'); return 'saved'`)
-		)
+	test('--parallel piped: the task lines on standard output, files and totals on stderr, as one ask', async () => {
+		llm.setScript(savePart)
 		const result = await smkit(['--parallel', 'one', 'two', '--full-access'])
 		expect(result.code).toBe(0)
-		const saved = result.stdout.split('\n').filter((line) => line.includes('Saved output/part'))
-		expect(saved.sort()).toEqual(['   Saved output/part-2.txt (1 byte)', '   Saved output/part.txt (1 byte)'])
+		expect(result.stdout).not.toContain('Saved')
+		expect(result.stdout).not.toContain('Total:')
+		expect(result.stdout).toContain('✅ Task 1: done\n✅ Task 2: done\n')
+		const saved = result.stderr.split('\n').filter((line) => line.includes('Saved output/part'))
+		expect(saved.map((line) => line.replace(/^Task \d: /, '')).sort()).toEqual([
+			'Saved output/part-2.txt (1 byte)',
+			'Saved output/part.txt (1 byte)'
+		])
+		expect(result.stderr).toMatch(/Total: [\d.]+s \| 4 steps/)
+	})
+
+	test('--parallel on a terminal lists each task’s files under its line', async () => {
+		llm.setScript(savePart)
+		const run = runOnTerminal(llm.url, workDir, ['--parallel', 'one', '--full-access'])
+		expect(await run.exited).toBe(0)
+		expect(visible(run.screen)).toMatch(
+			/✅ Task 1: done\n {3}Saved output\/part-\d+\.txt \(1 byte\)\nTotal: /
+		)
+	})
+
+	test('--parallel --json gives each task the files it wrote, as one ask’s JSON does', async () => {
+		llm.setScript(savePart)
+		const result = await smkit(['--parallel', 'one', 'two', '--full-access', '--json'])
+		expect(result.code).toBe(0)
+		const tasks: { files: { name: string; file: string; size: number }[] }[] = JSON.parse(
+			result.stdout
+		).results
+		for (const task of tasks) {
+			expect(task.files).toEqual([{ name: expect.any(String), file: expect.any(String), size: 1 }])
+			expect(task.files[0].file).toStartWith('output/part')
+		}
+		expect(new Set(tasks.map((task) => task.files[0].file)).size).toBe(2)
 	})
 
 	test('sizes read as the file limits do: bytes, then KB and MB of 1,024', () => {

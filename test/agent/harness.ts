@@ -2,7 +2,7 @@
  * Shared set-up for agent tests: the simulated Instagram, a demo client, the fake model server,
  * and agents wired to them with a temporary output folder.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Agent, type AgentOptions } from '../../src/agent/agent'
@@ -69,4 +69,18 @@ export async function startHarness(): Promise<Harness> {
 export function lastToolOutput(body: { messages: { role: string; content: string | null }[] }): string {
 	const message = body.messages.findLast((item) => item.role === 'tool' || item.role === 'user')
 	return message?.content ?? ''
+}
+
+/**
+ * A folder no write succeeds in: read-only for an ordinary user; root writes anywhere, but not in
+ * sysfs (Linux), so there it is a link to /sys.
+ */
+export async function unwritableFolder(parent: string, name = 'output'): Promise<string> {
+	const folder = path.join(parent, name)
+	if (process.getuid?.() === 0) await symlink('/sys', folder)
+	else {
+		await mkdir(folder)
+		await chmod(folder, 0o555)
+	}
+	return folder
 }

@@ -54,7 +54,7 @@ describe('parallel tasks', () => {
 				])
 			}
 			expect(Object.keys(result.results[0]).sort()).toEqual(
-				['answer', 'code', 'duration', 'error', 'steps', 'success', 'task', 'tokens'].sort()
+				['answer', 'code', 'duration', 'error', 'files', 'steps', 'success', 'task', 'tokens'].sort()
 			)
 		} finally {
 			await fresh.stop()

@@ -28,7 +28,7 @@ describe('POST /api/parallel', () => {
 			body.results.map((result: { task: string; answer: string }) => [result.task, result.answer])
 		).toEqual(tasks.map((task) => [task, `answer: ${task}`]))
 		for (const result of body.results) {
-			expect(result).toMatchObject({ success: true, code: '', steps: 1, tokens: 30, error: null })
+			expect(result).toMatchObject({ success: true, code: '', files: [], steps: 1, tokens: 30, error: null })
 			expect(typeof result.duration).toBe('number')
 		}
 		expect(body.total_tokens).toBe(150)
@@ -41,6 +41,23 @@ describe('POST /api/parallel', () => {
 			expect(userMessages).toHaveLength(1)
 		}
 		expect((await (await app.handle(jsonRequest('GET', '/api/history'))).json()).history).toEqual([])
+	})
+
+	test('each task lists the files it wrote, as an ask response does', async () => {
+		const app = harness.agentWeb({ permission: 'full_access' })
+		harness.llm.setScript((request) =>
+			request.body.messages.some((message: { role: string }) => message.role === 'tool')
+				? reply.text('saved')
+				: reply.code(`await saveFile('${lastQuestion(request)}.txt', 'abc')`)
+		)
+		const body = await (
+			await app.handle(jsonRequest('POST', '/api/parallel', { tasks: ['first', 'second'] }))
+		).json()
+		expect(body.success).toBe(true)
+		expect(body.results.map((result: { files: unknown }) => result.files)).toEqual([
+			[{ name: 'first.txt', file: expect.stringMatching(/first\.txt$/), size: 3 }],
+			[{ name: 'second.txt', file: expect.stringMatching(/second\.txt$/), size: 3 }]
+		])
 	})
 
 	test('a failing task fails only itself', async () => {

@@ -9,6 +9,12 @@
  * `u`, `v<json>` for the return value, or `e<text>` describing what was thrown. Describing happens
  * here, in the guest, so no guest object ever reaches the host. The intrinsics it relies on are
  * captured first, so code that replaces `JSON.stringify` or `String` cannot break the reporting.
+ *
+ * Every `ig.*` and `saveFile` call hands the code a `HostCall` promise, which notes when anything
+ * looks at it (`await`, `then`, `catch`, `Promise.all` all go through `then` for a subclass). The
+ * session waits for every call the code started, awaited or not, and then asks `unawaited()` for
+ * the calls that failed where the code never looked: a `saveFile` without `await` is neither lost
+ * nor silently failed.
  */
 
 /** File name the user's code is compiled under; stack lines from it are kept in error reports. */
@@ -21,7 +27,7 @@ export function wrapUserCode(code: string): string {
 	return `${USER_CODE_HEADER}${code}\n})`
 }
 
-/** Evaluates to `function (print, bridge, save, settingsJson) -> { run, describe }`. */
+/** Evaluates to `function (print, bridge, save, settingsJson) -> { run, describe, unawaited }`. */
 export const GUEST_BOOTSTRAP = String.raw`(function (print, bridge, save, settingsJson) {
 'use strict'
 const stringify = JSON.stringify
@@ -32,6 +38,10 @@ const defineProperty = Object.defineProperty
 const assign = Object.assign
 const isArray = Array.isArray
 const asyncIterator = Symbol.asyncIterator
+const species = Symbol.species
+const PromiseClass = Promise
+const promiseThen = Promise.prototype.then
+const apply = Reflect.apply
 const ErrorClass = Error
 const TypeErrorClass = TypeError
 const StringClass = String
@@ -138,6 +148,57 @@ function log() {
 }
 global.console = { log: log, info: log, warn: log, error: log, debug: log, dir: log, table: log }
 
+// Host calls the code started, in order: { label, observed, failed, error }.
+const started = []
+const MAX_REPORTED = 5
+
+// A host call's promise. Anything that looks at it calls 'then' (await and Promise.resolve do so
+// for a subclass), which marks it observed; promises derived from it are plain ones.
+class HostCall extends PromiseClass {
+	#record
+	constructor(executor, record) {
+		super(executor)
+		this.#record = record
+	}
+	static get [species]() { return PromiseClass }
+	then(onFulfilled, onRejected) {
+		if (this.#record) this.#record.observed = true
+		return apply(promiseThen, this, [onFulfilled, onRejected])
+	}
+}
+freeze(HostCall)
+freeze(HostCall.prototype)
+
+// Starts a host call (an async function) and returns its outcome as a HostCall, recording it.
+function hostCall(label, start) {
+	const record = { label: label, observed: false, failed: false, error: undefined }
+	let fulfil
+	let reject
+	const promise = new HostCall((resolve, fail) => { fulfil = resolve; reject = fail }, record)
+	apply(promiseThen, start(), [
+		(value) => fulfil(value),
+		(error) => { record.failed = true; record.error = error; reject(error) }
+	])
+	started[started.length] = record
+	return promise
+}
+
+// The calls that failed although nothing awaited them, one line each ('' when none did).
+function unawaited() {
+	let text = ''
+	let count = 0
+	for (let index = 0; index < started.length; index++) {
+		const record = started[index]
+		if (!record.failed || record.observed) continue
+		count++
+		if (count > MAX_REPORTED) continue
+		const line = record.label + ' was not awaited and failed: ' + describe(record.error)
+		text += (text ? '\n' : '') + line
+	}
+	if (count > MAX_REPORTED) text += '\n(and ' + (count - MAX_REPORTED) + ' more calls that were not awaited failed)'
+	return text
+}
+
 function settle(reply) {
 	const tag = reply.charAt(0)
 	if (tag === 'u') return undefined
@@ -197,23 +258,27 @@ for (let index = 0; index < methods.length; index++) {
 	const group = path.slice(0, dot)
 	const name = path.slice(dot + 1)
 	if (!ig[group]) ig[group] = create(null)
-	const holder = { async [name](...args) { return call(path, args) } }
+	const holder = { [name](...args) { return hostCall('ig.' + path, () => call(path, args)) } }
 	ig[group][name] = freeze(holder[name])
 }
 for (const group in ig) freeze(ig[group])
 defineProperty(global, 'ig', { value: freeze(ig), enumerable: true })
 
 if (save) {
+	const write = async (name, content) => {
+		if (typeof name !== 'string' || name === '') {
+			throw new TypeErrorClass('saveFile(name, content): name must be a non-empty string')
+		}
+		const text = typeof content === 'string' ? content : toJson(content, 2)
+		if (typeof text !== 'string') {
+			throw new TypeErrorClass('saveFile(name, content): content must be a string or JSON data')
+		}
+		return settle(await save(name, text))
+	}
 	const holder = {
-		async saveFile(name, content) {
-			if (typeof name !== 'string' || name === '') {
-				throw new TypeErrorClass('saveFile(name, content): name must be a non-empty string')
-			}
-			const text = typeof content === 'string' ? content : toJson(content, 2)
-			if (typeof text !== 'string') {
-				throw new TypeErrorClass('saveFile(name, content): content must be a string or JSON data')
-			}
-			return settle(await save(name, text))
+		saveFile(name, content) {
+			const label = typeof name === 'string' ? 'saveFile(' + stringify(name.slice(0, 80)) + ')' : 'saveFile'
+			return hostCall(label, () => write(name, content))
 		}
 	}
 	defineProperty(global, 'saveFile', { value: freeze(holder.saveFile), enumerable: true })
@@ -233,5 +298,5 @@ async function run(body) {
 	return 'v' + (json === undefined ? stringify('[value that JSON cannot hold]') : json)
 }
 
-return { run: run, describe: describe }
+return { run: run, describe: describe, unawaited: unawaited }
 })`

@@ -139,23 +139,30 @@ export class HostRun {
 	}
 
 	private toOutcome(outcome: WorkerOutcome): RunOutcome {
-		if (outcome.stopped) return this.stoppedOutcome(outcome.stopped)
-		if (!outcome.ok) return { ok: false, error: outcome.error ?? 'The code failed' }
-		if (outcome.returnJson === undefined) return { ok: true }
+		if (outcome.stopped) return this.stoppedOutcome(outcome.stopped, outcome.afterBody)
+		// A body that returned may still fail the run (a call it did not await failed): keep both.
+		const error = outcome.ok ? {} : { error: outcome.error ?? 'The code failed' }
+		if (outcome.returnJson === undefined) return { ok: outcome.ok, ...error }
 		try {
-			return { ok: true, returnValue: JSON.parse(outcome.returnJson) }
+			return { ok: outcome.ok, returnValue: JSON.parse(outcome.returnJson), ...error }
 		} catch {
 			// Valid JSON the host still cannot read, e.g. nested deeper than its parser allows.
-			return { ok: true, returnValue: '[return value the host could not read]' }
+			return { ok: outcome.ok, returnValue: '[return value the host could not read]', ...error }
 		}
 	}
 
-	private stoppedOutcome(reason: StopReason): RunOutcome & { error: string } {
+	/** `afterBody`: the body had returned and the run waited for calls it did not await. */
+	private stoppedOutcome(reason: StopReason, afterBody = false): RunOutcome & { error: string } {
 		if (reason === 'aborted') return { ok: false, error: 'The run was aborted' }
 		const seconds = Number((this.settings.timeoutMs / 1000).toFixed(2))
 		const waiting = [...new Set(this.calls.running.values())]
+		const unawaited = afterBody ? ', which the code started without await' : ''
 		const detail =
-			waiting.length > 0 ? ` while waiting for ${waiting.join(', ')}` : ' (the code was still running)'
+			waiting.length > 0
+				? ` while waiting for ${waiting.join(', ')}${unawaited}`
+				: afterBody
+					? ' (code started without await was still running after the body returned)'
+					: ' (the code was still running)'
 		return { ok: false, error: `Timed out after ${seconds} s${detail}` }
 	}
 

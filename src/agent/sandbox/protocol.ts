@@ -81,6 +81,8 @@ export interface WorkerOutcome {
 	error?: string
 	/** Set when the run ended because of the deadline or the host's stop request. */
 	stopped?: StopReason
+	/** With `stopped`: the body had returned; the run was waiting for calls it did not await. */
+	afterBody?: boolean
 }
 
 /** A run ended; output is what the guest printed (capped in the worker). */

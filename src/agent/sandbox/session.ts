@@ -7,13 +7,17 @@
  * reply arrives it is queued; the loop resolves the guest promise and runs the guest's pending
  * jobs. All guest work happens in this loop, so an exception from inside the engine (the native
  * stack overflowing, a WebAssembly trap) is caught in one place and poisons the engine.
+ *
+ * The run ends when the body has settled and no host call is out: a call the code started without
+ * `await` (a `saveFile`, say) still happens, within the deadline, and one that failed unobserved
+ * fails the run with its error (see `unawaited` in guest.ts).
  */
 import { errors, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core'
 import type { Engine } from './engine'
 import { CODE_FILE_NAME, GUEST_BOOTSTRAP, wrapUserCode } from './guest'
 import { GuestCalls } from './guest-calls'
 import { decodeRunReply, describeThrown, engineFailure } from './guest-result'
-import type { OutputBuffer, RunSettings } from './outcome'
+import { type OutputBuffer, type RunSettings, withHint } from './outcome'
 import type { CallRequest, StopReason, WorkerOutcome } from './protocol'
 import { sandboxDefaults } from './types'
 
@@ -101,6 +105,7 @@ export class SandboxSession {
 		)
 		const runBody = this.track(context.getProp(guest, 'run'))
 		const describe = this.track(context.getProp(guest, 'describe'))
+		const unawaited = this.track(context.getProp(guest, 'unawaited'))
 		const thrown = (error: QuickJSHandle) => describeThrown(context, describe, error, this.settings)
 
 		const compiled = context.evalCode(wrapUserCode(code), CODE_FILE_NAME)
@@ -117,19 +122,25 @@ export class SandboxSession {
 			return this.stopReason ? this.stoppedOutcome() : { ok: false, error: thrown(error) }
 		}
 		const promise = this.track(started.value)
+		// How the body ended, once it has: the run goes on while calls it started are out.
+		let settled: WorkerOutcome | undefined
 
 		for (;;) {
-			if (this.stopReason) return this.stoppedOutcome()
+			if (this.stopReason) return this.stoppedOutcome(settled !== undefined)
 			calls.applyReplies()
 			await this.runJobs()
-			if (this.stopReason) return this.stoppedOutcome()
-			const state = context.getPromiseState(promise)
-			if (state.type === 'fulfilled') {
-				return decodeRunReply(context.getString(this.track(state.value)), this.settings)
+			if (this.stopReason) return this.stoppedOutcome(settled !== undefined)
+			if (!settled) {
+				const state = context.getPromiseState(promise)
+				if (state.type === 'fulfilled') {
+					settled = decodeRunReply(context.getString(this.track(state.value)), this.settings)
+				} else if (state.type === 'rejected') {
+					settled = { ok: false, error: thrown(this.track(state.error)) }
+				}
 			}
-			if (state.type === 'rejected') return { ok: false, error: thrown(this.track(state.error)) }
 			if (calls.hasReplies) continue
 			if (!calls.pending && !this.runtime!.hasPendingJob()) {
+				if (settled) return this.withUnawaited(settled, unawaited)
 				return {
 					ok: false,
 					error:
@@ -170,9 +181,28 @@ export class SandboxSession {
 		wakeUp?.()
 	}
 
-	/** The host words the stop: it knows which calls were running. */
-	private stoppedOutcome(): WorkerOutcome {
-		return { ok: false, stopped: this.stopReason ?? 'timeout' }
+	/** The body's outcome with the calls that failed unawaited added; such a failure fails the run. */
+	private withUnawaited(settled: WorkerOutcome, unawaited: QuickJSHandle): WorkerOutcome {
+		const context = this.context!
+		const listed = context.callFunction(unawaited, context.undefined)
+		if (listed.error) {
+			// Only the deadline, a stop or lack of memory can interrupt it; the body's outcome stands.
+			listed.error.dispose()
+			return this.stopReason ? this.stoppedOutcome(true) : settled
+		}
+		const text = context.typeof(listed.value) === 'string' ? context.getString(listed.value) : ''
+		listed.value.dispose()
+		if (!text) return settled
+		const failures = withHint(text, this.settings)
+		return { ...settled, ok: false, error: settled.error ? `${settled.error}\n${failures}` : failures }
+	}
+
+	/**
+	 * The host words the stop: it knows which calls were running. `afterBody`: the body had returned
+	 * and the run was waiting for calls it did not await.
+	 */
+	private stoppedOutcome(afterBody = false): WorkerOutcome {
+		return { ok: false, stopped: this.stopReason ?? 'timeout', ...(afterBody ? { afterBody } : {}) }
 	}
 
 	/** Runs queued guest jobs in batches; between batches the clock is checked and the host gets a turn. */
