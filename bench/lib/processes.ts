@@ -2,7 +2,7 @@
  * Child processes of the benchmarks: the compiled `smkit` binary (built first when missing or older
  * than its sources), servers on free loopback ports, readiness polling and resident memory.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { Subprocess } from 'bun'
 
@@ -144,12 +144,16 @@ export function isolatedEnv(): Record<string, string> {
 	return env
 }
 
-/** Command line of the playground on `port`: demo unless told otherwise, no env file, saved files in `savedDir`. */
+/**
+ * Command line of the playground on `port`: demo unless told otherwise, no env file, saved files and
+ * the store in `savedDir` (made here: a --db's folder must exist).
+ */
 export function playgroundCommand(
 	port: number,
 	savedDir: string,
 	options: { demo?: boolean } = {}
 ): string[] {
+	mkdirSync(savedDir, { recursive: true })
 	return [
 		BINARY,
 		'playground',
