@@ -90,6 +90,50 @@ describe('calls the code did not await', () => {
 		}
 	})
 
+	it('a failure passed on by then or finally, or thrown by a callback, is not lost', async () => {
+		const { options } = slowHost()
+		for (const code of [
+			`saveFile('fail.txt', 'x').then(() => console.log('saved')); return 'done'`,
+			`ig.users.getByUsername('bad').finally(() => {}); return 'done'`,
+			`ig.users.getByUsername('luna').then(() => { throw new Error('boom') }); return 'done'`
+		]) {
+			const result = await runInSandbox(code, options)
+			expect({ code, ok: result.ok }).toEqual({ code, ok: false })
+			expect(result.error).toMatch(
+				/^(saveFile\("fail\.txt"\)|ig\.users\.getByUsername) was not awaited and failed: Error: /
+			)
+			expect(result.returnValue).toBe('done')
+		}
+		// Handled further down the chain, or awaited there: nothing to report.
+		for (const code of [
+			`ig.users.getByUsername('bad').then(() => 1).catch(() => 2); return 'ok'`,
+			`await ig.users.getByUsername('bad').then(() => 1).catch(() => 2); return 'ok'`
+		])
+			expect(await runInSandbox(code, options)).toMatchObject({ ok: true, returnValue: 'ok' })
+	})
+
+	it('a body that throws with calls still out answers its error within a moment, not at the time limit', async () => {
+		const { options } = slowHost({ callMethod: () => new Promise(() => {}), timeoutMs: 20_000 })
+		const started = performance.now()
+		const result = await runInSandbox(
+			`for (let i = 0; i < 5; i++) ig.users.getByUsername('held'); throw new Error('the real bug')`,
+			options
+		)
+		expect(result.ok).toBe(false)
+		expect(result.error).toStartWith('Error: the real bug')
+		expect(performance.now() - started).toBeLessThan(10_000)
+	})
+
+	it('running out of memory in a callback after the body returned fails the run', async () => {
+		const { options } = slowHost()
+		const result = await runInSandbox(
+			`const kept = []; ig.users.getByUsername('luna').then(() => { for (;;) kept.push('y'.repeat(100000) + kept.length) }); return 'returned'`,
+			options
+		)
+		expect(result.ok).toBe(false)
+		expect(result.error).toContain('out of memory')
+	})
+
 	it('the time limit covers the wait, and the timeout names the call left running', async () => {
 		const { options } = slowHost({ saveFile: () => new Promise(() => {}), timeoutMs: 300 })
 		const result = await runInSandbox(`saveFile('slow.txt', 'x'); return 1`, options)

@@ -17,6 +17,8 @@
  * nor silently failed.
  */
 
+import { GUEST_HOST_CALLS } from './guest-host-calls'
+
 /** File name the user's code is compiled under; stack lines from it are kept in error reports. */
 export const CODE_FILE_NAME = 'code.js'
 
@@ -148,57 +150,7 @@ function log() {
 }
 global.console = { log: log, info: log, warn: log, error: log, debug: log, dir: log, table: log }
 
-// Host calls the code started, in order: { label, observed, failed, error }.
-const started = []
-const MAX_REPORTED = 5
-
-// A host call's promise. Anything that looks at it calls 'then' (await and Promise.resolve do so
-// for a subclass), which marks it observed; promises derived from it are plain ones.
-class HostCall extends PromiseClass {
-	#record
-	constructor(executor, record) {
-		super(executor)
-		this.#record = record
-	}
-	static get [species]() { return PromiseClass }
-	then(onFulfilled, onRejected) {
-		if (this.#record) this.#record.observed = true
-		return apply(promiseThen, this, [onFulfilled, onRejected])
-	}
-}
-freeze(HostCall)
-freeze(HostCall.prototype)
-
-// Starts a host call (an async function) and returns its outcome as a HostCall, recording it.
-function hostCall(label, start) {
-	const record = { label: label, observed: false, failed: false, error: undefined }
-	let fulfil
-	let reject
-	const promise = new HostCall((resolve, fail) => { fulfil = resolve; reject = fail }, record)
-	apply(promiseThen, start(), [
-		(value) => fulfil(value),
-		(error) => { record.failed = true; record.error = error; reject(error) }
-	])
-	started[started.length] = record
-	return promise
-}
-
-// The calls that failed although nothing awaited them, one line each ('' when none did).
-function unawaited() {
-	let text = ''
-	let count = 0
-	for (let index = 0; index < started.length; index++) {
-		const record = started[index]
-		if (!record.failed || record.observed) continue
-		count++
-		if (count > MAX_REPORTED) continue
-		const line = record.label + ' was not awaited and failed: ' + describe(record.error)
-		text += (text ? '\n' : '') + line
-	}
-	if (count > MAX_REPORTED) text += '\n(and ' + (count - MAX_REPORTED) + ' more calls that were not awaited failed)'
-	return text
-}
-
+${GUEST_HOST_CALLS}
 function settle(reply) {
 	const tag = reply.charAt(0)
 	if (tag === 'u') return undefined

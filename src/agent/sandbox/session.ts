@@ -22,6 +22,9 @@ import type { CallRequest, StopReason, WorkerOutcome } from './protocol'
 import { sandboxDefaults } from './types'
 
 /** Jobs run per batch before checking the clock and, if more are queued, letting the host breathe. */
+/** How long a run whose body threw still waits for the calls it started without await. */
+const AFTER_THROW_MS = 1000
+
 const JOB_BATCH = 2000
 
 /** What a session needs from the host side of its worker. */
@@ -124,12 +127,20 @@ export class SandboxSession {
 		const promise = this.track(started.value)
 		// How the body ended, once it has: the run goes on while calls it started are out.
 		let settled: WorkerOutcome | undefined
+		// When a body that threw stops waiting for the calls it started.
+		let giveUpAt: number | undefined
+		// An uncatchable error inside a queued job (lack of memory in a callback): it fails the run.
+		let jobError: string | undefined
+		const onJobError = (error: QuickJSHandle) => {
+			jobError ??= thrown(this.track(error))
+		}
 
 		for (;;) {
 			if (this.stopReason) return this.stoppedOutcome(settled !== undefined)
 			calls.applyReplies()
-			await this.runJobs()
+			await this.runJobs(onJobError)
 			if (this.stopReason) return this.stoppedOutcome(settled !== undefined)
+			if (jobError) return { ...(settled ?? {}), ok: false, error: jobError }
 			if (!settled) {
 				const state = context.getPromiseState(promise)
 				if (state.type === 'fulfilled') {
@@ -137,8 +148,16 @@ export class SandboxSession {
 				} else if (state.type === 'rejected') {
 					settled = { ok: false, error: thrown(this.track(state.error)) }
 				}
+				if (settled && !settled.ok) {
+					// The body threw: the calls it left out get a moment to report, not the whole time
+					// limit (calls held by the rate limiter would keep its error from the model).
+					giveUpAt = Date.now() + AFTER_THROW_MS
+					setTimeout(() => this.wake(), AFTER_THROW_MS)
+				}
 			}
 			if (calls.hasReplies) continue
+			if (settled && giveUpAt !== undefined && Date.now() >= giveUpAt)
+				return this.withUnawaited(settled, unawaited)
 			if (!calls.pending && !this.runtime!.hasPendingJob()) {
 				if (settled) return this.withUnawaited(settled, unawaited)
 				return {
@@ -206,13 +225,16 @@ export class SandboxSession {
 	}
 
 	/** Runs queued guest jobs in batches; between batches the clock is checked and the host gets a turn. */
-	private async runJobs(): Promise<void> {
+	private async runJobs(onError: (error: QuickJSHandle) => void): Promise<void> {
 		const runtime = this.runtime!
 		while (!this.stopReason && runtime.hasPendingJob()) {
 			const result = runtime.executePendingJobs(JOB_BATCH)
-			// An error here is an uncatchable one (interrupt, out of memory inside a job); the body's
-			// promise or the stop reason reports it.
-			if (result.error) result.error.dispose()
+			// An error here is an uncatchable one: an interrupt (the stop reason says it) or lack of
+			// memory inside a job, which fails the run even after the body has returned.
+			if (result.error) {
+				if (this.stopReason) result.error.dispose()
+				else onError(result.error)
+			}
 			if (runtime.hasPendingJob() && !this.stopReason) await new Promise((resolve) => setImmediate(resolve))
 		}
 	}
