@@ -51,8 +51,8 @@ export class WatchExistsError extends Error {
 	messageFor(demo: boolean | undefined): string {
 		const { existing } = this
 		if (demo === undefined || existing.demo === null || existing.demo === demo) return this.message
-		const world = existing.demo ? 'in demo mode' : 'of Instagram'
-		return `Already watched ${world}: ${existing.kind} ${existing.target} (watch ${existing.id}); a store watches a target once: remove that watch first (smkit watch remove ${existing.id}), or keep ${demo ? 'demo' : 'real'} watches in another --db`
+		const data = existing.demo ? "demo mode's simulated Instagram" : 'Instagram'
+		return `Already watched, from ${data}: ${existing.kind} ${existing.target} (watch ${existing.id}); a store watches a target once: remove watch ${existing.id} first, or keep ${demo ? 'demo' : 'real'} watches in another --db`
 	}
 }
 

@@ -118,7 +118,7 @@ test('watch run runs only watches of its own Instagram and names those it left',
 	const again = await real('watch', 'add', 'luna.explorer')
 	expect(again.code).toBe(2)
 	expect(again.stderr).toContain(
-		'Already watched in demo mode: account luna.explorer (watch 1); a store watches a target once: remove that watch first (smkit watch remove 1), or keep real watches in another --db'
+		"Already watched, from demo mode's simulated Instagram: account luna.explorer (watch 1); a store watches a target once: remove watch 1 first, or keep real watches in another --db"
 	)
 	// Nothing of its own due: the next one named is its own (#sunset), not the demo's.
 	const none = await real('watch', 'run')

@@ -97,7 +97,11 @@ test(
 		const card = page.locator(`main article.job[data-job="${job.id}"]`)
 		await card.locator('text=Instagram data').waitFor()
 		expect(await card.locator('.tag', { hasText: 'Instagram data' }).getAttribute('title')).toBe(
-			'Collected from Instagram: it continues only in a playground without --demo'
+			'Collected from Instagram: it continues only in a playground without --demo, on this store.'
+		)
+		// Its note says the same, not "Press Resume" for a button it does not have.
+		expect(await card.locator('.job-note').textContent()).toBe(
+			'Collected from Instagram: it continues only in a playground without --demo, on this store.'
 		)
 		// Downloads and Delete only: no Resume or Cancel for a job of the other Instagram.
 		expect(await card.locator('.row-actions button').allInnerTexts()).toEqual([
@@ -106,6 +110,27 @@ test(
 			'JSON',
 			'Delete'
 		])
+		expectCleanPage(ui)
+	},
+	BROWSER_TIMEOUT
+)
+
+test(
+	"the playground's own demo jobs, on a page opened straight at #jobs, are its own: no mark, Resume offered",
+	async () => {
+		const own = new JobStore(store, { demo: true })
+		const job = own.create({ kind: 'followers', target: 'luna.explorer', limit: 50 }, 'playground')
+		own.storePage(job.id, records(1, 20), 'c1')
+		own.setStatus(job.id, 'paused', 'Paused: resume it to continue from where it stopped')
+
+		const { page } = ui
+		for (let load = 0; load < 3; load++) {
+			await openPanel(page, ui.playground, 'jobs')
+			const card = page.locator(`main article.job[data-job="${job.id}"]`)
+			await card.getByRole('button', { name: `Resume job ${job.id}` }).waitFor()
+			expect(await card.locator('.tag', { hasText: 'demo data' }).isVisible()).toBe(false)
+			await page.reload()
+		}
 		expectCleanPage(ui)
 	},
 	BROWSER_TIMEOUT

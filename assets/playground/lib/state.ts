@@ -48,3 +48,12 @@ export function onStatus(listener: StatusListener): () => void {
 	listener(currentStatus)
 	return () => listeners.delete(listener)
 }
+
+/**
+ * Whether a job or watch with this `demo` comes from the other Instagram than this playground's
+ * (demo or real); false while the status is not known yet (the rows are shown again once it is).
+ */
+export function fromOtherMode(demo: boolean | null | undefined): boolean {
+	const known = currentStatus?.demo
+	return typeof known === 'boolean' && typeof demo === 'boolean' && demo !== known
+}

@@ -6,7 +6,7 @@
 import { h, replaceChildren } from '../../common/dom'
 import { formatCount, formatQuantity, formatTime } from '../lib/format'
 import { isActive, type Job, SOURCE_NAMES } from '../lib/jobs'
-import { getStatus } from '../lib/state'
+import { fromOtherMode } from '../lib/state'
 import { advice, needsNewJob } from './job-advice'
 import { downloadJob } from './job-download'
 
@@ -18,6 +18,19 @@ const STATUS_TAGS: Record<Job['status'], string> = {
 	done: 'tag tag-success',
 	failed: 'tag tag-error',
 	cancelled: 'tag'
+}
+
+/** Where a job of the other Instagram (demo or real) continues, since it does not here. */
+function otherModeNote(job: Job): string {
+	const from = job.demo ? "demo mode's simulated Instagram" : 'Instagram'
+	const flag = job.demo ? 'with --demo' : 'without --demo'
+	const where =
+		job.source === 'cli'
+			? `running its smkit collect command again ${flag}`
+			: job.source === 'mcp'
+				? `smkit mcp ${flag}`
+				: `a playground ${flag}`
+	return `Collected from ${from}: it continues only in ${where}, on this store.`
 }
 
 /** One job's row: kept and updated in place as events arrive. */
@@ -87,7 +100,9 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 		const text =
 			left > 0 && job.status === 'running'
 				? `Waiting ${Math.ceil(left / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
-				: advice(job)
+				: fromOtherMode(job.demo) && !isActive(job)
+					? otherModeNote(job)
+					: advice(job)
 		note.textContent = text ?? ''
 		note.hidden = text === null
 		note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
@@ -106,13 +121,11 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 				showNote(current)
 			}, 1000)
 		title.textContent = `#${job.id} ${job.kind} · ${job.target}`
-		const elsewhere = job.demo !== null && job.demo !== Boolean(getStatus()?.demo)
+		const elsewhere = fromOtherMode(job.demo)
 		const own = job.source === 'playground' && !elsewhere
 		world.hidden = !elsewhere
 		world.textContent = job.demo ? 'demo data' : 'Instagram data'
-		world.title = job.demo
-			? "Collected from demo mode's simulated Instagram: it continues only in smkit playground --demo"
-			: 'Collected from Instagram: it continues only in a playground without --demo'
+		world.title = otherModeNote(job)
 		source.textContent = `from ${SOURCE_NAMES[job.source]}`
 		source.title = `Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
 		status.className = STATUS_TAGS[job.status]

@@ -14,6 +14,7 @@ import { apiGet, apiRequest } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { followJob, isActive, type Job, type JobEvent } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
+import { onStatus } from '../lib/state'
 import { createJobForm } from './job-form'
 import { buildJobRow, button, type JobRow, type RowHandlers } from './job-row'
 
@@ -28,6 +29,10 @@ export function createJobsPanel(): Panel {
 	let visible = false
 
 	const form = createJobForm(refresh)
+	// Whether a job is of the other Instagram is known once the status is: shown again then.
+	onStatus(() => {
+		for (const row of rows.values()) row.update(row.shown())
+	})
 
 	/** Jobs with a pause, resume or cancel on its way: a double click acts once, not twice (the second refused). */
 	const acting = new Set<number>()

@@ -12,7 +12,7 @@ import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
 import { formatTime } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { getStatus, onStatus } from '../lib/state'
+import { fromOtherMode, getStatus, onStatus } from '../lib/state'
 import { simpleTable } from './insights-common'
 import { showWatchDetail } from './watch-detail'
 import { createWatchForm } from './watch-form'
@@ -32,7 +32,17 @@ export function createWatchPanel(): Panel {
 	const showDemo = () => {
 		advance.hidden = getStatus()?.demo !== true
 	}
-	onStatus(showDemo)
+	// Which watches are of the other Instagram is known once the status is: the table follows.
+	let knownMode: boolean | undefined
+	onStatus((status) => {
+		showDemo()
+		const mode = status?.demo
+		if (typeof mode === 'boolean' && mode !== knownMode) {
+			const first = knownMode === undefined
+			knownMode = mode
+			if (!first || list.childElementCount > 0) void refresh()
+		}
+	})
 
 	/** Watches with a run on its way: "Run now" waits for it, so a double click takes one snapshot. */
 	const runsInFlight = new Set<number>()
@@ -90,7 +100,7 @@ export function createWatchPanel(): Panel {
 	function watchRow(watch: Watch): HTMLElement[] {
 		const label = watchLabel(watch)
 		// A watch of the other Instagram (demo or real) is shown, never run here.
-		const elsewhere = watch.demo != null && watch.demo !== Boolean(getStatus()?.demo)
+		const elsewhere = fromOtherMode(watch.demo)
 		const status = elsewhere
 			? watch.demo
 				? 'demo data: runs in smkit playground --demo'
