@@ -10,7 +10,7 @@ import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { field, postsInput, requestForm, requireName, textInput } from './insights-common'
+import { field, numberText, postsInput, requestForm, requireName, textInput } from './insights-common'
 
 /** A top post as the API gives it. */
 export interface TopPost {
@@ -176,7 +176,7 @@ export function createAnalyticsPanel(): Panel {
 			const name = username.value.trim().replace(/^@/, '')
 			replaceChildren(area, h('p', { className: 'result-empty', text: `Analysing @${name}…` }))
 			const answer = await apiGet<Figures>(
-				`/api/analytics/profile/${encodeURIComponent(name)}?posts=${encodeURIComponent(posts.value || '30')}`
+				`/api/analytics/profile/${encodeURIComponent(name)}?posts=${encodeURIComponent(numberText(posts, '30'))}`
 			)
 			if (answer.ok && answer.envelope) replaceChildren(area, ...figuresView(answer.envelope.data))
 			else replaceChildren(area, errorBox(answer.code, answer.error))

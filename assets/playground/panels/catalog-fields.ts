@@ -32,6 +32,9 @@ export interface FieldSpec {
 /** The value a field sends: trimmed, without its sigil. */
 export function fieldValue(field: FieldSpec, typed: string): string {
 	const value = typed.trim()
+	// A number field takes `1e1` for 10; the API takes plain digits only.
+	if (field.kind === 'number' && value !== '' && Number.isSafeInteger(Number(value)))
+		return String(Number(value))
 	return field.sigil && value.startsWith(field.sigil) ? value.slice(1).trim() : value
 }
 
@@ -111,7 +114,20 @@ export function username(value = 'luna.explorer'): FieldSpec {
 }
 /** A hashtag path field named `name` (default sunset); a leading # is left out. */
 export function hashtag(name: string): FieldSpec {
-	return { name, label: 'Hashtag', in: 'path', value: 'sunset', required: true, presets: TAGS, sigil: '#' }
+	return {
+		name,
+		label: 'Hashtag',
+		in: 'path',
+		value: 'sunset',
+		required: true,
+		presets: TAGS,
+		sigil: '#',
+		// The server's rule (letters, marks and digits of any script, or _), with its message.
+		rule: {
+			pattern: /^[\p{L}\p{M}\p{N}_]{1,100}$/u,
+			message: `Invalid path parameter '${name}': a hashtag is letters, digits or _ of any script (1-100 characters, no #)`
+		}
+	}
 }
 /** A user pk path field (default luna.explorer's). */
 export function userPk(name = 'user_pk'): FieldSpec {

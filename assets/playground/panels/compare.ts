@@ -8,7 +8,7 @@ import { errorBox } from '../components/error-box'
 import { apiGet } from '../lib/api'
 import { formatCount } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { field, postsInput, requestForm, textInput, usernamesOf } from './insights-common'
+import { field, numberText, postsInput, requestForm, textInput, usernamesOf } from './insights-common'
 
 /** The part of `GET /api/compare` the table shows. */
 interface Comparison {
@@ -83,7 +83,7 @@ export function createComparePanel(): Panel {
 				})
 			)
 			const answer = await apiGet<Comparison>(
-				`/api/compare?users=${encodeURIComponent(names.join(','))}&posts=${encodeURIComponent(posts.value || '30')}`
+				`/api/compare?users=${encodeURIComponent(names.join(','))}&posts=${encodeURIComponent(numberText(posts, '30'))}`
 			)
 			if (answer.ok && answer.envelope)
 				replaceChildren(

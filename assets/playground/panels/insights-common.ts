@@ -38,6 +38,15 @@ export function requireName(input: HTMLInputElement): HTMLInputElement {
 	return input
 }
 
+/**
+ * A number field's value as plain digits: the browser takes `1e1` for 10 in a number field, the API
+ * only digits (docs/api-contract.md, "Data"); `fallback` when it is empty.
+ */
+export function numberText(input: HTMLInputElement, fallback: string): string {
+	const value = input.valueAsNumber
+	return Number.isFinite(value) ? String(value) : input.value.trim() || fallback
+}
+
 /** The "Posts" input of Analytics and Compare: how many recent posts to analyse (1-200, 30 by default). */
 export function postsInput(): HTMLInputElement {
 	const input = h('input', { className: 'input', attrs: { name: 'posts', type: 'number', min: 1, max: 200 } })
