@@ -66,6 +66,21 @@ function anySignal(first: AbortSignal | undefined, second: AbortSignal): AbortSi
 	return first ? AbortSignal.any([first, second]) : second
 }
 
+/**
+ * The call's arguments with `signal` in its options (the parameter named `options`, or the one after
+ * those the registry lists, which every client method takes as its request options).
+ */
+function callArguments(spec: MethodSpec, args: readonly unknown[], signal: AbortSignal): unknown[] {
+	const named = spec.params.findIndex((param) => param.name === 'options')
+	const at = named >= 0 ? named : spec.params.length
+	const given = args[at]
+	const options = typeof given === 'object' && given !== null && !Array.isArray(given) ? given : {}
+	const result = [...args]
+	while (result.length < at) result.push(undefined)
+	result[at] = { ...options, signal }
+	return result
+}
+
 /** Bridge values cross as JSON; big integers (should any appear) become strings. */
 function toJson(value: unknown): unknown {
 	if (value === undefined) return null
@@ -191,7 +206,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			try {
 				const method = client[spec.group]?.[spec.name]
 				if (typeof method !== 'function') throw new Error(`ig.${path} is not available in this client`)
-				const result = redactResult(toJson(await method.apply(client[spec.group], args)), redact)
+				// The run's end (cancelled, or over) reaches the call too: a call waiting for the rate
+				// limiter's next slot lets it go instead of holding it for a run nobody reads.
+				const withSignal = callArguments(spec, args, anySignal(context.signal, runEnded.signal))
+				const result = redactResult(toJson(await method.apply(client[spec.group], withSignal)), redact)
 				const preview = truncateText(JSON.stringify(result) ?? '', eventOutputLimit)
 				emitSafely(context.onEvent, { type: 'tool_result', ...event, success: true, output: preview })
 				return result
