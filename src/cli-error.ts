@@ -195,12 +195,3 @@ export function clip(text: string, width: number): string {
 	}
 	return `${kept}…`
 }
-
-/** Why a file named on the command line could not be read, in words: `there is no such file`. */
-export function readFailure(error: unknown): string {
-	const code = (error as { code?: unknown } | null)?.code
-	if (code === 'ENOENT') return 'there is no such file'
-	if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
-	if (code === 'EISDIR') return 'it is a folder'
-	return error instanceof Error ? error.message : String(error)
-}

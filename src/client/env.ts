@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { type ClientOptions, type Credentials, InstagramClient } from './client'
+import { fileReadReason } from './file-write-error'
 
 /** Parses `.env` text: `KEY=value`, `export KEY=value`, comments, single/double quotes, `\n` in double quotes. */
 export function parseEnv(text: string): Record<string, string> {
@@ -39,10 +40,9 @@ export function loadEnvFile(path: string): Record<string, string> {
 	} catch (error) {
 		// A file that is there but cannot be read would otherwise pass for no file: its session and
 		// settings silently gone, and "Not logged in" said instead of why.
-		const code = (error as { code?: unknown }).code
-		if (code === 'EISDIR') throw new Error(`--env: '${path}' is a folder; name the environment file in it`)
-		const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message
-		throw new Error(`cannot read the environment file ${path}: ${reason}`)
+		if ((error as { code?: unknown }).code === 'EISDIR')
+			throw new Error(`--env: '${path}' is a folder; name the environment file in it`)
+		throw new Error(`cannot read the environment file ${path}: ${fileReadReason(error)}`)
 	}
 	return parseEnv(text)
 }

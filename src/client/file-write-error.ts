@@ -2,7 +2,8 @@
  * A failed file write in plain words: `cannot write .env: the folder . is not writable (permission
  * denied)`. Files are written through a temporary file beside them (env-file.ts, the jobs'
  * exports), so the system's own message named that temporary file (`EACCES: permission denied,
- * open '..env.baf432a23327.tmp'`), which the person never asked for and cannot find.
+ * open '..env.baf432a23327.tmp'`), which the person never asked for and cannot find. A failed
+ * read is said in words too (`fileReadReason`): the environment file, --cookies, --proxy-file.
  */
 import { accessSync, constants } from 'node:fs'
 import { dirname } from 'node:path'
@@ -90,4 +91,13 @@ export function fileWriteError(file: string, error: unknown, where: WriteWhere =
 	// EPIPE: the reader of a pipe went away, which the commands handle as a reader that stopped.
 	if (code === undefined || code === 'EPIPE' || error instanceof FileWriteError) return error
 	return new FileWriteError(file, reasonOf(code, file, where, error), code, error)
+}
+
+/** Why a file could not be read, in words: `there is no such file`, `permission denied`, `it is a folder`. */
+export function fileReadReason(error: unknown): string {
+	const code = systemErrorCode(error)
+	if (code === 'ENOENT') return 'there is no such file'
+	if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+	if (code === 'EISDIR') return 'it is a folder'
+	return error instanceof Error ? error.message : String(error)
 }

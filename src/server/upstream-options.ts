@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
-import { readFailure, UsageError } from '../cli-error'
+import { UsageError } from '../cli-error'
 import type { ClientOptions } from '../client/client'
+import { fileReadReason } from '../client/file-write-error'
 import { bypassesProxy, ProxyConfigError, ProxyPool, validateProxyUrl } from '../client/proxy'
 import { INSTAGRAM_ORIGIN } from '../client/request'
 import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, unlimitedWarning } from '../client/speed'
@@ -79,7 +80,7 @@ export function readProxyFile(path: string): string[] {
 	try {
 		text = readFileSync(path, 'utf8')
 	} catch (error) {
-		throw new UsageError(`--proxy-file: cannot read '${path}': ${readFailure(error)}`)
+		throw new UsageError(`--proxy-file: cannot read '${path}': ${fileReadReason(error)}`)
 	}
 	const urls: string[] = []
 	for (const [index, raw] of text.split(/\r?\n/).entries()) {

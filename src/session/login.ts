@@ -8,10 +8,11 @@
 import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { readFailure, terminalLine, UsageError } from '../cli-error'
+import { terminalLine, UsageError } from '../cli-error'
 import { CookieImportError, SESSION_VARIABLES } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { envFileProblem, removeSessionVariables } from '../client/env-file'
+import { fileReadReason } from '../client/file-write-error'
 import { type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { checkImportedSession, refusalMessage, storeSession } from './connect'
@@ -63,7 +64,7 @@ async function readCookies(file: string | undefined): Promise<string> {
 		try {
 			return readFileSync(file, 'utf8')
 		} catch (error) {
-			throw new UsageError(`--cookies: cannot read '${file}': ${readFailure(error)}`)
+			throw new UsageError(`--cookies: cannot read '${file}': ${fileReadReason(error)}`)
 		}
 	}
 	if (process.stdin.isTTY)

@@ -16,9 +16,10 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }))
 const message = (id: number | undefined, method: string, params: object) =>
 	`${JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params })}\n`
 
-it('answers the tool calls sent before the input ended, then exits 0', async () => {
-	const child = Bun.spawn(
-		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', 'jobs.db'],
+/** `smkit mcp --demo` from the sources over stdio, in the test's folder, its store at `db`. */
+const mcp = (db: string) =>
+	Bun.spawn(
+		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', db],
 		{
 			cwd: workDir,
 			stdin: 'pipe',
@@ -27,6 +28,9 @@ it('answers the tool calls sent before the input ended, then exits 0', async () 
 			env: { PATH: process.env.PATH ?? '', HOME: workDir }
 		}
 	)
+
+it('answers the tool calls sent before the input ended, then exits 0', async () => {
+	const child = mcp('jobs.db')
 	child.stdin.write(
 		message(1, 'initialize', {
 			protocolVersion: '2025-06-18',
@@ -91,16 +95,7 @@ it('the compiled binary hands over an answer longer than the pipe holds before e
 })
 
 it('a --db in a folder that does not exist is refused at start, naming the folder (exit 2)', async () => {
-	const child = Bun.spawn(
-		[process.execPath, join(root, 'src/main.ts'), 'mcp', '--demo', '--env', 'empty.env', '--db', 'nope/s.db'],
-		{
-			cwd: workDir,
-			stdin: 'pipe',
-			stdout: 'pipe',
-			stderr: 'pipe',
-			env: { PATH: process.env.PATH ?? '', HOME: workDir }
-		}
-	)
+	const child = mcp('nope/s.db')
 	const [code, stdout, stderr] = await Promise.all([
 		child.exited,
 		new Response(child.stdout).text(),
