@@ -145,8 +145,10 @@ function numberOf(text: string, type: 'integer' | 'number'): number {
 
 /**
  * Validates cac's values (keyed as cac keys them, see `cacKeyOf`) against the schemas and returns
- * them under the schemas' own keys, defaults filled in and transforms applied. Absent, null and
- * empty values take the default; a string option given as a bare switch counts as absent.
+ * them under the schemas' own keys, defaults filled in and transforms applied. Absent and null
+ * values take the default; a string option given as a bare switch counts as absent. An empty value
+ * (`--limit ""`, often an unset shell variable) is missing, as `--limit=` is: taking the default
+ * instead would run the whole list, or the default account, unasked.
  */
 export function parseOptions<Properties extends TProperties>(
 	properties: Properties,
@@ -156,6 +158,7 @@ export function parseOptions<Properties extends TProperties>(
 	for (const [key, schema] of Object.entries(properties)) {
 		const { flag, default: fallback } = annotationsOf(schema)
 		const given = raw[flag ? cacKeyOf(flag) : key]
+		if (given === '' && flag) throw new UsageError(`option \`${flag}\` value is missing`)
 		const absent =
 			given === undefined ||
 			given === null ||

@@ -138,6 +138,16 @@ describe('command options from schemas', () => {
 		expect(error.message).toBe(message)
 	})
 
+	it('an empty value is missing, not the default (an unset shell variable ran the whole list)', () => {
+		expect(usageError(() => parseOptions(options, { limit: '' })).message).toBe(
+			'option `--limit <n>` value is missing'
+		)
+		expect(usageError(() => parseOptions(options, { port: '' })).message).toBe(
+			'option `--port <port>` value is missing'
+		)
+		expect(usageError(() => parseOptions(options, { savedDir: '' })).exitCode).toBe(2)
+	})
+
 	it('an option without its own message names its flag', () => {
 		const schemas = { mode: Type.Union([Type.Literal('a'), Type.Literal('b')], { flag: '--mode <m>' }) }
 		expect(usageError(() => parseOptions(schemas, { mode: 'c' })).message).toBe(
