@@ -23,13 +23,15 @@ const round = (value: number, decimals: number) => {
 	return Math.round(value * factor) / factor
 }
 
-/** Hashtags of a caption, lower-case, each once. */
+/**
+ * Hashtags of a caption, lower-case, each once. Digits alone are no hashtag: Instagram links
+ * neither `#1` nor `#2024` (docs/instagram.md, "Hashtags, notifications, direct"), so "we are #1" counts nothing.
+ */
 export function captionHashtags(caption: string): string[] {
-	return [
-		...new Set(
-			[...caption.matchAll(/#([\p{L}\p{M}\p{N}_]+)/gu)].map((match) => (match[1] as string).toLowerCase())
-		)
-	]
+	const tags = [...caption.matchAll(/#([\p{L}\p{M}\p{N}_]+)/gu)].map((match) =>
+		(match[1] as string).toLowerCase()
+	)
+	return [...new Set(tags.filter((tag) => !/^\p{N}+$/u.test(tag)))]
 }
 
 /** Usernames mentioned in a caption (`@name`), lower-case, each once; trailing dots are punctuation. */
