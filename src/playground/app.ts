@@ -37,6 +37,7 @@ import { feedRoutes } from './routes/feed'
 import { friendshipsRoutes } from './routes/friendships'
 import { hashtagsRoutes } from './routes/hashtags'
 import { jobsRoutes } from './routes/jobs'
+import { listTargetRoutes } from './routes/list-targets'
 import { listsRoutes } from './routes/lists'
 import { mediaRoutes } from './routes/media'
 import { notificationsRoutes } from './routes/notifications'
@@ -232,6 +233,7 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 		.use(watchesRoutes(context))
 		.use(demoClockRoutes(context))
 		.use(listsRoutes(context))
+		.use(listTargetRoutes(context))
 		.use(deps.ai?.routes ? deps.ai.routes(context) : aiFallbackRoutes())
 		.use(usersRoutes(context))
 		.use(mediaRoutes(context))
