@@ -42,13 +42,14 @@ export async function runWatches(
 			`Not run here: ${elsewhere.map((watch) => `watch ${watch.id} ${label(watch)}`).join(', ')} (${options.demo ? 'Instagram: run smkit watch run without --demo' : 'demo mode: run smkit watch run --demo'})`
 		)
 	if (targets.length === 0) {
-		const next = watches
-			.list()
-			.filter((watch) => !watches.otherWorld(watch))
-			.sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
+		const all = watches.list()
+		const own = all.filter((watch) => !watches.otherWorld(watch))
+		const next = own.sort((left, right) => (left.next_run_at < right.next_run_at ? -1 : 1))[0]
 		const message = next
 			? `No watch is due; the next is ${label(next)} at ${when(next.next_run_at)}`
-			: 'No watches yet'
+			: all.length > 0
+				? otherModeOnly(all.length, options.demo)
+				: 'No watches yet'
 		// With --json, standard output is the (empty) list of runs; the reason goes to standard error.
 		if (options.json) {
 			printJson([])
@@ -76,6 +77,17 @@ export async function runWatches(
 		if (options.json) throw new InterruptedError()
 		process.exitCode = 130
 	}
+}
+
+/**
+ * Why nothing ran when every watch of the store belongs to the other mode: "No watches yet" read
+ * as if the store were empty.
+ */
+function otherModeOnly(count: number, demo: boolean): string {
+	const these = count === 1 ? 'The 1 watch here is' : `The ${count} watches here are`
+	return demo
+		? `${these} of Instagram, not of demo mode: run smkit watch run without --demo`
+		: `${these} of demo mode: run smkit watch run --demo`
 }
 
 /** Runs the watches one after another into `outcomes`; true when Ctrl-C (or SIGTERM) stopped them. */

@@ -124,3 +124,24 @@ test('watch run runs only watches of its own Instagram and names those it left',
 	const none = await real('watch', 'run')
 	expect(none.stdout).toStartWith('No watch is due; the next is #sunset at ')
 })
+
+test('watch run on a store of the other mode only says so, not "No watches yet"', async () => {
+	const other = (mode: 'demo' | 'real', ...args: string[]) =>
+		mode === 'demo'
+			? runProcess([binary, ...args, '--demo', '--env', 'none.env', '--db', 'only-demo.db'], {
+					cwd: folder,
+					env: { ...environment(), SMKIT_UPSTREAM_URL: simulator.url }
+				})
+			: runProcess([binary, ...args, '--env', 'real.env', '--db', 'only-demo.db'], {
+					cwd: folder,
+					env: environment()
+				})
+	expect((await other('demo', 'watch', 'add', 'luna.explorer')).code).toBe(0)
+	expect((await other('demo', 'watch', 'run')).code).toBe(0)
+	const run = await other('real', 'watch', 'run')
+	expect(run.code).toBe(0)
+	expect(run.stdout.trim()).toBe('The 1 watch here is of demo mode: run smkit watch run --demo')
+	const json = await other('real', 'watch', 'run', '--json')
+	expect(JSON.parse(json.stdout)).toEqual([])
+	expect(json.stderr).toContain('The 1 watch here is of demo mode')
+})
