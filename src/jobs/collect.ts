@@ -212,9 +212,9 @@ export async function runCollect(
 		const outputClosed = controller.signal.reason === OUTPUT_CLOSED
 		// Once the list is stored, the next run only writes the output.
 		const them = options.out ? 'the file' : 'them'
-		const rerun = walked
-			? `run the same command again to write ${them}`
-			: 'run the same command again to continue'
+		// Run again with --fresh, the command would throw away what this run stored.
+		const again = options.fresh ? 'the same command again without --fresh' : 'the same command again'
+		const rerun = walked ? `run ${again} to write ${them}` : `run ${again} to continue`
 		if (controller.signal.aborted && !JobStore.finished(finished) && finished.status !== 'paused')
 			finished = jobs.setStatus(
 				job.id,
@@ -240,11 +240,14 @@ export async function runCollect(
 			return
 		}
 		log(finished.error ?? `The job ended ${finished.status}.`)
-		if (finished.status === 'paused')
-			log('To resume it: run the same command again; it continues where it stopped.')
+		if (finished.status === 'paused') log(`To resume it: run ${again}; it continues where it stopped.`)
 		// A list that cannot be read (no such account, a private one) fails again; anything else may pass.
 		if (finished.status === 'failed' && !['not_found', 'private_account'].includes(finished.error_code ?? ''))
-			log('Running the same command again continues from the last stored page (--fresh starts over).')
+			log(
+				options.fresh
+					? 'Running the same command again without --fresh continues from the last stored page.'
+					: 'Running the same command again continues from the last stored page (--fresh starts over).'
+			)
 		process.exitCode = 1
 	} catch (error) {
 		if (error instanceof IgError && error.kind === 'bad_request') throw new UsageError(error.message)

@@ -143,6 +143,28 @@ test('Ctrl-C exits 130 and the same command continues; --fresh starts over', asy
 	expect(pksOfFile(join(folder, 'interrupted.jsonl'))).toEqual(expected.slice(0, 250))
 }, 60_000)
 
+test('a --fresh collect stopped by Ctrl-C says to run it again without --fresh (with it, the stored pages go)', async () => {
+	simulator.faults.set({ kind: 'latency', latencyMs: 20, pathPattern: 'followers' })
+	try {
+		const args = ['followers', 'mega.travel', '--out', 'fresh.jsonl', '--db', 'fresh.db', '--fresh']
+		const child = collect(args)
+		const errors = watch(child.stderr)
+		await errors.until('page 2:')
+		child.kill('SIGINT')
+		expect(await child.exited).toBe(130)
+		const stopped = await errors.text()
+		expect(stopped).toContain(
+			'Interrupted: run the same command again without --fresh to continue where it stopped.'
+		)
+		const store = openStore(join(folder, 'fresh.db'))
+		const job = store.db.query<{ error: string }, []>('SELECT error FROM jobs').get()
+		store.close()
+		expect(job?.error).toBe('Interrupted: run the same command again without --fresh to continue')
+	} finally {
+		simulator.faults.clear()
+	}
+}, 60_000)
+
 test('a rate-limit back-off is reported as a wait while it lasts, and the list still ends complete', async () => {
 	// Two 429s in a row: the job's own back-off, not a silent retry inside the client.
 	simulator.faults.set({ kind: 'rate_limit', times: 2, retryAfter: 1, pathPattern: 'followers' })
