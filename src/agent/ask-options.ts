@@ -99,7 +99,8 @@ export function parseAskOptions(question: unknown, raw: Record<string, unknown>)
 			`At most ${maxParallelTasks} tasks can run in parallel (got ${options.tasks.length}).`
 		)
 	}
-	if (options.json && options.interactive)
-		throw new UsageError('--json works with one-shot and --parallel asks only.')
+	// Without a question, ask starts a conversation, which has no JSON form: said as -i --json is.
+	if (options.json && (options.interactive || (!options.parallel && !options.question)))
+		throw new UsageError('--json works with one-shot and --parallel asks only: smkit ask "QUESTION" --json')
 	return options
 }

@@ -131,3 +131,16 @@ describe('smkit ask when a file cannot be written', () => {
 		}
 	})
 })
+
+test('ask --json without a question is bad usage in JSON, not a conversation in plain text', async () => {
+	llm.setScript([reply.text('a plain answer')])
+	const asked = llm.requests.length
+	const result = await smkit(['--json'])
+	expect(result.code).toBe(2)
+	expect(JSON.parse(result.stdout)).toMatchObject({
+		success: false,
+		exit_code: 2,
+		error: '--json works with one-shot and --parallel asks only: smkit ask "QUESTION" --json'
+	})
+	expect(llm.requests).toHaveLength(asked)
+})
