@@ -91,7 +91,10 @@ export class SavedStore {
 	async save(rawName: string, request: string, result: unknown): Promise<SaveReceipt> {
 		const base = sanitizeName(rawName)
 		if (!base)
-			throw new HttpError('bad_request', 'Invalid name: use letters, digits, _ or - (1-100 characters)')
+			throw new HttpError(
+				'bad_request',
+				'Invalid name: it needs a letter, digit, _ or - (the file name keeps those, at most 100)'
+			)
 		await mkdir(this.directory, { recursive: true })
 		if (!this.swept) {
 			this.swept = true

@@ -96,6 +96,13 @@ describe('POST /api/save', () => {
 		expect((await response.json()).code).toBe('bad_request')
 	})
 
+	it('says what a name without a usable character lacks, not a length it does not break', async () => {
+		const body = await (await post('!!!')).json()
+		expect(body.error).toBe(
+			'Invalid name: it needs a letter, digit, _ or - (the file name keeps those, at most 100)'
+		)
+	})
+
 	it('cuts long names to 100 characters', () => {
 		expect(sanitizeName('a'.repeat(150))).toBe('a'.repeat(100))
 		expect(sanitizeName('report.JSON')).toBe('report')
