@@ -94,7 +94,8 @@ export async function startAgentWebServer(
 		build: (security) => createAgentWebApp({ chat, demo: options.demo, security })
 	})
 	print(chat.available ? `AI: ${describeProvider(chat)}` : `AI: not configured. ${chat.reason ?? ''}`)
-	print(`Permission: ${permissionLines[options.permission]}`)
+	// Without a provider there is no agent, so no permission applies (/api/status says null).
+	if (chat.available) print(`Permission: ${permissionLines[options.permission]}`)
 	for (const line of upstream.lines) print(line)
 	print(
 		instagram.demo

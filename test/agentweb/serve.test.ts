@@ -146,6 +146,20 @@ describe('startAgentWebServer', () => {
 		}
 	})
 
+	test('without an AI provider no permission is claimed: the start-up lines agree with /api/status', async () => {
+		const lines: string[] = []
+		const options = parseAgentWebOptions({ port: 0, demo: true, provider: 'openai', env: '/nonexistent/.env' })
+		const running = await startAgentWebServer(options, (line) => lines.push(line), { filesDir })
+		try {
+			const status = await (await fetch(`${running.url}api/status`)).json()
+			expect(status).toMatchObject({ available: false, permission: null })
+			expect(lines.some((line) => line.startsWith('AI: not configured.'))).toBe(true)
+			expect(lines.some((line) => line.startsWith('Permission:'))).toBe(false)
+		} finally {
+			await running.stop()
+		}
+	})
+
 	test('a port in use is reported clearly', async () => {
 		const blocker = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') })
 		try {
