@@ -5,7 +5,7 @@
  * open '..env.baf432a23327.tmp'`), which the person never asked for and cannot find. A failed
  * read is said in words too (`fileReadReason`): the environment file, --cookies, --proxy-file.
  */
-import { accessSync, constants } from 'node:fs'
+import { accessSync, constants, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** The error code of a failed system call (`EACCES`), or undefined for any other error. */
@@ -54,15 +54,32 @@ function reasonOf(code: string, file: string, where: WriteWhere, error: unknown)
 			return `there is no folder ${folder}`
 		case 'EISDIR':
 			return 'it is a folder'
+		case 'ENOTDIR':
+			return `a part of the folder ${folder} is a file, not a folder`
+		// Making the folder found a file of that name where the folder should be.
+		case 'EEXIST':
+			return isFile(folder) ? `${folder} is a file, not a folder` : defaultReason(error)
 		case 'EFBIG':
 			return 'the file would be larger than the file size limit allows'
 		case 'EMLINK':
 			return 'a link to another file was in the way of its temporary file (removed: run it again)'
-		default: {
-			// The system's words without the call and path they end with (`, open 'x.tmp-1'`).
-			const message = error instanceof Error ? error.message : String(error)
-			return message.replace(/,\s*[a-z]+\s+'[^']*'(\s*->\s*'[^']*')?\s*$/, '')
-		}
+		default:
+			return defaultReason(error)
+	}
+}
+
+/** The system's words without the call and path they end with (`, open 'x.tmp-1'`). */
+function defaultReason(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error)
+	return message.replace(/,\s*[a-z]+\s+'[^']*'(\s*->\s*'[^']*')?\s*$/, '')
+}
+
+/** Whether `path` is there and is a file (not a folder). */
+function isFile(path: string): boolean {
+	try {
+		return statSync(path).isFile()
+	} catch {
+		return false
 	}
 }
 

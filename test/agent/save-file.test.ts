@@ -4,7 +4,7 @@
  * path) and is reported to the ask's `onFileError`.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { FailedFileWrite } from '../../src/agent/code-runner'
 import { OutputFiles } from '../../src/agent/files'
@@ -80,6 +80,18 @@ describe('a folder that cannot be written', () => {
 			expect(failures).toEqual([{ name: 'x.txt', error: expect.stringMatching(reason) }])
 			expect(response.files).toEqual([])
 		}
+	})
+
+	test('an output folder that is a file is said to be one, not "file already exists"', async () => {
+		const parent = await harness.tempDir()
+		const folder = path.join(parent, 'output')
+		writeFileSync(folder, 'a file where the folder should be')
+		const { shown, failures } = await runOnce(`await saveFile('report.txt', 'hi')`, { filesDir: folder })
+		expect(failures).toEqual([
+			{ name: 'report.txt', error: 'cannot write report.txt: output is a file, not a folder' }
+		])
+		expect(shown).toContain('cannot write report.txt: output is a file, not a folder')
+		expect(shown).not.toContain(parent)
 	})
 
 	test('system errors are worded in plain words; one naming a path keeps only its code', () => {
