@@ -133,11 +133,7 @@ export class JobManager {
 
 	/** Queues a paused, failed or cancelled job again; it continues from its last stored page. */
 	resume(id: number): Job {
-		const job = this.#require(id, 'resume')
-		if (!['paused', 'failed', 'cancelled'].includes(job.status))
-			throw new JobStateError(
-				`Job ${id} is ${job.status}; only a paused, failed or cancelled job can be resumed`
-			)
+		this.#require(id, 'resume', ['paused', 'failed', 'cancelled'])
 		this.#emit({ type: 'status', job: this.jobs.setStatus(id, 'queued') })
 		this.#enqueue(id)
 		return this.jobs.get(id) as Job
@@ -202,10 +198,20 @@ export class JobManager {
 		await Promise.all([...this.#running.keys()].map((id) => this.#abort(id, 'shutdown')))
 	}
 
-	/** A job this manager runs; another process's job is refused, saying where it is controlled. */
-	#require(id: number, action: 'pause' | 'resume' | 'cancel'): Job {
+	/**
+	 * A job this manager runs, in a status `action` applies to. The status is said first, of any
+	 * job: a finished collect's job was told to be run again in its terminal. Another process's
+	 * job is refused, saying where it is controlled.
+	 */
+	#require(id: number, action: 'pause' | 'resume' | 'cancel', from: readonly string[]): Job {
 		const job = this.get(id)
 		if (!job) throw new JobStateError(`No job ${id}`)
+		if (!from.includes(job.status))
+			throw new JobStateError(
+				action === 'resume'
+					? `Job ${id} is ${job.status}; only a paused, failed or cancelled job can be resumed`
+					: `Job ${id} is ${job.status}; it cannot be ${action === 'pause' ? 'paused' : 'cancelled'}`
+			)
 		if (!this.owns(job)) throw new JobStateError(controlRefusal(job, action))
 		const otherWorld = action === 'resume' ? this.jobs.otherWorld(job) : undefined
 		if (otherWorld) throw new JobStateError(otherWorld)
@@ -213,11 +219,7 @@ export class JobManager {
 	}
 
 	async #halt(id: number, reason: 'pause' | 'cancel', from: readonly string[]): Promise<Job> {
-		const job = this.#require(id, reason)
-		if (!from.includes(job.status))
-			throw new JobStateError(
-				`Job ${id} is ${job.status}; it cannot be ${reason === 'pause' ? 'paused' : 'cancelled'}`
-			)
+		this.#require(id, reason, from)
 		await this.#abort(id, reason)
 		this.#dequeue(id)
 		const status = reason === 'pause' ? 'paused' : 'cancelled'

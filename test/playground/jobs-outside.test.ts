@@ -85,6 +85,24 @@ describe('jobs of other processes in the playground', () => {
 		expect(jobs.get(cli.id)).toBeDefined()
 	})
 
+	it('a finished one is said to be finished, not to be continued in its terminal', async () => {
+		const cli = jobs.create({ kind: 'followers', target: 'luna.explorer', limit: 5 }, 'cli')
+		jobs.setStatus(cli.id, 'done')
+		const said = {
+			resume: `Job ${cli.id} is done; only a paused, failed or cancelled job can be resumed`,
+			pause: `Job ${cli.id} is done; it cannot be paused`,
+			cancel: `Job ${cli.id} is done; it cannot be cancelled`
+		}
+		for (const action of ['resume', 'pause', 'cancel'] as const) {
+			const failure = await expectFailure(
+				await playground.request('POST', `/api/jobs/${cli.id}/${action}`),
+				400,
+				'bad_request'
+			)
+			expect(failure.error).toBe(said[action])
+		}
+	})
+
 	it('show a job whose process died as paused, and delete it', async () => {
 		const dead = Bun.spawn(['true'])
 		await dead.exited
