@@ -167,7 +167,7 @@ export async function runJobsCommand(
 function remove(jobs: JobStore, job: Job, options: JobsCommandOptions): void {
 	if (job.owner === 'watch')
 		throw new Error(
-			`Job ${job.id} is a follower list of a watch: it goes with the watch (smkit watch remove)`
+			`Job ${job.id} is the follower list of a watch of @${job.target}: it goes with the watch (smkit watch list shows its id, smkit watch remove ID removes it)`
 		)
 	const runner = jobs.liveRunner(job.id)
 	if (runner !== null)

@@ -26,7 +26,7 @@ export async function runWatches(
 	const ids = [...new Set(args.map(idOf))]
 	for (const id of ids) {
 		const watch = watches.get(id)
-		if (!watch) throw new NotFoundError(`No watch ${id}`)
+		if (!watch) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 		const otherWorld = watches.otherWorld(watch)
 		if (otherWorld) throw new UsageError(otherWorld)
 	}

@@ -119,7 +119,7 @@ export async function runWatchCommand(
 		}
 		if (action === 'remove') {
 			const id = idOf(args[0])
-			if (!watches.delete(id)) throw new NotFoundError(`No watch ${id}`)
+			if (!watches.delete(id)) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 			if (options.json) printJson({ removed: id })
 			else print(`Removed watch ${id} and its snapshots`)
 			return
@@ -128,7 +128,7 @@ export async function runWatchCommand(
 		if (action === 'show') {
 			const id = idOf(args[0])
 			const watch = watches.get(id)
-			if (!watch) throw new NotFoundError(`No watch ${id}`)
+			if (!watch) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 			const snapshots = watches.snapshots(id)
 			return options.json ? printJson({ watch, snapshots }) : print(historyText(watch, snapshots))
 		}
@@ -167,7 +167,7 @@ async function add(watches: WatchStore, args: unknown[], options: WatchCommandOp
 
 function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
 	const id = idOf(args[0])
-	if (!watches.get(id)) throw new NotFoundError(`No watch ${id}`)
+	if (!watches.get(id)) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 	const snapshots = watches.snapshots(id)
 	const to = options.to ?? snapshots[snapshots.length - 1]?.id
 	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id

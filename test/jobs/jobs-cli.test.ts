@@ -125,7 +125,9 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	expect(busy.stderr).toContain(`is being collected by the playground (process ${playground.pid})`)
 	const list = await jobs('delete', String(snapshot.id))
 	expect(list.code).toBe(1)
-	expect(list.stderr).toContain('a follower list of a watch')
+	expect(list.stderr).toContain(
+		`Job ${snapshot.id} is the follower list of a watch of @mega.travel: it goes with the watch (smkit watch list shows its id, smkit watch remove ID removes it)`
+	)
 	const deleted = await jobs('delete', '1')
 	expect(deleted.code).toBe(0)
 	expect(deleted.stdout).toContain('Deleted job 1 and its 263 records')

@@ -109,7 +109,7 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	)
 	expect((await watch('show', '2')).stdout).toMatch(/snapshot +taken +media +change +top posts/)
 	const unknown = await watch('show', '9')
-	expect(unknown.stderr).toContain('No watch 9')
+	expect(unknown.stderr).toContain('No watch 9 (smkit watch list lists them)')
 	// A watch that is not there is a failure (exit 1, not_found), not a mistyped command.
 	expect(unknown.code).toBe(1)
 	expect((await watch('remove', '9')).code).toBe(1)
