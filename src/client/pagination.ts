@@ -11,7 +11,7 @@
  * names that position (the upstream page's cursor plus how many of its items were returned), so the
  * next call fetches the page again and continues after them. Callers treat cursors as opaque.
  */
-import { IgArgumentError } from './errors'
+import { IgApiError, IgArgumentError } from './errors'
 import type { PageData } from './types'
 
 /** Trailing options of every list method. */
@@ -111,7 +111,10 @@ export async function paginate<Item>(
 	if (position.cursor) seen.add(position.cursor)
 	for (let pages = 0; position && pages < MAX_PAGES; pages++) {
 		const wanted = count === undefined ? undefined : count - items.length
-		const page = await fetchPage(position.cursor, wanted === undefined ? undefined : position.skip + wanted)
+		const limit = wanted === undefined ? undefined : position.skip + wanted
+		const page: PageData<Item> = await (pages === 0 && options.cursor === position.cursor
+			? fetchFromCallersCursor(fetchPage, position.cursor, limit)
+			: fetchPage(position.cursor, limit))
 		// The page may come back shorter than when the cursor was made: skip into the following pages.
 		const rest = position.skip === 0 ? page.items : page.items.slice(position.skip)
 		const taken = wanted === undefined || wanted >= rest.length ? rest : rest.slice(0, wanted)
@@ -128,6 +131,34 @@ export async function paginate<Item>(
 		if (count === undefined ? skipped === 0 : items.length >= count) break
 	}
 	return makePage(items, position && encodePosition(position), fetchPage, shape)
+}
+
+/**
+ * The first page from a cursor the caller gave as Instagram's own: Instagram refusing the request
+ * (a 400, "Invalid max_id") means the cursor, so the error names it, as for a damaged cursor of ours.
+ */
+async function fetchFromCallersCursor<Item>(
+	fetchPage: PageFetcher<Item>,
+	cursor: string | null,
+	limit: number | undefined
+): Promise<PageData<Item>> {
+	try {
+		return await fetchPage(cursor, limit)
+	} catch (error) {
+		if (
+			cursor !== null &&
+			error instanceof IgApiError &&
+			error.kind === 'bad_request' &&
+			error.upstreamStatus === 400
+		)
+			throw new IgArgumentError(`${NOT_OURS}: Instagram refused it (${upstreamWords(error.message)})`)
+		throw error
+	}
+}
+
+/** An Instagram error's own words, without smkit's prefix and the request it names. */
+function upstreamWords(message: string): string {
+	return message.replace(/^Instagram error: /, '').replace(/\s*\(HTTP \d+ from [^)]*\)$/, '')
 }
 
 /**

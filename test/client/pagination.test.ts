@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { IgArgumentError } from '../../src/client/errors'
+import { IgApiError, IgArgumentError } from '../../src/client/errors'
 import { type PageFetcher, paginate } from '../../src/client/pagination'
 
 /** Ten numbered items served three per page; records the cursors asked for. */
@@ -166,5 +166,34 @@ describe('paginate', () => {
 	it('rejects a count that is not a positive integer', async () => {
 		for (const count of [0, -1, 1.5])
 			await expect(paginate(numbered().fetchPage, { count })).rejects.toBeInstanceOf(IgArgumentError)
+	})
+})
+
+describe('a cursor given by the caller that Instagram refuses', () => {
+	const refusing: PageFetcher<number> = async (cursor) => {
+		if (cursor === 'stale')
+			throw new IgApiError('bad_request', 'Instagram error: Invalid max_id (HTTP 400 from GET /api/v1/x/)', {
+				upstreamStatus: 400
+			})
+		if (cursor === 'down')
+			throw new IgApiError('upstream_error', 'Instagram error: oops (HTTP 500 from GET /api/v1/x/)', {
+				upstreamStatus: 500
+			})
+		return { items: [1], next_cursor: 'stale' }
+	}
+
+	it("is an argument error naming the cursor, with Instagram's own words", async () => {
+		const error = await paginate(refusing, { cursor: 'stale' }).catch((caught: unknown) => caught)
+		expect(error).toBeInstanceOf(IgArgumentError)
+		expect((error as Error).message).toBe(
+			'cursor is not a next_cursor this list returned: Instagram refused it (Invalid max_id)'
+		)
+	})
+
+	it('stays what it was for any other failure, and for a refusal on a page after the first', async () => {
+		const down = await paginate(refusing, { cursor: 'down' }).catch((caught: unknown) => caught)
+		expect(down).toBeInstanceOf(IgApiError)
+		const later = await paginate(refusing, { count: 5 }).catch((caught: unknown) => caught)
+		expect(later).toBeInstanceOf(IgApiError)
 	})
 })

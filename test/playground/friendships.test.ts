@@ -71,6 +71,17 @@ describe('/api/friendships', () => {
 		).toBe(50)
 	})
 
+	it("GET followers with a cursor Instagram refuses: 400 naming the cursor, with Instagram's words", async () => {
+		const bad = await expectFailure(
+			await playground.get('/api/friendships/followers/1000000002?cursor=garbage'),
+			400,
+			'bad_request'
+		)
+		expect(bad.error).toBe(
+			'cursor is not a next_cursor this list returned: Instagram refused it (Invalid max_id)'
+		)
+	})
+
 	it("GET followers of a private account the viewer doesn't follow: 403 private_account", async () => {
 		await expectFailure(await playground.get('/api/friendships/followers/1000000003'), 403, 'private_account')
 	})
