@@ -88,8 +88,10 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 		reason: string,
 		extra: { retryAfter?: number; challengeUrl?: string } = {}
 	) => {
-		const detail = message && !reason.includes(message) ? `${reason}: ${message}` : reason
-		const description = `Instagram ${detail} (HTTP ${status} from ${context.method} ${context.endpoint})`
+		// Instagram's own words first, then what smkit read them as and the request they answered:
+		// `Instagram: User not found (not found, HTTP 404 from GET ...)`. A plain "error" adds nothing.
+		const reasonSaid = message && reason !== 'error' && !reason.includes(message) ? `${reason}, ` : ''
+		const description = `Instagram: ${message || reason} (${reasonSaid}HTTP ${status} from ${context.method} ${context.endpoint})`
 		return {
 			ok: false as const,
 			error: new IgApiError(kind, redactSecrets(description, secretsOf(context)), {

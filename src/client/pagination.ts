@@ -158,7 +158,7 @@ async function fetchFromCallersCursor<Item>(
 
 /** An Instagram error's own words, without smkit's prefix and the request it names. */
 function upstreamWords(message: string): string {
-	return message.replace(/^Instagram error: /, '').replace(/\s*\(HTTP \d+ from [^)]*\)$/, '')
+	return message.replace(/^Instagram: /, '').replace(/\s*\((?:[^,()]*, )?HTTP \d+ from [^)]*\)$/, '')
 }
 
 /**

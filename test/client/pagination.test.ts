@@ -172,11 +172,11 @@ describe('paginate', () => {
 describe('a cursor given by the caller that Instagram refuses', () => {
 	const refusing: PageFetcher<number> = async (cursor) => {
 		if (cursor === 'stale')
-			throw new IgApiError('bad_request', 'Instagram error: Invalid max_id (HTTP 400 from GET /api/v1/x/)', {
+			throw new IgApiError('bad_request', 'Instagram: Invalid max_id (HTTP 400 from GET /api/v1/x/)', {
 				upstreamStatus: 400
 			})
 		if (cursor === 'down')
-			throw new IgApiError('upstream_error', 'Instagram error: oops (HTTP 500 from GET /api/v1/x/)', {
+			throw new IgApiError('upstream_error', 'Instagram: oops (server error, HTTP 500 from GET /api/v1/x/)', {
 				upstreamStatus: 500
 			})
 		return { items: [1], next_cursor: 'stale' }
