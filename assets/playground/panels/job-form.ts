@@ -1,10 +1,11 @@
 /**
  * The Jobs panel's start form: what to collect, the target and an optional limit. A start that is
- * refused shows the server's message and the next step; a started job is announced and the list
- * refreshed (`onStarted`).
+ * refused shows the server's message and the next step (the focus stays on "Start job"); a started
+ * job is announced and handed to `onStarted`, which shows it and gives it the focus.
  */
 import { h, replaceChildren } from '../../common/dom'
 import { showToast } from '../components/toast'
+import { whileBusy } from '../lib/focus'
 import { JOB_KINDS, type JobKind, startJob } from '../lib/jobs'
 import { NEXT_STEP } from './job-advice'
 
@@ -28,8 +29,8 @@ const KIND_LABELS: Record<JobKind, string> = {
 	likers: 'Likers of a post'
 }
 
-/** Builds the start form; `onStarted` runs after a job has started. */
-export function createJobForm(onStarted: () => Promise<void>): HTMLFormElement {
+/** Builds the start form; `onStarted` runs with the new job's id after it has started. */
+export function createJobForm(onStarted: (id: number) => Promise<void>): HTMLFormElement {
 	const kind = h('select', { className: 'input', attrs: { id: 'job-kind', name: 'kind' } })
 	for (const value of JOB_KINDS) kind.append(h('option', { text: KIND_LABELS[value], attrs: { value } }))
 	const targetLabel = h('label', { className: 'field-label', attrs: { for: 'job-target' } })
@@ -93,11 +94,8 @@ export function createJobForm(onStarted: () => Promise<void>): HTMLFormElement {
 	form.addEventListener('submit', (event) => {
 		event.preventDefault()
 		// One job per press: a double click, or Enter while the first start is on its way, starts no second job.
-		if (startButton.disabled || !form.reportValidity()) return
-		startButton.disabled = true
-		void submit().finally(() => {
-			startButton.disabled = false
-		})
+		if (startButton.getAttribute('aria-disabled') === 'true' || !form.reportValidity()) return
+		whileBusy(startButton, submit)
 	})
 
 	async function submit(): Promise<void> {
@@ -124,7 +122,7 @@ export function createJobForm(onStarted: () => Promise<void>): HTMLFormElement {
 			return
 		}
 		showToast(`Job ${result.envelope.data.id} started.`, 'success')
-		await onStarted()
+		await onStarted(result.envelope.data.id)
 	}
 	return form
 }

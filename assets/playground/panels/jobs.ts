@@ -11,6 +11,7 @@ import { confirmAction } from '../components/dialogs'
 import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
+import { focusFirst, keysOf, neighbourKey, panelHeading } from '../lib/focus'
 import { formatCount } from '../lib/format'
 import { followJob, isActive, type Job, type JobEvent } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
@@ -28,7 +29,11 @@ export function createJobsPanel(): Panel {
 	const streams = new Map<number, AbortController>()
 	let visible = false
 
-	const form = createJobForm(refresh)
+	// A started job's card takes the focus (lib/focus.ts).
+	const form = createJobForm(async (id) => {
+		await refresh()
+		focusFirst(rows.get(id)?.element)
+	})
 	// Whether a job is of the other Instagram is known once the status is: shown again then.
 	onStatus(() => {
 		for (const row of rows.values()) row.update(row.shown())
@@ -60,9 +65,12 @@ export function createJobsPanel(): Panel {
 			danger: true
 		})
 		if (!confirmed) return
+		// Deleted, the card's focus goes to the card that takes its place, or to the heading (lib/focus.ts).
+		const next = Number(neighbourKey(keysOf(list, 'article.job', 'job'), String(job.id)))
 		const result = await apiRequest('DELETE', `/api/jobs/${job.id}`)
 		if (!result.ok) showToast(`Could not delete job ${job.id}: ${result.error} (${result.code})`, 'error')
 		await refresh()
+		if (result.ok) focusFirst(rows.get(next)?.element, panelHeading('jobs'))
 	}
 
 	const handlers: RowHandlers = { act, remove }

@@ -11,6 +11,7 @@ import { errorBox } from '../components/error-box'
 import { createResultView } from '../components/result-view'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
+import { focusFirst, keysOf, neighbourKey, panelHeading } from '../lib/focus'
 import { formatTime } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
 
@@ -73,6 +74,7 @@ export function createSavedPanel(): Panel {
 			danger: true
 		})
 		if (!confirmed) return
+		const next = neighbourKey(keysOf(list, '[data-act="view"]', 'file'), fileName)
 		const result = await apiRequest('DELETE', `/api/saved/${encodeURIComponent(fileName)}`)
 		if (result.ok) {
 			showToast(`Deleted ${fileName}.`, 'success')
@@ -85,7 +87,17 @@ export function createSavedPanel(): Panel {
 			showToast(`Could not delete ${fileName}: ${result.error} (${result.code})`, 'error')
 		}
 		await refresh()
+		// Deleted, the focus goes to the file that takes its place, or to the heading; refused, it
+		// stays on the file's Delete (lib/focus.ts). The table was redrawn either way.
+		if (result.ok) focusFirst(savedButton(next, 'view'), panelHeading('saved'))
+		else focusFirst(savedButton(fileName, 'delete'))
 	}
+
+	/** A file's View or Delete button in the table. */
+	const savedButton = (fileName: string | null, act: 'view' | 'delete') =>
+		fileName === null
+			? null
+			: list.querySelector<HTMLElement>(`[data-act="${act}"][data-file="${CSS.escape(fileName)}"]`)
 
 	function row(entry: SavedEntry): HTMLTableRowElement {
 		const fileName = fileNameOf(entry)
@@ -107,12 +119,14 @@ export function createSavedPanel(): Panel {
 				h('button', {
 					className: 'button button-small',
 					text: 'View',
+					dataset: { act: 'view', file: fileName },
 					attrs: { type: 'button', 'aria-label': `View ${fileName}` },
 					on: { click: () => void view(entry) }
 				}),
 				h('button', {
 					className: 'button button-small button-danger',
 					text: 'Delete',
+					dataset: { act: 'delete', file: fileName },
 					attrs: { type: 'button', 'aria-label': `Delete ${fileName}` },
 					on: { click: () => void remove(entry) }
 				})

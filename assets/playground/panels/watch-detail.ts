@@ -1,7 +1,7 @@
 /**
  * The selected watch in the Watch panel: a growth chart from its snapshots (followers, or posts
- * with the tag), two snapshot pickers with the diff between them (the last two at first), and a
- * hashtag's latest top posts.
+ * with the tag), two snapshot pickers with the diff between them (the last two at first; only
+ * pairs from an earlier to a later snapshot are offered), and a hashtag's latest top posts.
  */
 
 import { h, replaceChildren } from '../../common/dom'
@@ -55,6 +55,7 @@ export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promis
 		from.value = String((snapshots[snapshots.length - 2] as Snapshot).id)
 		to.value = String((snapshots[snapshots.length - 1] as Snapshot).id)
 	}
+	keepPairValid(from, to)
 	const diffArea = h('div', { className: 'watch-diff', attrs: { 'aria-live': 'polite' } })
 	const compareButton = h('button', {
 		className: 'button button-primary',
@@ -83,6 +84,25 @@ export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promis
 	)
 	if (snapshots.length >= 2)
 		await showDiff(watch.id, watch.target, Number(from.value), Number(to.value), diffArea)
+}
+
+/**
+ * The pickers offer only pairs the server diffs: from an earlier snapshot to a later one (a smaller
+ * id; the same snapshot twice, or the other way round, is refused). "From" offers every snapshot but
+ * the last, "To" only those after "From"; a "From" chosen at or after "To" moves "To" to the
+ * snapshot right after it. The options are the snapshots oldest first.
+ */
+function keepPairValid(from: HTMLSelectElement, to: HTMLSelectElement): void {
+	const sync = () => {
+		const first = Number(from.value)
+		const later = [...to.options].filter((option) => Number(option.value) > first)
+		if (Number(to.value) <= first && later[0]) to.value = later[0].value
+		for (const option of to.options) option.disabled = Number(option.value) <= first
+		const last = to.options[to.options.length - 1]
+		for (const option of from.options) option.disabled = option.value === last?.value
+	}
+	from.addEventListener('change', sync)
+	sync()
 }
 
 /** A hashtag snapshot's top posts. */

@@ -2,13 +2,15 @@
  * The Watch panel's form to add a watch: an account or a #hashtag, the interval and, for an
  * account, whether to store its complete follower list. A refusal shows the server's message; an
  * account Instagram does not know asks first whether to add it anyway (a typo is the usual cause);
- * an added watch is announced and handed to `onAdded`.
+ * an added watch is announced and handed to `onAdded`, which gives it the focus. A refusal leaves
+ * the focus where it was.
  */
 
 import { h } from '../../common/dom'
 import { confirmAction } from '../components/dialogs'
 import { showToast } from '../components/toast'
 import { apiRequest } from '../lib/api'
+import { whileBusy } from '../lib/focus'
 import { field, requireName, textInput } from './insights-common'
 import type { Watch } from './watch-model'
 
@@ -49,11 +51,7 @@ export function createWatchForm(onAdded: (id: number) => Promise<void>): HTMLFor
 	form.addEventListener('submit', (event) => {
 		event.preventDefault()
 		// One watch per press: a double click does not add it twice (the second would be refused).
-		if (addButton.disabled) return
-		addButton.disabled = true
-		void add().finally(() => {
-			addButton.disabled = false
-		})
+		whileBusy(addButton, add)
 	})
 
 	async function add(): Promise<void> {

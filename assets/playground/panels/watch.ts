@@ -10,6 +10,7 @@ import { confirmAction } from '../components/dialogs'
 import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
+import { focusFirst, keysOf, neighbourKey, panelHeading } from '../lib/focus'
 import { formatTime } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
 import { fromOtherMode, getStatus, onStatus } from '../lib/state'
@@ -47,9 +48,14 @@ export function createWatchPanel(): Panel {
 	/** Watches with a run on its way: "Run now" waits for it, so a double click takes one snapshot. */
 	const runsInFlight = new Set<number>()
 
+	/** A watch's name button in the table (its first control: it selects the watch). */
+	const nameButton = (id: number | string | null) =>
+		list.querySelector<HTMLElement>(`[data-watch="${id}"][data-act="select"]`)
+
+	// An added watch is selected and its name takes the focus (lib/focus.ts), kept through its first run's redraws.
 	const form = createWatchForm(async (id) => {
 		selected = id
-		await refresh()
+		await refresh(() => focusFirst(nameButton(id)))
 		await run(id)
 	})
 
@@ -81,10 +87,14 @@ export function createWatchPanel(): Panel {
 			danger: true
 		})
 		if (!confirmed) return
+		// Deleted, its focus goes to the watch that takes its place, or to the heading (lib/focus.ts).
+		const next = neighbourKey(keysOf(list, '[data-act="select"]', 'watch'), String(watch.id))
 		const answer = await apiRequest('DELETE', `/api/watches/${watch.id}`)
 		if (!answer.ok) showToast(`Could not delete: ${answer.error}`, 'error')
-		if (selected === watch.id) selected = null
-		await refresh()
+		if (selected === watch.id && answer.ok) selected = null
+		await refresh(() => {
+			if (answer.ok) focusFirst(nameButton(next), panelHeading('watch'))
+		})
 	}
 
 	async function advanceDemo(): Promise<void> {
@@ -111,11 +121,12 @@ export function createWatchPanel(): Panel {
 					? `failed: ${watch.last_error ?? ''}`
 					: (watch.last_status ?? 'not run yet')
 		return [
+			// A long name is cut short with an ellipsis (styles/insights.css); its title holds it whole.
 			h('button', {
-				className: 'link-button',
+				className: 'link-button watch-name',
 				text: label,
 				dataset: { watch: String(watch.id), act: 'select' },
-				attrs: { type: 'button', 'aria-pressed': String(selected === watch.id) },
+				attrs: { type: 'button', title: label, 'aria-pressed': String(selected === watch.id) },
 				on: {
 					click: () => {
 						selected = watch.id
@@ -155,7 +166,8 @@ export function createWatchPanel(): Panel {
 		]
 	}
 
-	async function refresh(): Promise<void> {
+	/** Lists the watches again; `placeFocus` runs once the table is drawn, before the detail loads. */
+	async function refresh(placeFocus?: () => void): Promise<void> {
 		showDemo()
 		const answer = await apiGet<Watch[]>('/api/watches')
 		if (!answer.ok || !answer.envelope) {
@@ -169,6 +181,7 @@ export function createWatchPanel(): Panel {
 				h('p', { className: 'result-empty', text: 'No watches yet: add an account or a #hashtag above.' })
 			)
 			replaceChildren(detail)
+			placeFocus?.()
 			return
 		}
 		if (selected === null || !watches.some((watch) => watch.id === selected))
@@ -189,6 +202,7 @@ export function createWatchPanel(): Panel {
 			)
 		)
 		if (refocus) list.querySelector<HTMLElement>(refocus)?.focus()
+		placeFocus?.()
 		await showWatchDetail(watches.find((watch) => watch.id === selected) as Watch, detail)
 	}
 
