@@ -4,7 +4,7 @@
  * with the parallel-tasks form.
  */
 
-import { mountChat } from '../common/chat/chat'
+import { mountChatAcrossTabs } from '../common/chat/tabs'
 import { h } from '../common/dom'
 import { requestHeaders } from '../common/request'
 
@@ -57,7 +57,7 @@ async function start(): Promise<void> {
 			? `AI is not configured: ${status.reason ?? 'set an AI provider key'}`
 			: 'The server could not be reached (or the access token is missing: open the URL the server printed).'
 	}
-	mountChat(chat, { basePath: '/api', parallel: true })
+	mountChatAcrossTabs(chat, { basePath: '/api', parallel: true }, 'smkit-agent-web-chat')
 }
 
 void start()

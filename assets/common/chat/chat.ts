@@ -20,6 +20,8 @@ export interface ChatOptions {
 	parallel?: boolean
 	/** Example questions offered while the conversation is empty. */
 	examples?: readonly string[]
+	/** Called after "New conversation" emptied the server's conversation (not when it failed). */
+	onReset?: () => void
 }
 
 /** A mounted chat. */
@@ -27,6 +29,11 @@ export interface MountedChat {
 	element: HTMLElement
 	/** Stops a running question (if any). */
 	stop(): void
+	/**
+	 * The conversation was emptied elsewhere (another tab): stops a running question, which
+	 * belonged to it, and shows the empty chat. The draft being typed stays.
+	 */
+	forget(): void
 }
 
 interface HistoryEntry {
@@ -201,6 +208,7 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 		if (result.ok) {
 			showEmpty()
 			announcer.textContent = 'New conversation started'
+			options.onReset?.()
 		} else {
 			announcer.textContent = `Reset failed: ${result.error}`
 		}
@@ -209,7 +217,15 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 
 	showEmpty()
 	void restoreHistory(api, log, append, decide)
-	return { element, stop: () => running?.abort() }
+	return {
+		element,
+		stop: () => running?.abort(),
+		forget: () => {
+			running?.abort()
+			showEmpty()
+			announcer.textContent = 'The conversation was reset in another tab'
+		}
+	}
 }
 
 /** Shows the server's conversation (after a reload): questions, tool outputs folded, answers. */

@@ -8,7 +8,7 @@
  * `../lib/api` (it adds the access token and the JSON content type) and build every node with
  * `h()` from `assets/common/dom.ts`: answers may quote Instagram text and must stay text.
  */
-import { mountChat as mountSharedChat } from '../../common/chat/chat'
+import { mountChatAcrossTabs } from '../../common/chat/tabs'
 import { h, replaceChildren } from '../../common/dom'
 import { type Panel, panelFrame } from '../lib/panel'
 import { onStatus, type ServerStatus } from '../lib/state'
@@ -25,11 +25,11 @@ const AI_KEYS = [
 ]
 
 /**
- * Renders the chat into `container` when an AI provider is available. To be filled by the chat
- * UI; it is called once, the first time the panel shows with `ai_available: true`.
+ * Renders the chat into `container` when an AI provider is available. It is called once, the
+ * first time the panel shows with `ai_available: true`; the chat follows resets made in other tabs.
  */
 export function mountChat(container: HTMLElement, _status: ServerStatus): void {
-	mountSharedChat(container, { basePath: '/api/ai' })
+	mountChatAcrossTabs(container, { basePath: '/api/ai' }, 'smkit-playground-chat')
 }
 
 function setupHelp(): HTMLElement {
