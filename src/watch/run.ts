@@ -2,7 +2,8 @@
  * One run of a watch: reads the account's profile counts (or the hashtag's media count and top
  * posts) and, for an account watched with followers, collects the complete follower list with the
  * jobs engine (owner `watch`), so an interrupted run resumes its collection from the last stored page
- * when it runs again. Only a finished run stores a snapshot; a failed one records why.
+ * when it runs again within the hour (`CONTINUE_LIST_SECONDS`; later, the list starts over). Only a
+ * finished run stores a snapshot; a failed one records why.
  */
 import type { InstagramClient } from '../client/client'
 import { IgApiError } from '../client/errors'
@@ -21,6 +22,14 @@ export const HASHTAG_TOP_POSTS = 9
 
 /** A failed run is tried again after this long (or the watch's interval, if shorter). */
 export const RETRY_SECONDS = 15 * 60
+
+/**
+ * A follower list a run left unfinished (killed, stopped, failed) is continued by the next run only
+ * if it stood still for less than this; older, it is collected again from the start. Continued
+ * after longer, one snapshot would hold followers of two times (some gone since, new ones missed)
+ * and its diffs would put those changes in the wrong period.
+ */
+export const CONTINUE_LIST_SECONDS = 60 * 60
 
 /** What a run needs. */
 export interface WatchRunOptions {
@@ -46,6 +55,9 @@ export class WatchRunError extends Error {
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** Whether a list last written at `updatedAt` stood still too long to be continued. */
+const stoodStill = (updatedAt: string) => Date.now() - Date.parse(updatedAt) > CONTINUE_LIST_SECONDS * 1000
 
 /**
  * Runs the watch once and stores its snapshot. On failure it records why on the watch and throws:
@@ -89,6 +101,8 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 		if (!pending || pending.status === 'done' || pending.status === 'cancelled' || jobs.otherWorld(pending)) {
 			jobId = jobs.create({ kind: 'followers', target: watch.target }, WATCH_JOB_OWNER).id
 			watches.setPendingJob(watch.id, jobId)
+		} else if (stoodStill(pending.updated_at) && jobs.liveRunner(pending.id) === null) {
+			jobs.reset(pending.id)
 		} else if (pending.status !== 'queued' && pending.status !== 'running') {
 			jobs.setStatus(pending.id, 'queued')
 		}
