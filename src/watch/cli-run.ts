@@ -6,6 +6,7 @@ import { dirname } from 'node:path'
 import { InterruptedError, NotFoundError, UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
+import { ProgressReporter } from '../jobs/progress'
 import { JobStore } from '../jobs/store'
 import type { Store } from '../store/db'
 import type { WatchCommandOptions } from './cli'
@@ -99,11 +100,30 @@ async function runEach(
 	options: WatchCommandOptions,
 	outcomes: WatchOutcome[]
 ): Promise<boolean> {
+	// A long follower list shows its progress on a terminal, as collect does (redrawn in place; no
+	// lines for cron's mail). The line is cleared before the run's own line.
+	let progress: { id: number; reporter: ProgressReporter } | undefined
+	const endProgress = () => {
+		progress?.reporter.finish()
+		progress = undefined
+	}
 	const scheduler = new WatchScheduler({
 		watches,
 		jobs: new JobStore(store, { demo: options.demo }),
 		ig,
-		dataDir: dirname(options.dbPath)
+		dataDir: dirname(options.dbPath),
+		onEvent: process.stderr.isTTY
+			? (watch, event) => {
+					if (progress?.id !== watch.id) {
+						endProgress()
+						progress = {
+							id: watch.id,
+							reporter: new ProgressReporter(process.stderr, `watch ${watch.id} ${label(watch)} followers`)
+						}
+					}
+					progress.reporter.event(event)
+				}
+			: undefined
 	})
 	let interrupted = false
 	const interrupt = () => {
@@ -116,7 +136,10 @@ async function runEach(
 		for (const watch of targets) {
 			if (interrupted) break
 			try {
-				const snapshot = dueAt ? await scheduler.runIfDue(watch.id, dueAt) : await scheduler.run(watch.id)
+				const snapshot = await (dueAt
+					? scheduler.runIfDue(watch.id, dueAt)
+					: scheduler.run(watch.id)
+				).finally(endProgress)
 				if (!snapshot) {
 					// A playground on the same --db runs it now, or ran it since this run began.
 					const line = `skip    watch ${watch.id} ${label(watch)}: run by another process`

@@ -10,6 +10,7 @@ import { IgApiError } from '../client/errors'
 import { topPosts } from '../client/tools/analytics'
 import { runJob } from '../jobs/run'
 import type { JobStore } from '../jobs/store'
+import type { JobEvent } from '../jobs/types'
 import { recheckMissing } from './recheck'
 import type { WatchStore } from './store'
 import type { Snapshot, Watch } from './types'
@@ -41,6 +42,8 @@ export interface WatchRunOptions {
 	beforePage?: (signal: AbortSignal) => Promise<void>
 	/** Folder of the store (media downloads; unused by followers). */
 	dataDir?: string
+	/** Each event of the follower list's collection (a page stored, a wait): progress for a terminal. */
+	onEvent?: (event: JobEvent) => void
 }
 
 /** A run whose follower list did not finish; `code` is the collection's error code. */
@@ -110,7 +113,8 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 			ig,
 			signal,
 			dataDir: options.dataDir,
-			beforePage: options.beforePage
+			beforePage: options.beforePage,
+			onEvent: options.onEvent
 		})
 		if (signal.aborted) throw new WatchRunError('stopped before the follower list was complete')
 		if (job.status !== 'done')

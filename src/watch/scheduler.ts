@@ -19,6 +19,7 @@ import type { InstagramClient } from '../client/client'
 import type { RateLimiter } from '../client/rate-limit'
 import { sleep } from '../client/rate-limit'
 import type { JobStore } from '../jobs/store'
+import type { JobEvent } from '../jobs/types'
 import { runWatch } from './run'
 import type { WatchStore } from './store'
 import type { Snapshot, Watch } from './types'
@@ -34,6 +35,8 @@ export interface WatchSchedulerOptions {
 	intervalMs?: number
 	/** Receives one line per failed scheduled run (default console.error). */
 	log?: (line: string) => void
+	/** Each event of a run's follower list collection, with the watch it is for. */
+	onEvent?: (watch: Watch, event: JobEvent) => void
 }
 
 /** The outcome of one watch's run. */
@@ -183,7 +186,8 @@ export class WatchScheduler {
 				ig: this.#options.ig,
 				signal,
 				dataDir: this.#options.dataDir,
-				beforePage: (pageSignal) => waitForHeadroom(limiter, pageSignal)
+				beforePage: (pageSignal) => waitForHeadroom(limiter, pageSignal),
+				onEvent: this.#options.onEvent && ((event) => this.#options.onEvent?.(watch, event))
 			})
 		} finally {
 			leases.release(id)
