@@ -46,6 +46,25 @@ const MESSAGE_KINDS: readonly [string, IgErrorKind, string][] = [
 	['too many requests', 'rate_limited', 'rate limited']
 ]
 
+/** How much of a page is searched for the login page's marks (they are in its head and body tag). */
+const LOGIN_PAGE_SCAN = 5000
+
+/**
+ * Whether an HTML answer is Instagram's login page itself (docs/instagram.md, "Errors"): the
+ * `LoginAndSignupPage` mark, a `<title>` "Login • Instagram" (or "Log in ..."), or a form posting
+ * to the login endpoint `/accounts/login/ajax/`. A page that only links to the login page (a
+ * proxy's or network's block page, "Sorry, this page isn't available") is not: that says nothing
+ * about the session.
+ */
+export function isLoginPage(text: string): boolean {
+	const head = text.slice(0, LOGIN_PAGE_SCAN)
+	return (
+		head.includes('LoginAndSignupPage') ||
+		/<title[^>]*>\s*Log\s?in\b[^<]*Instagram/i.test(head) ||
+		/<form\b[^>]*\baction\s*=\s*["']?(?:https?:\/\/[^/"'\s>]*)?\/accounts\/login\/ajax\//i.test(head)
+	)
+}
+
 /** Seconds from a `Retry-After` header (delta seconds or HTTP date); undefined when absent or bad. */
 export function parseRetryAfter(value: string | null): number | undefined {
 	if (!value) return undefined
@@ -133,19 +152,23 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 		const lower = message.toLowerCase()
 		const match = MESSAGE_KINDS.find(([needle]) => lower.includes(needle))
 		if (match) return fail(match[1], match[2])
-		return fail(status === 400 ? 'bad_request' : 'upstream_error', 'error')
+		// Instagram refused a request it did not explain: its failure (502), never one of the
+		// caller's values (our 400 names the field at fault, which nothing here knows).
+		return fail('upstream_error', 'error')
 	}
 	if (status >= 500) return fail('upstream_error', 'server error')
-	if (status === 403 && /login_required|LoginAndSignupPage|accounts\/login/i.test(text.slice(0, 2000)))
+	// A 403 that is not JSON ends the session only as the login page or with Instagram's own code.
+	if (status === 403 && (isLoginPage(text) || /\blogin_required\b/.test(text.slice(0, LOGIN_PAGE_SCAN))))
 		return fail('login_required', 'login required')
 	if (status < 200 || status >= 300) return fail('upstream_error', 'unexpected answer')
 	if (context.expect === 'text') return { ok: true, data: text }
 	if (parsed === undefined) {
 		// Only a page (HTML) can be the login page: a JSON answer cut short whose records hold
 		// `login_id` or `last_login` is malformed, not a lost session (which would mark it expired).
-		if (/^\s*</.test(text) && /LoginAndSignupPage|accounts\/login|<title>\s*Login/i.test(text.slice(0, 5000)))
+		const page = /^\s*</.test(text)
+		if (page && isLoginPage(text))
 			return fail('login_required', 'login required (answered with the login page)')
-		return fail('upstream_error', 'malformed JSON')
+		return fail('upstream_error', page ? 'answered with a page, not JSON' : 'malformed JSON')
 	}
 	return { ok: true, data: parsed }
 }

@@ -135,7 +135,9 @@ export async function paginate<Item>(
 
 /**
  * The first page from a cursor the caller gave as Instagram's own: Instagram refusing the request
- * (a 400, "Invalid max_id") means the cursor, so the error names it, as for a damaged cursor of ours.
+ * with a 400 ("Invalid max_id") means the cursor, so the error names it, as for a damaged cursor of
+ * ours. The upstream status decides, not the kind the answer was read as (an unexplained 400 is
+ * `upstream_error`); a 400 read as something known (private account, rate limit) stays that.
  */
 async function fetchFromCallersCursor<Item>(
 	fetchPage: PageFetcher<Item>,
@@ -148,7 +150,7 @@ async function fetchFromCallersCursor<Item>(
 		if (
 			cursor !== null &&
 			error instanceof IgApiError &&
-			error.kind === 'bad_request' &&
+			(error.kind === 'bad_request' || error.kind === 'upstream_error') &&
 			error.upstreamStatus === 400
 		)
 			throw new IgArgumentError(`${NOT_OURS}: Instagram refused it (${upstreamWords(error.message)})`)

@@ -100,7 +100,8 @@ describe('classifyResponse', () => {
 			{},
 			'not_found'
 		],
-		['an unknown 400 message', 400, { message: 'Invalid parameter', status: 'fail' }, {}, 'bad_request'],
+		// Instagram's refusal, not a value of the API's caller: 502, never our own 400 bad_request.
+		['an unknown 400 message', 400, { message: 'Invalid parameter', status: 'fail' }, {}, 'upstream_error'],
 		['an unknown 200 fail', 200, { message: 'Something odd', status: 'fail' }, {}, 'upstream_error'],
 		['500', 500, 'Internal error', {}, 'upstream_error'],
 		['503 JSON', 503, { message: 'unavailable' }, {}, 'upstream_error'],

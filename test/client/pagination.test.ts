@@ -175,6 +175,11 @@ describe('a cursor given by the caller that Instagram refuses', () => {
 			throw new IgApiError('bad_request', 'Instagram: Invalid max_id (HTTP 400 from GET /api/v1/x/)', {
 				upstreamStatus: 400
 			})
+		// How the client reads Instagram's unexplained 400 (docs/instagram.md, "Errors").
+		if (cursor === 'refused')
+			throw new IgApiError('upstream_error', 'Instagram: Invalid cursor (HTTP 400 from GET /api/v1/x/)', {
+				upstreamStatus: 400
+			})
 		if (cursor === 'down')
 			throw new IgApiError('upstream_error', 'Instagram: oops (server error, HTTP 500 from GET /api/v1/x/)', {
 				upstreamStatus: 500
@@ -187,6 +192,14 @@ describe('a cursor given by the caller that Instagram refuses', () => {
 		expect(error).toBeInstanceOf(IgArgumentError)
 		expect((error as Error).message).toBe(
 			'cursor is not a next_cursor this list returned: Instagram refused it (Invalid max_id)'
+		)
+	})
+
+	it('is so whatever kind the client read the 400 as, bad_request or upstream_error', async () => {
+		const error = await paginate(refusing, { cursor: 'refused' }).catch((caught: unknown) => caught)
+		expect(error).toBeInstanceOf(IgArgumentError)
+		expect((error as Error).message).toBe(
+			'cursor is not a next_cursor this list returned: Instagram refused it (Invalid cursor)'
 		)
 	})
 
