@@ -36,6 +36,13 @@ export interface Session {
 	ajaxRevision?: string
 }
 
+/** The session's secret values (cookies; the viewer pk `dsUserId` is public), empty ones left out. */
+export function sessionSecrets(session: Session): string[] {
+	return [session.sessionId, session.csrfToken, session.mid, session.igDid, session.datr, session.rur].filter(
+		(value): value is string => Boolean(value)
+	)
+}
+
 /** `"2"` followed by the decimal sum of the CSRF token's character codes (Instagram's form check). */
 export function jazoest(csrfToken: string): string {
 	let sum = 0

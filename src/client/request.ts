@@ -21,6 +21,7 @@ import {
 	formBody,
 	RequestHeaders,
 	type Session,
+	sessionSecrets,
 	withFormContentType
 } from './headers'
 import { DIRECT, type ProxyEntry, type ProxyPool } from './proxy'
@@ -94,12 +95,15 @@ export class Transport {
 	readonly #headers: RequestHeaders
 	/** For error messages only: the secrets are listed when an answer is a failure. */
 	readonly #listSecrets = () => this.#secrets()
+	/** Every secret value a session here has held: one rotated away is still in the .env file, still secret. */
+	readonly #heldSecrets = new Set<string>()
 
 	constructor(settings: TransportSettings, session?: Session) {
 		this.#settings = settings
 		this.#session = session ? { ...session } : undefined
 		this.#origin = settings.baseURL.replace(/\/+$/, '')
 		this.#headers = new RequestHeaders(this.#origin)
+		this.#sessionChanged()
 	}
 
 	/** True when credentials are present (whether Instagram still accepts them is another matter). */
@@ -115,7 +119,7 @@ export class Transport {
 	/** Replaces the session (a new login, or none after a logout); the next request warms up again. */
 	useSession(session: Session | undefined): void {
 		this.#session = session ? { ...session } : undefined
-		this.#headers.sessionChanged()
+		this.#sessionChanged()
 		this.#warmUp = undefined
 		this.#warmedUp = false
 		this.#settings.health.reset(session !== undefined)
@@ -248,7 +252,7 @@ export class Transport {
 		let sessionEnded = false
 		if (!spec.anonymous) {
 			const update = absorbSessionUpdates(this.#session as Session, response.headers)
-			if (update.changed) this.#headers.sessionChanged()
+			if (update.changed) this.#sessionChanged()
 			sessionEnded = update.ended
 		}
 		const result = classifyResponse(
@@ -291,20 +295,15 @@ export class Transport {
 		}
 	}
 
-	/** Every credential value that must never reach a message (the viewer pk is public, so allowed). */
+	/** The session's values changed: the headers are built again, and its secrets are held for good. */
+	#sessionChanged(): void {
+		if (this.#session) for (const secret of sessionSecrets(this.#session)) this.#heldSecrets.add(secret)
+		this.#headers.sessionChanged()
+	}
+
+	/** Every credential value that must never reach a message: each one held, and the proxies'. */
 	#secrets(): string[] {
-		const proxySecrets = this.#settings.proxies?.secrets() ?? []
-		const session = this.#session
-		if (!session) return proxySecrets
-		return [
-			session.sessionId,
-			session.csrfToken,
-			session.mid,
-			session.igDid,
-			session.datr,
-			session.rur,
-			...proxySecrets
-		].filter((value): value is string => Boolean(value))
+		return [...this.#heldSecrets, ...(this.#settings.proxies?.secrets() ?? [])]
 	}
 
 	/** `text` without this session's secrets, in any encoding, nor any session cookie value. */
