@@ -208,7 +208,8 @@ export class InstagramClient {
 	/**
 	 * Asks Instagram whether the session works, with one light authenticated call (the viewer's own
 	 * profile), and resolves to the resulting report. Answers that say nothing about the session
-	 * (rate limit, server error, no connection) are thrown and leave the state as it was.
+	 * (rate limit, server error, no connection) are thrown and leave the state as it was. An answer
+	 * that empties the session cookie ended the session, whatever its body: the check says expired.
 	 */
 	async checkSession(options: { signal?: AbortSignal } = {}): Promise<SessionReport> {
 		if (!this.loggedIn) return this.session.report()
@@ -222,7 +223,9 @@ export class InstagramClient {
 				signal: options.signal
 			})) as { user?: { username?: unknown } }
 			const username = body.user?.username
-			this.session.recordSuccess(typeof username === 'string' ? username : undefined)
+			// The transport recorded the answer: valid, or expired when it ended the session (kept so).
+			if (this.session.state === 'valid')
+				this.session.recordSuccess(typeof username === 'string' ? username : undefined)
 		} catch (error) {
 			const verdict =
 				error instanceof IgApiError &&
