@@ -101,9 +101,22 @@ export class RateLimiter {
 		window.push(start)
 		if (wait > 0) {
 			for (const listener of this.#waitListeners) listener(category, wait)
-			await sleep(wait, signal)
+			try {
+				await sleep(wait, signal)
+			} catch (error) {
+				// A wait given up (the caller's deadline) sends no request: its slot is given back.
+				this.#release(category, start)
+				throw error
+			}
 		}
 		return wait
+	}
+
+	/** Removes one reserved slot starting at `start` (the window may have been pruned meanwhile). */
+	#release(category: string, start: number): void {
+		const window = this.#windows.get(category)
+		const index = window?.indexOf(start) ?? -1
+		if (index >= 0) window?.splice(index, 1)
 	}
 
 	/** Calls `listener` whenever a call starts waiting for a slot (jobs show budget waits). Returns the unsubscribe. */

@@ -38,6 +38,25 @@ describe('RateLimiter', () => {
 		}
 	})
 
+	it('gives back the slot of a wait its caller gave up, which sent no request', async () => {
+		const limiter = new RateLimiter({ get_direct: { limit: 2, windowMs: 60_000 } })
+		await limiter.acquire('get_direct', 'GET /x')
+		await limiter.acquire('get_direct', 'GET /x')
+		for (let call = 0; call < 3; call++) {
+			const waiting = limiter.acquire('get_direct', 'GET /x', AbortSignal.timeout(10))
+			await expect(waiting).rejects.toMatchObject({ name: 'TimeoutError' })
+		}
+		expect(limiter.remaining().get_direct).toMatchObject({ limit: 2, used: 2, remaining: 0 })
+		// Aborted by the caller itself (a paused job), not only by a deadline.
+		const later = new RateLimiter({ get_feed: { limit: 1, windowMs: 200 } })
+		await later.acquire('get_feed', 'GET /x')
+		const controller = new AbortController()
+		const abandoned = later.acquire('get_feed', 'GET /x', controller.signal).catch(() => 'aborted')
+		controller.abort()
+		expect(await abandoned).toBe('aborted')
+		expect(later.remaining().get_feed?.used).toBe(1)
+	})
+
 	it('reports remaining budget per category, unknown categories on get_default numbers', async () => {
 		const limiter = new RateLimiter()
 		await limiter.acquire('get_profile', 'GET /x')
