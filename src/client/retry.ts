@@ -1,7 +1,8 @@
 /**
  * Retry policy (docs/instagram.md, "Errors"): retry rate limits, 5xx answers, success answers cut
  * off before their JSON ends, and network errors with exponential backoff and jitter, honouring
- * `Retry-After`; never retry not_found, private_account, login or challenge errors.
+ * `Retry-After`; never retry not_found, private_account, login or challenge errors, nor a 4xx
+ * that is no rate limit (Instagram refusing the request would refuse it again).
  */
 import { IgApiError, IgError, IgNetworkError, IgTimeoutError } from './errors'
 
@@ -20,6 +21,7 @@ export function isRetryable(error: unknown, idempotent: boolean): boolean {
 			const spam = Boolean((error.body as { spam?: unknown } | undefined)?.spam)
 			return !spam && (idempotent || error.upstreamStatus === 429)
 		}
+		// Instagram refusing the request (an unexplained 4xx) would refuse it again: never repeated.
 		return error.kind === 'upstream_error' && (error.upstreamStatus >= 500 || cutOff(error)) && idempotent
 	}
 	// A timeout already cost a full request timeout; repeating it would keep the caller waiting

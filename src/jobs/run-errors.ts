@@ -3,7 +3,7 @@
  * and tries again, and what stops it because another process decided (see run.ts).
  */
 import { isAbsolute, relative } from 'node:path'
-import { IgError } from '../client/errors'
+import { IgApiError, IgError } from '../client/errors'
 import { DownloadError } from './downloads'
 import type { JobStatus } from './types'
 
@@ -42,11 +42,21 @@ export const PAUSING: Record<string, string> = {
 		'Instagram asks for a security check: open instagram.com in the browser of this session, complete it, then resume the job'
 }
 
-/** Errors after which the same request may succeed later. */
+/**
+ * Errors after which the same request may succeed later: rate limits, time-outs and Instagram's
+ * failures, but not Instagram refusing the request itself (an `upstream_error` from a 4xx other
+ * than 429), which it would refuse again attempt after attempt.
+ */
 export function isTransient(error: unknown): boolean {
 	if (error instanceof DownloadError) return true
 	if (!(error instanceof IgError)) return false
+	if (error.kind === 'upstream_error' && error instanceof IgApiError) return !refusedByInstagram(error)
 	return error.kind === 'rate_limited' || error.kind === 'upstream_error' || error.kind === 'upstream_timeout'
+}
+
+/** An upstream 4xx answer other than a rate limit (429). */
+function refusedByInstagram(error: IgApiError): boolean {
+	return error.upstreamStatus >= 400 && error.upstreamStatus < 500 && error.upstreamStatus !== 429
 }
 
 /** An error's message, for the job's status line: shown by the API, so without server paths. */
