@@ -53,12 +53,24 @@ export interface ProxyFigures {
 }
 
 /**
+ * Whether a parsed proxy URL holds more than `scheme://[user:password@]host[:port][/]`. A proxy URL
+ * has no path, query or fragment: one that seems to is a password with an unescaped `/`, `?`, `#`
+ * or `@` that the parser cut there (`http://usr:p@ss#w0rd@host:8080` reads as the host `ss`), so
+ * what it names as host and the rest may be parts of the password.
+ */
+function cutShort(url: URL): boolean {
+	return (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== ''
+}
+
+/**
  * `http://user:secret@host:8080` → `http://[redacted]@host:8080`; text that is no `scheme://` URL
- * becomes `[redacted proxy]` (`user:secret@host:8080` parses as the scheme `user:`).
+ * becomes `[redacted proxy]` (`user:secret@host:8080` parses as the scheme `user:`), and one cut
+ * short (`cutShort`) shows its scheme only, `http://[redacted]`.
  */
 export function redactProxyUrl(text: string): string {
 	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim()) || !URL.canParse(text)) return '[redacted proxy]'
 	const url = new URL(text)
+	if (cutShort(url)) return `${url.protocol}//[redacted]`
 	const hidden = url.username || url.password
 	url.username = ''
 	url.password = ''
@@ -82,8 +94,13 @@ export function validateProxyUrl(text: string): string {
 		throw new ProxyConfigError(
 			'[redacted proxy]: a proxy must be an http:// or https:// URL, such as http://user:password@host:port (a host:port:user:password line is written http://user:password@host:port)'
 		)
-	if (!URL.canParse(trimmed) || (scheme !== 'http' && scheme !== 'https'))
+	if (scheme !== 'http' && scheme !== 'https')
 		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: a proxy must be an http:// or https:// URL`)
+	// Unparsable, or cut short by an unescaped character of its password: nothing after the scheme is shown.
+	if (!URL.canParse(trimmed) || cutShort(new URL(trimmed)))
+		throw new ProxyConfigError(
+			`${scheme}://[redacted]: cannot be read as a proxy URL, which ends with its host:port: write the characters / ? # @ of a user name or password percent-encoded (%2F %3F %23 %40)`
+		)
 	if (!new URL(trimmed).hostname)
 		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: the proxy URL names no host`)
 	return trimmed

@@ -15,7 +15,7 @@ import { envFileProblem, removeSessionVariables } from '../client/env-file'
 import { fileReadReason } from '../client/file-write-error'
 import { type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
-import { checkImportedSession, refusalMessage, storeSession } from './connect'
+import { type CheckedSession, checkImportedSession, refusalMessage, storeSession } from './connect'
 
 const envPathOption = Type.String({
 	minLength: 1,
@@ -74,6 +74,40 @@ async function readCookies(file: string | undefined): Promise<string> {
 	return await Bun.stdin.text()
 }
 
+/** How long `smkit login` waits for Instagram's answer to the session check, retries included. */
+export const LOGIN_CHECK_TIMEOUT_MS = 30_000
+
+/**
+ * Reads the cookies and checks the session within `timeoutMs`. A check that fails says why,
+ * that nothing was saved and what to do; one that ran out of time says so, not a bare "timed out".
+ */
+export async function checkCookies(
+	text: string,
+	upstream: Parameters<typeof checkImportedSession>[1],
+	skipCheck: boolean,
+	timeoutMs = LOGIN_CHECK_TIMEOUT_MS
+): Promise<CheckedSession> {
+	const deadline = AbortSignal.timeout(timeoutMs)
+	return await checkImportedSession(text, upstream, { skipCheck, signal: deadline }).catch(
+		(error: unknown) => {
+			if (error instanceof CookieImportError) throw error
+			const suspects = [
+				'the network connection',
+				...(upstream?.proxies ? ['the proxy'] : []),
+				...(upstream?.baseURL ? ['SMKIT_UPSTREAM_URL'] : [])
+			]
+			const reason = deadline.aborted
+				? `Instagram did not answer within ${timeoutMs / 1000} s: check ${suspects.join(' and ')}`
+				: error instanceof Error
+					? error.message
+					: String(error)
+			throw new Error(
+				`Could not check the session with Instagram: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} Nothing was saved; retry, or use --skip-check to save it unchecked`
+			)
+		}
+	)
+}
+
 /** `smkit login`: import, check, store; exit 1 when Instagram refuses or cannot be asked. */
 export async function runLogin(rawOptions: Record<string, unknown> = {}): Promise<void> {
 	const options: ParsedOptions<typeof loginOptions> = parseOptions(loginOptions, rawOptions)
@@ -85,17 +119,11 @@ export async function runLogin(rawOptions: Record<string, unknown> = {}): Promis
 	// with --skip-check nothing is sent, so nothing goes through it.
 	if (!options.skipCheck) for (const line of upstream.lines) console.log(line)
 	const text = await readCookies(options.cookies)
-	const session = await checkImportedSession(
+	const session = await checkCookies(
 		text,
 		{ baseURL: env.SMKIT_UPSTREAM_URL?.trim() || undefined, proxies: upstream.clientOptions.proxies },
-		{ skipCheck: options.skipCheck, signal: AbortSignal.timeout(30_000) }
-	).catch((error: unknown) => {
-		if (error instanceof CookieImportError) throw error
-		const reason = error instanceof Error ? error.message : String(error)
-		throw new Error(
-			`Could not check the session with Instagram: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} Nothing was saved; retry, or use --skip-check to save it unchecked`
-		)
-	})
+		options.skipCheck
+	)
 	const { imported, report } = session
 	const others = imported.ignoredCookies
 		? ` (${imported.ignoredCookies} cookies of other sites left out)`

@@ -54,6 +54,40 @@ describe('proxy settings', () => {
 		expect(redactProxyUrl('alice:secret@127.0.0.1:8080')).toBe('[redacted proxy]')
 	})
 
+	it('refuses a URL whose password holds an unescaped # / ? or @, showing nothing after its scheme', () => {
+		// `#` starts a fragment: this parses as user `u5r`, password `p`, host `s5` (the password's rest).
+		for (const url of [
+			'http://u5r:p@S5#w0rd@h0st:8080',
+			'http://u5r:8/S5@h0st:8080',
+			'https://u5r:8?S5@h0st:8080',
+			'http://u5r:pa@S5/w0rd@h0st:8080'
+		]) {
+			const scheme = url.slice(0, url.indexOf(':'))
+			expect({ url, shown: redactProxyUrl(url) }).toEqual({ url, shown: `${scheme}://[redacted]` })
+			const refusal = (() => {
+				try {
+					validateProxyUrl(url)
+				} catch (error) {
+					return (error as Error).message
+				}
+				return 'accepted'
+			})()
+			expect(refusal).toStartWith(`${redactProxyUrl(url)}: cannot be read as a proxy URL`)
+			expect(refusal).toContain('percent-encoded (%2F %3F %23 %40)')
+			expect(refusal).not.toMatch(/u5r|s5|w0rd|h0st/i)
+			expect(() => new ProxyPool({ urls: [url] })).toThrow('cannot be read as a proxy URL')
+		}
+		// Cut at a `/` before any host can be read: refused the same way.
+		expect(() => validateProxyUrl('http://u5r:p/S5@h0st:8080')).toThrow(
+			'http://[redacted]: cannot be read as a proxy URL'
+		)
+		// Percent-encoded, the same password is read whole; a trailing slash is no path.
+		expect(validateProxyUrl('http://usr:p%40ss%23w0rd@host:8080/')).toBe(
+			'http://usr:p%40ss%23w0rd@host:8080/'
+		)
+		expect(redactProxyUrl('http://usr:p%40ss%23w0rd@host:8080/')).toBe('http://[redacted]@host:8080')
+	})
+
 	it('redacts a proxy password anywhere, but a plain-word user name only inside a URL', () => {
 		const ig = new InstagramClient({ proxies: new ProxyPool({ urls: ['http://user:pr0xy-pw@127.0.0.1:1'] }) })
 		// The user name `user` must not mangle data (`username`) or messages (`/users/`) handed to the agent.
