@@ -53,7 +53,14 @@ const jobId = Type.Integer({ minimum: 1, description: 'The id jobs_start returne
 const readOnlyHints = { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
 
 /** The three jobs tools over a manager opened on first use (`manager()` may throw: no store). */
-export function jobsTools(manager: () => JobManager, options: { readOnly?: boolean } = {}): ServerTool[] {
+export function jobsTools(
+	manager: () => JobManager,
+	options: {
+		readOnly?: boolean
+		/** Why a media job of `target` may not download its files (asked as a file write), or undefined. */
+		downloadRefusal?: (target: string, signal: AbortSignal) => Promise<string | undefined>
+	} = {}
+): ServerTool[] {
 	const requireJob = (id: number): Job => {
 		const job = manager().get(id)
 		if (!job) throw new JobNotFound(`No job ${id} (jobs_status lists the jobs)`)
@@ -79,7 +86,7 @@ export function jobsTools(manager: () => JobManager, options: { readOnly?: boole
 			),
 			outputSchema: JobSchema,
 			annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
-			async run(input) {
+			async run(input, call) {
 				const kind = input.kind as JobKind
 				// A media job downloads every picture and video onto this computer: a file write.
 				if (kind === 'media' && options.readOnly)
@@ -94,6 +101,8 @@ export function jobsTools(manager: () => JobManager, options: { readOnly?: boole
 					const reason = error instanceof Error ? error.message : String(error)
 					return failureResult('bad_request', `target of ${kind} must be ${TARGET_HINTS[kind]}: ${reason}`)
 				}
+				const refusal = kind === 'media' ? await options.downloadRefusal?.(target, call.signal) : undefined
+				if (refusal) return failureResult('forbidden', refusal)
 				const job = manager().startOrContinue({
 					kind,
 					target,

@@ -139,7 +139,10 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 		return
 	}
 
-	const server = createMcpServer(sessionOptions)
+	// Once the input ends the client cannot answer a question: a write waiting for one is denied.
+	const inputGone = new AbortController()
+	process.stdin.once('end', () => inputGone.abort(new Error('the client closed its input')))
+	const server = createMcpServer({ ...sessionOptions, inputEnded: inputGone.signal })
 	const transport = new LineTransport()
 	const closed = new Promise<void>((resolve) => {
 		transport.onclose = () => resolve()
