@@ -7,7 +7,7 @@
  */
 
 import type { TObject } from '@sinclair/typebox'
-import { hashtagKey, requirePk, requireUsername } from '../client/api/base'
+import { hashtagKey, quotedValue, requirePk, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
 import { IgApiError, IgArgumentError } from '../client/errors'
 import { Comment, Media } from '../client/models/media'
@@ -58,10 +58,11 @@ function normalizeMedia(target: string): string {
 	if (/^\d+(_\d+)?$/.test(text)) return mediaPkFrom(requirePk('media', text))
 	if (/^(https?:\/\/)?([a-z0-9-]+\.)*instagram\.com\//i.test(text)) {
 		if (!/\/(p|reel|reels|tv)\/[A-Za-z0-9_-]+/.test(text))
-			throw new IgArgumentError(`Not a post or reel URL: "${text}"`)
+			throw new IgArgumentError(`Not a post or reel URL: "${quotedValue(text)}"`)
 		return shortcodeToPk(shortcodeFromUrl(text))
 	}
-	if (/^https?:\/\//i.test(text)) throw new IgArgumentError(`Not an instagram.com post URL: "${text}"`)
+	if (/^https?:\/\//i.test(text))
+		throw new IgArgumentError(`Not an instagram.com post URL: "${quotedValue(text)}"`)
 	if (/^[A-Za-z0-9_-]{8,12}$/.test(text)) return shortcodeToPk(text)
 	return requirePk('media', text)
 }

@@ -87,8 +87,8 @@ async function connect(options: { answer?: Answer; permission?: PermissionLevel;
 	return { client, asked, started }
 }
 
-const failureOf = (result: { content: unknown }) =>
-	JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}')
+const failureOf = (result: unknown) =>
+	JSON.parse((result as { content: { text: string }[] }).content[0]?.text ?? '{}')
 const startMedia = { name: 'jobs_start', arguments: { kind: 'media', target: 'luna.explorer', limit: 3 } }
 
 test('a media job asks first, as a file write: denied, no job starts; allowed, it does', async () => {

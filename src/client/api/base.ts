@@ -121,6 +121,29 @@ export function isFatal(error: unknown): boolean {
 	)
 }
 
+/** The longest part of a refused value an error quotes. */
+const QUOTED_CHARS = 60
+
+/** Control, invisible and direction-changing characters: quoted as `\u202e`-style escapes. */
+const UNSAFE_CHARACTERS =
+	/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+
+/**
+ * A refused value as its error quotes it: its first 60 characters (a 2 MB username went back whole,
+ * into the model's context through MCP) and no character that hides or reorders text.
+ */
+export function quotedValue(value: unknown): string {
+	const characters = [...String(value)]
+	const shown =
+		characters.length > QUOTED_CHARS
+			? `${characters.slice(0, QUOTED_CHARS).join('')}... (${characters.length} characters)`
+			: characters.join('')
+	return shown.replace(
+		UNSAFE_CHARACTERS,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+	)
+}
+
 /** Checks a user or media pk (digits, optionally `<pk>_<owner>` for media) and returns it as a string. */
 export function requirePk(name: string, value: unknown): string {
 	const text =
@@ -130,14 +153,15 @@ export function requirePk(name: string, value: unknown): string {
 				? value.trim()
 				: ''
 	if (!/^\d{1,25}(_\d{1,25})?$/.test(text))
-		throw new IgArgumentError(`${name} must be a numeric Instagram id, got "${String(value)}"`)
+		throw new IgArgumentError(`${name} must be a numeric Instagram id, got "${quotedValue(value)}"`)
 	return text
 }
 
 /** Checks and normalises a username: `@` stripped, lower-cased, Instagram's characters only. */
 export function requireUsername(value: unknown): string {
 	const username = typeof value === 'string' ? value.trim().replace(/^@/, '').toLowerCase() : ''
-	if (!/^[a-z0-9._]{1,30}$/.test(username)) throw new IgArgumentError(`Invalid username: "${String(value)}"`)
+	if (!/^[a-z0-9._]{1,30}$/.test(username))
+		throw new IgArgumentError(`Invalid username: "${quotedValue(value)}"`)
 	return username
 }
 
@@ -164,6 +188,6 @@ export function hashtagKey(value: unknown): string {
 export function requireTag(value: unknown): string {
 	const tag = typeof value === 'string' ? value.trim().replace(/^#/, '') : ''
 	if (!/^[\p{L}\p{M}\p{N}_]{1,100}$/u.test(tag))
-		throw new IgArgumentError(`Invalid hashtag: "${String(value)}"`)
+		throw new IgArgumentError(`Invalid hashtag: "${quotedValue(value)}"`)
 	return tag
 }
