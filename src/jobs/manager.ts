@@ -3,6 +3,8 @@
  * queue with at most `maxRunning` jobs at once, pause/resume/cancel/delete, progress events for
  * subscribers (the playground's server-sent events), and recovery: `resumeInterrupted()` picks up
  * the jobs that were queued or running when the previous process stopped, from their checkpoints.
+ * It holds every job it queues (`runner_pid`) until it has run it or let it go, so other processes
+ * on the store (a second playground) tell a job it will run from one left queued by a dead process.
  *
  *   const manager = new JobManager({ jobs: new JobStore(openStore(path)), ig })
  *   manager.resumeInterrupted()
@@ -13,7 +15,9 @@
  */
 import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { busyRefusal, controlRefusal, outsideView } from './outside'
+import { untilLetGo } from './handover'
+import { JobEvents, type Listener } from './job-events'
+import { busyRefusal, controlRefusal, followStored, outsideView } from './outside'
 import { JobBusyError, type RunOptions, runJob } from './run'
 import { JobStore } from './store'
 import { isActiveJob, type Job, type JobEvent, type JobSpec } from './types'
@@ -36,7 +40,6 @@ export interface JobManagerOptions extends Omit<RunOptions, 'ig' | 'signal' | 'o
 }
 
 type StopReason = 'pause' | 'cancel' | 'delete' | 'shutdown'
-type Listener = (event: JobEvent) => void
 
 /** A job that cannot take the asked action in its current status. */
 export class JobStateError extends Error {
@@ -51,10 +54,9 @@ export class JobManager {
 	readonly #maxRunning: number
 	readonly #queue: number[] = []
 	readonly #running = new Map<number, { controller: AbortController; done: Promise<void> }>()
-	readonly #listeners = new Map<number | 'all', Set<Listener>>()
-	/** The last `wait` event of each job, until its next event (see `currentWait`). */
-	readonly #waits = new Map<number, { event: JobEvent; until: number }>()
-	readonly #settledWaiters = new Map<number, (() => void)[]>()
+	readonly #events: JobEvents
+	/** Aborted by `stop()`: ends the following of jobs another process took over (`#endedElsewhere`). */
+	readonly #stopping = new AbortController()
 	#stopped = false
 
 	constructor(options: JobManagerOptions) {
@@ -62,11 +64,17 @@ export class JobManager {
 		this.jobs = options.jobs
 		this.owner = options.owner ?? 'playground'
 		this.#maxRunning = options.maxRunning ?? 2
+		this.#events = new JobEvents((id) => this.jobs.get(id))
 	}
 
 	/** Creates a job and queues it. */
 	start(spec: JobSpec): Job {
-		const job = this.jobs.create(spec, this.owner)
+		// Held as it is created: no other process sees it queued with nobody to run it.
+		const job = this.jobs.store.transaction(() => {
+			const created = this.jobs.create(spec, this.owner)
+			this.jobs.claim(created.id)
+			return created
+		})
 		this.#enqueue(job.id)
 		return this.jobs.get(job.id) as Job
 	}
@@ -76,7 +84,9 @@ export class JobManager {
 	 * is queued again, from its last stored page), as rerunning `smkit collect` does; else starts one.
 	 */
 	startOrContinue(spec: JobSpec): Job {
-		const unfinished = this.jobs.findUnfinished(spec, this.owner)
+		// As shown: one a dead process of this owner left queued or running is paused in effect.
+		const found = this.jobs.findUnfinished(spec, this.owner)
+		const unfinished = found && this.get(found.id)
 		if (!unfinished) return this.start(spec)
 		return unfinished.status === 'paused' || unfinished.status === 'failed'
 			? this.resume(unfinished.id)
@@ -117,7 +127,7 @@ export class JobManager {
 	#shown(job: Job): Job | undefined {
 		// Another process of the same owner (a second playground on the store) may run it, or have
 		// died running it: then it shows as that process left it (paused when it is gone).
-		if (job.owner === this.owner) return this.runsHere(job.id) ? job : outsideView(this.jobs, job)
+		if (job.owner === this.owner) return this.runsHere(job.id) ? job : outsideView(this.jobs, job, this.owner)
 		return this.#options.shows?.includes(job.owner) ? outsideView(this.jobs, job) : undefined
 	}
 
@@ -131,10 +141,15 @@ export class JobManager {
 		return this.#halt(id, 'cancel', ['queued', 'running', 'waiting', 'paused'])
 	}
 
-	/** Queues a paused, failed or cancelled job again; it continues from its last stored page. */
+	/**
+	 * Queues a paused, failed or cancelled job again; it continues from its last stored page. One
+	 * another live process still holds (paused here while it ran there) goes on there, or runs here
+	 * once that process lets it go (`#run`, handover.ts).
+	 */
 	resume(id: number): Job {
 		this.#require(id, 'resume', ['paused', 'failed', 'cancelled'])
-		this.#emit({ type: 'status', job: this.jobs.setStatus(id, 'queued') })
+		this.jobs.claim(id)
+		this.#events.emit({ type: 'status', job: this.jobs.setStatus(id, 'queued') })
 		this.#enqueue(id)
 		return this.jobs.get(id) as Job
 	}
@@ -152,49 +167,30 @@ export class JobManager {
 		await this.#abort(id, 'delete')
 		this.#dequeue(id)
 		this.jobs.delete(id)
-		this.#notifySettled(id)
+		this.#events.notifySettled(id)
 	}
 
 	/** Subscribes to one job's events, or every job's with `'all'`. Returns the unsubscribe. */
 	subscribe(id: number | 'all', listener: Listener): () => void {
-		const set = this.#listeners.get(id) ?? new Set()
-		set.add(listener)
-		this.#listeners.set(id, set)
-		return () => {
-			set.delete(listener)
-			if (set.size === 0) this.#listeners.delete(id)
-		}
+		return this.#events.subscribe(id, listener)
 	}
 
-	/**
-	 * Resolves when the job is no longer queued, running or waiting (or is deleted), or as it is
-	 * when `signal` aborts: a waiter that went away (an event stream closed) is forgotten.
-	 */
+	/** Resolves when the job is no longer queued, running or waiting, is deleted, or `signal` aborts. */
 	settled(id: number, signal?: AbortSignal): Promise<Job | undefined> {
-		const job = this.jobs.get(id)
-		if (!job || !isActiveJob(job) || signal?.aborted) return Promise.resolve(job)
-		return new Promise((resolve) => {
-			const waiters = this.#settledWaiters.get(id) ?? []
-			const waiter = () => {
-				signal?.removeEventListener('abort', leave)
-				resolve(this.jobs.get(id))
-			}
-			const leave = () => {
-				const left = (this.#settledWaiters.get(id) ?? []).filter((entry) => entry !== waiter)
-				if (left.length > 0) this.#settledWaiters.set(id, left)
-				else this.#settledWaiters.delete(id)
-				resolve(this.jobs.get(id))
-			}
-			waiters.push(waiter)
-			this.#settledWaiters.set(id, waiters)
-			signal?.addEventListener('abort', leave, { once: true })
-		})
+		return this.#events.settled(id, signal)
+	}
+
+	/** The wait (back-off, rate limiter) a job is in now, as its last `wait` event with the time left. */
+	currentWait(id: number): JobEvent | undefined {
+		return this.#events.currentWait(id)
 	}
 
 	/** Stops every run, leaving their status as it is so the next process resumes them. */
 	async stop(): Promise<void> {
 		this.#stopped = true
-		this.#queue.length = 0
+		this.#stopping.abort()
+		// Queued ones are no longer held: the next process of this owner, or another running now, takes them.
+		for (const id of this.#queue.splice(0)) this.jobs.release(id)
 		await Promise.all([...this.#running.keys()].map((id) => this.#abort(id, 'shutdown')))
 	}
 
@@ -222,11 +218,12 @@ export class JobManager {
 		this.#require(id, reason, from)
 		await this.#abort(id, reason)
 		this.#dequeue(id)
+		this.jobs.release(id)
 		const status = reason === 'pause' ? 'paused' : 'cancelled'
 		const message = reason === 'pause' ? 'Paused: resume it to continue from where it stopped' : null
 		const updated = this.jobs.setStatus(id, status, message, null)
-		this.#emit({ type: 'status', job: updated })
-		this.#notifySettled(id)
+		this.#events.emit({ type: 'status', job: updated })
+		this.#events.notifySettled(id)
 		this.#pump()
 		return updated
 	}
@@ -239,6 +236,9 @@ export class JobManager {
 	}
 
 	#enqueue(id: number): void {
+		// Held from now on, so another process does not take it for abandoned (outside.ts). When
+		// another live process holds it still, it is taken over from that one in #run.
+		this.jobs.claim(id)
 		if (!this.#queue.includes(id) && !this.#running.has(id)) this.#queue.push(id)
 		this.#pump()
 	}
@@ -254,8 +254,9 @@ export class JobManager {
 			const controller = new AbortController()
 			const done = this.#run(id, controller).finally(() => {
 				this.#running.delete(id)
+				if (!controller.signal.aborted) this.#endedElsewhere(id)
 				const job = this.jobs.get(id)
-				if (!job || !isActiveJob(job)) this.#notifySettled(id)
+				if (!job || !isActiveJob(job)) this.#events.notifySettled(id)
 				this.#pump()
 			})
 			this.#running.set(id, { controller, done })
@@ -263,54 +264,54 @@ export class JobManager {
 	}
 
 	async #run(id: number, controller: AbortController): Promise<void> {
-		// Every way into the queue leaves the job queued: any other status (paused, cancelled or
-		// deleted by another process on the store while it waited) means it is no longer to run.
-		if (this.jobs.get(id)?.status !== 'queued') return
 		try {
-			await runJob(this.jobs, id, {
-				...this.#options,
-				signal: controller.signal,
-				onEvent: (event) => this.#emit(event)
-			})
+			// Every way into the queue leaves the job queued: any other status (paused, cancelled or
+			// deleted by another process on the store while it waited, or run by the process that held
+			// it) means it is no longer to run here.
+			while (!controller.signal.aborted && this.jobs.get(id)?.status === 'queued') {
+				try {
+					await runJob(this.jobs, id, {
+						...this.#options,
+						signal: controller.signal,
+						onEvent: (event) => this.#events.emit(event)
+					})
+					return
+				} catch (error) {
+					if (!(error instanceof JobBusyError)) throw error
+				}
+				// Another live process holds it (resumed here while it still ran it there, or had it
+				// queued): that one goes on with it, or lets it go and it runs here (handover.ts).
+				await untilLetGo(this.jobs, id, controller.signal)
+			}
 		} catch (error) {
-			// Another live process (a second playground on this store) claimed it while it waited here:
-			// the job is that process's to run and to report on.
-			if (error instanceof JobBusyError) return
 			const message = error instanceof Error ? error.message : String(error)
 			;(this.#options.log ?? console.error)(terminalLine(`job ${id}: ${message}`))
 			if (this.jobs.get(id) && !controller.signal.aborted)
-				this.#emit({ type: 'status', job: this.jobs.setStatus(id, 'failed', message, 'internal_error') })
+				this.#events.emit({
+					type: 'status',
+					job: this.jobs.setStatus(id, 'failed', message, 'internal_error')
+				})
+		} finally {
+			this.jobs.release(id)
 		}
 	}
 
 	/**
-	 * The wait a job is in now (backing off, or held by the rate limiter), as its last `wait` event
-	 * with the time left: a subscriber arriving during the wait learns of it at once.
+	 * A job whose run here ended with a status another process wrote (it paused, cancelled or runs the
+	 * job): this manager's subscribers learn it and, while that process runs the job, follow its
+	 * progress through the store until it settles.
 	 */
-	currentWait(id: number): JobEvent | undefined {
-		const wait = this.#waits.get(id)
-		const left = wait ? wait.until - Date.now() : 0
-		return wait && left > 0 ? { ...wait.event, wait_ms: left } : undefined
-	}
-
-	#emit(event: JobEvent): void {
-		const id = event.job.id
-		if (event.type === 'wait') this.#waits.set(id, { event, until: Date.now() + (event.wait_ms ?? 0) })
-		else this.#waits.delete(id)
-		for (const key of [event.job.id, 'all'] as const)
-			for (const listener of this.#listeners.get(key) ?? []) {
-				try {
-					listener(event)
-				} catch {
-					// A subscriber's failure (a closed stream) must not stop the job.
-				}
-			}
-	}
-
-	#notifySettled(id: number): void {
-		const waiters = this.#settledWaiters.get(id)
-		this.#settledWaiters.delete(id)
-		for (const resolve of waiters ?? []) resolve()
+	#endedElsewhere(id: number): void {
+		const job = this.jobs.get(id)
+		if (!job || job.status === this.#events.lastStatus(id)) return
+		this.#events.emit({ type: 'status', job })
+		if (!isActiveJob(job) || !this.#events.followed(id)) return
+		const relay = (event: JobEvent) => {
+			if (!this.runsHere(id)) this.#events.emit(event)
+		}
+		void followStored(this.jobs, id, relay, this.#stopping.signal).then(() => {
+			if (!this.runsHere(id)) this.#events.notifySettled(id)
+		})
 	}
 }
 

@@ -51,15 +51,19 @@ export function busyRefusal(job: Job, runner: number): string {
 
 /**
  * The job as another process shows it. A job left queued, running or waiting by a process that has
- * ended (`kill -9`, a crash) is paused in effect: it shows as paused, saying how to continue it. A
- * queued job of a server (the playground, the MCP server) without a runner only waits for a slot
- * there, and stays queued; `smkit collect` runs its job from the moment it creates it.
+ * ended (`kill -9`, a crash) is paused in effect: it shows as paused, saying how to continue it.
+ * Queued counts too: a process holds every job it has queued (`runner_pid`, see `JobManager`), so a
+ * queued job no live process holds has nobody to run it. Shown to a process of its own `owner` (a
+ * second playground, `viewer`) that collects from the same Instagram, it is resumed there.
  */
-export function outsideView(jobs: JobStore, job: Job): Job {
+export function outsideView(jobs: JobStore, job: Job, viewer?: string): Job {
 	if (!isActiveJob(job) || jobs.liveRunner(job.id) !== null) return job
-	if (job.owner !== 'cli' && job.status === 'queued') return job
 	const where = RUNNER_NAMES[job.owner] ?? job.owner
-	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${continueHint(job)}` }
+	const hint =
+		viewer === job.owner && !jobs.otherWorld(job)
+			? 'resume it to continue from its last stored page'
+			: continueHint(job)
+	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${hint}` }
 }
 
 /**

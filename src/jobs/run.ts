@@ -10,7 +10,8 @@
  * try the same page again; a full client budget makes it wait for the next slot. Only
  * `login_required` and `challenge_required` stop it, as `paused` with what to do; a target that does
  * not exist or cannot be seen fails it. Aborting the signal stops it between two writes and leaves
- * the status to the caller (pause, cancel, shutdown).
+ * the status to the caller (pause, cancel, shutdown). Another process pausing, cancelling or deleting
+ * the job stops it at its next page the same way; one resuming it meanwhile (queued) has it go on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { InstagramClient } from '../client/client'
@@ -110,12 +111,24 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		emit({ type: 'status', job })
 		return job
 	}
-	/** Stops the run when another process paused, cancelled or deleted the job (checked each second). */
-	const stoppedElsewhere = () => !ACTIVE.includes(jobs.get(id)?.status ?? 'cancelled')
+	/**
+	 * The job at a checkpoint (before and after each page, each second of a back-off), or null when
+	 * the run stops there. Only this run sets the status running or waiting: any other was written by
+	 * another process on the store (a second playground). Paused, cancelled or deleted there, the job
+	 * is left as that process left it. Resumed there while this run still had it (queued: paused there
+	 * a moment ago; that process waits for this one to let go), it is this run's again, as `status`.
+	 */
+	const checkpoint = (status: JobStatus = 'running'): Job | null => {
+		const current = jobs.get(id)
+		if (current && ACTIVE.includes(current.status)) return current
+		const taken = current?.status === 'queued' ? jobs.setStatusFrom(id, status, ['queued']) : undefined
+		if (taken) emit({ type: 'status', job: taken })
+		return taken ?? null
+	}
 	async function backOff(ms: number, stop: AbortSignal): Promise<void> {
 		for (let end = Date.now() + ms; Date.now() < end; ) {
 			await sleep(Math.min(1000, end - Date.now()), stop)
-			if (stoppedElsewhere()) throw new StoppedElsewhere()
+			if (!checkpoint('waiting')) throw new StoppedElsewhere()
 		}
 	}
 	const backoffMs = options.backoffMs ?? 2000
@@ -170,8 +183,9 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				const wait = Math.round(Math.max(step, (retryAfter ?? 0) * 1000))
 				const code = error instanceof IgError ? error.kind : 'upstream_error'
 				const message = `${describe(error)}; trying again in ${Math.ceil(wait / 1000)} s`
-				// Unless another process paused, cancelled or deleted the job meanwhile: its word stands.
-				const job = jobs.setStatusFrom(id, 'waiting', ACTIVE, message, code)
+				// Unless another process paused, cancelled or deleted the job meanwhile: its word stands
+				// (resumed there, queued, it is this run's again).
+				const job = jobs.setStatusFrom(id, 'waiting', [...ACTIVE, 'queued'], message, code)
 				if (!job) throw new StoppedElsewhere()
 				emit({ type: 'status', job })
 				emitWait({ type: 'wait', job, wait_ms: wait })
@@ -244,10 +258,8 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		let emptyPages = 0
 		try {
 			for (;;) {
-				const current = jobs.get(id)
-				// Paused, cancelled or deleted by another process on the same store (a second playground):
-				// stop at this checkpoint and leave the job as that process left it.
-				if (!current || current.status === 'paused' || current.status === 'cancelled') return current ?? job
+				const current = checkpoint()
+				if (!current) return jobs.get(id) ?? job
 				job = current
 				if (jobs.walkComplete(id) || emptyPages >= 5) break
 				const page: Page =
@@ -263,6 +275,8 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 					// Let the request go out before the synchronous write below.
 					await new Promise((resolve) => setImmediate(resolve))
 				}
+				// Stopped elsewhere while the page was on its way: it is not stored (the next run asks again).
+				if (!checkpoint()) return jobs.get(id) ?? job
 				const added = jobs.storePage(id, page.records, page.next)
 				emptyPages = page.records.length === 0 ? emptyPages + 1 : 0
 				cursor = page.next

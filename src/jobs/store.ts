@@ -27,10 +27,13 @@ const now = () => new Date().toISOString()
  */
 export class JobStore extends JobRecords {
 	readonly demo: boolean | undefined
+	/** The process this store acts for, as `runner_pid`: this one's (a test stands another's pid in). */
+	readonly pid: number
 
-	constructor(store: Store, options: { demo?: boolean } = {}) {
+	constructor(store: Store, options: { demo?: boolean; pid?: number } = {}) {
 		super(store)
 		this.demo = options.demo
+		this.pid = options.pid ?? process.pid
 	}
 
 	/** Creates a queued job. */
@@ -100,20 +103,20 @@ export class JobStore extends JobRecords {
 			)
 			.all(owner, worldValue(this.demo))
 			.filter(
-				(row) => row.runner_pid === null || row.runner_pid === process.pid || !processAlive(row.runner_pid)
+				(row) => row.runner_pid === null || row.runner_pid === this.pid || !processAlive(row.runner_pid)
 			)
 			.map(toJob)
 	}
 
 	/**
-	 * Marks this process as the job's runner. False when another live process runs it (two runners
+	 * Marks this process as the job's runner: the process that runs it, or has it queued to run
+	 * (`JobManager` holds every job it queues). False when another live process holds it (two runners
 	 * would fetch the same pages; the records stay exact either way, the work would not).
 	 */
 	claim(id: number): boolean {
 		const row = this.#row(id)
 		if (!row) return false
-		if (row.runner_pid !== null && row.runner_pid !== process.pid && processAlive(row.runner_pid))
-			return false
+		if (row.runner_pid !== null && row.runner_pid !== this.pid && processAlive(row.runner_pid)) return false
 		// A job not yet known to be demo or real becomes what its first runner collects from; with
 		// nothing stored, it also forgets the upstream id it resolved (the other one's pk names
 		// another account) and looks its target up again.
@@ -125,8 +128,8 @@ export class JobStore extends JobRecords {
 				.run(id)
 		this.store.db
 			.query('UPDATE jobs SET runner_pid = ?, demo = COALESCE(demo, ?) WHERE id = ? AND runner_pid IS ?')
-			.run(process.pid, worldValue(this.demo), id, row.runner_pid)
-		return this.#row(id)?.runner_pid === process.pid
+			.run(this.pid, worldValue(this.demo), id, row.runner_pid)
+		return this.#row(id)?.runner_pid === this.pid
 	}
 
 	/**
@@ -151,17 +154,15 @@ export class JobStore extends JobRecords {
 		})
 	}
 
-	/** The live process running the job, other than this one; null when none does. */
+	/** The live process running the job or holding it queued, other than this one; null when none does. */
 	liveRunner(id: number): number | null {
 		const pid = this.#row(id)?.runner_pid ?? null
-		return pid !== null && pid !== process.pid && processAlive(pid) ? pid : null
+		return pid !== null && pid !== this.pid && processAlive(pid) ? pid : null
 	}
 
-	/** Gives the job up (this process no longer runs it). */
+	/** Gives the job up (this process no longer runs it or has it queued). */
 	release(id: number): void {
-		this.store.db
-			.query('UPDATE jobs SET runner_pid = NULL WHERE id = ? AND runner_pid = ?')
-			.run(id, process.pid)
+		this.store.db.query('UPDATE jobs SET runner_pid = NULL WHERE id = ? AND runner_pid = ?').run(id, this.pid)
 	}
 
 	/** Sets the status and its message (null clears it); returns the job. */

@@ -123,11 +123,20 @@ describe('jobs of other processes in the playground', () => {
 		// The store itself is left as the other process wrote it.
 		expect(jobs.get(cli.id)?.status).toBe('running')
 
+		// A server holds the jobs it has queued: one held by a live MCP server waits for a slot there;
+		// one its MCP server left queued when it died has nobody to run it.
 		const mcp = jobs.create({ kind: 'likers', target: '123', limit: null }, 'mcp')
+		store.db.query('UPDATE jobs SET runner_pid = ? WHERE id = ?').run(other.pid, mcp.id)
 		expect((await expectOk(await playground.get(`/api/jobs/${mcp.id}`))).data).toMatchObject({
 			source: 'mcp',
 			status: 'queued'
 		})
+		store.db.query('UPDATE jobs SET runner_pid = ? WHERE id = ?').run(dead.pid, mcp.id)
+		const left = await expectOk(await playground.get(`/api/jobs/${mcp.id}`))
+		expect(left.data).toMatchObject({ source: 'mcp', status: 'paused' })
+		expect(left.data.error).toBe(
+			'Stopped when the MCP server ended: it continues when the MCP server starts again on this store'
+		)
 
 		await expectOk(await playground.request('DELETE', `/api/jobs/${cli.id}`))
 		expect(jobs.get(cli.id)).toBeUndefined()
