@@ -70,12 +70,17 @@ export function describe(error: unknown): string {
  * (`.../downloads/x`): enough to find the file, not the layout of the server.
  */
 export function withoutServerPaths(message: string): string {
-	return message.replace(/(['"])(\/[^'"]*)\1/g, (_match, quote: string, path: string) => {
-		const inside = relative(process.cwd(), path)
-		const shown =
-			inside && !inside.startsWith('..') && !isAbsolute(inside)
-				? inside
-				: `.../${path.split('/').filter(Boolean).slice(-2).join('/')}`
-		return `${quote}${shown}${quote}`
-	})
+	return message.replace(
+		/(['"])(\/[^'"]*)\1/g,
+		(_match, quote: string, path: string) => `${quote}${shownPath(path)}${quote}`
+	)
+}
+
+/** An absolute path as a message may show it: relative to the working directory, else `.../last/two`. */
+export function shownPath(path: string): string {
+	if (!isAbsolute(path)) return path
+	const inside = relative(process.cwd(), path)
+	return inside && !inside.startsWith('..') && !isAbsolute(inside)
+		? inside
+		: `.../${path.split('/').filter(Boolean).slice(-2).join('/')}`
 }

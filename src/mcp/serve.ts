@@ -14,6 +14,7 @@ import { UsageError } from '../cli-error'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { demoDescription, openInstagram } from '../demo'
 import { JobManager, JobStore } from '../jobs/manager'
+import { shownPath } from '../jobs/run-errors'
 import { serveUntilStopped, startServer } from '../server/bootstrap'
 import { fail, HttpError } from '../server/envelope'
 import { toFailure } from '../server/errors'
@@ -44,8 +45,10 @@ function lazyStore(dbPath: string, ig: McpServerOptions['client'], demo: boolean
 			try {
 				store = openStore(dbPath)
 			} catch (error) {
-				// storeError's words: the file, what went wrong and what to do (see --db).
-				throw new HttpError('internal_error', `${(error as Error).message} (see --db)`)
+				// storeError's words: the file, what went wrong and what to do (see --db); the model
+				// reads it, so an absolute path is shortened (`.../data/smkit.db`).
+				const message = (error as Error).message.split(dbPath).join(shownPath(dbPath))
+				throw new HttpError('internal_error', `${message} (see --db)`)
 			}
 			const manager = new JobManager({
 				jobs: new JobStore(store, { demo }),
