@@ -59,6 +59,11 @@ export interface CodeRunnerOptions {
 	timeoutMs?: number
 	/** Told of each allowed write that failed (not denials, limits or bad names, which the model can fix). */
 	onFileError?: (failure: FailedFileWrite) => void
+	/**
+	 * Methods left out of `methods` on purpose (the writes, read-only): still on `ig`, so calling one
+	 * fails saying why (`reason`) instead of with "not a function".
+	 */
+	withheld?: { paths: readonly string[]; reason: string }
 }
 
 /** A signal that fires when either given signal does. */
@@ -120,7 +125,8 @@ export function formatRunResult(result: SandboxResult): string {
 /** Builds the runner used by the run_code tool and the fenced-block fallback. */
 export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 	const byPath = new Map(options.methods.map((spec) => [spec.path, spec]))
-	const methodPaths = options.methods.map((spec) => spec.path)
+	const withheld = new Set(options.withheld?.paths ?? [])
+	const methodPaths = [...options.methods.map((spec) => spec.path), ...withheld]
 	const client = options.client as unknown as Record<
 		string,
 		Record<string, (...args: unknown[]) => Promise<unknown>>
@@ -161,6 +167,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 		const redact = (text: string) => options.client.transport.redact(text)
 
 		const callMethod = async (path: string, args: unknown[]): Promise<unknown> => {
+			if (withheld.has(path)) throw new Error(`ig.${path} is not available: ${options.withheld?.reason}`)
 			const spec = byPath.get(path)
 			if (!spec) throw new Error(`ig.${path} is not a client method`)
 			const id = `${context.callId}:${++callCount}`

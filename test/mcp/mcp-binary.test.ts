@@ -329,6 +329,16 @@ describe('smkit mcp --demo (compiled binary, stdio)', () => {
 			arguments: { code: `return await ig.media.like('${firstPostPk}')` }
 		})
 		expect(inCode.isError).toBe(true)
+		// Said as what it is, not "not a function".
+		expect(textOf(inCode)).toContain(
+			'ig.media.like is not available: it writes, and smkit mcp runs with --read-only, which allows no writes'
+		)
+		// The input is as strict as the other tools'.
+		const extra = await readOnly.client.callTool({
+			name: 'run_code',
+			arguments: { code: 'return 1', zzz: 1 }
+		})
+		expect(extra.isError).toBe(true)
 		// A file write is refused by the option, not by a user nobody asked.
 		const saved = await readOnly.client.callTool({
 			name: 'run_code',
