@@ -45,6 +45,16 @@ describe('runInSandbox: values and output', () => {
 		expect('returnValue' in result && result.returnValue !== undefined).toBe(false)
 	})
 
+	it('fails, saying so, when the returned value is too large to hand out of the engine', async () => {
+		const result = await runInSandbox('return "y".repeat(30 * 1024 * 1024)', {
+			...bridge().options,
+			timeoutMs: 30_000
+		})
+		expect(result.ok).toBe(false)
+		expect(result.error).toStartWith('The returned value is too large to hand back from the sandbox')
+		expect('returnValue' in result && result.returnValue !== undefined).toBe(false)
+	}, 60_000)
+
 	it('describes values JSON cannot hold', async () => {
 		const { options } = bridge()
 		expect((await runInSandbox('return function named() {}', options)).returnValue).toBe('[Function named]')

@@ -8,7 +8,14 @@ import type { WorkerOutcome } from './protocol'
 export function decodeRunReply(reply: string, settings: RunSettings): WorkerOutcome {
 	if (reply.startsWith('e')) return { ok: false, error: withHint(reply.slice(1), settings) }
 	if (reply.startsWith('v')) return { ok: true, returnJson: reply.slice(1) }
-	return { ok: true }
+	if (reply === 'u') return { ok: true }
+	// No reply the guest writes: its text could not be handed out of the engine (tens of megabytes,
+	// more than the engine's memory can copy), so the value is lost: said, never a silent success.
+	return {
+		ok: false,
+		error:
+			'The returned value is too large to hand back from the sandbox: return a smaller value (a summary, the first items) or write it with saveFile'
+	}
 }
 
 /** A thrown guest value as text, through the guest's own `describe`, else its `message`. */
