@@ -51,6 +51,8 @@ export class LineTransport implements Transport {
 	onclose?: () => void
 	readonly #input: NodeJS.ReadableStream
 	readonly #output: NodeJS.WritableStream
+	/** Resolves when the output takes writes again, while it is full. */
+	#drained: Promise<void> | undefined
 	readonly #maxLineBytes: number
 	#buffer: Buffer = Buffer.alloc(0)
 	/** True while skipping the rest of a line that went over the limit. */
@@ -107,10 +109,16 @@ export class LineTransport implements Transport {
 	}
 
 	send(message: JSONRPCMessage): Promise<void> {
-		return new Promise((resolve) => {
-			if (this.#output.write(`${JSON.stringify(message)}\n`)) resolve()
-			else this.#output.once('drain', resolve)
-		})
+		if (this.#output.write(`${JSON.stringify(message)}\n`)) return Promise.resolve()
+		// A client that stops reading: every answer written meanwhile waits for the same drain (one
+		// listener, not one per answer, which Node warns about past ten).
+		this.#drained ??= new Promise<void>((resolve) =>
+			this.#output.once('drain', () => {
+				this.#drained = undefined
+				resolve()
+			})
+		)
+		return this.#drained
 	}
 
 	#read(line: string) {

@@ -129,6 +129,29 @@ describe('the stdio transport', () => {
 		expect(received).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ping' }])
 		await transport.close()
 	})
+
+	it('answers written while the client does not read wait for one drain, all delivered once it reads', async () => {
+		const input = new PassThrough()
+		// A pipe that holds little, as a client that stopped reading leaves it.
+		const output = new PassThrough({ highWaterMark: 16 })
+		const transport = new LineTransport(input, output)
+		await transport.start()
+		const sent = Array.from({ length: 50 }, (_, id) => transport.send({ jsonrpc: '2.0', id, result: {} }))
+		expect(output.listenerCount('drain')).toBe(1)
+		let text = ''
+		output.on('data', (chunk) => {
+			text += String(chunk)
+		})
+		await Promise.all(sent)
+		expect(
+			text
+				.trim()
+				.split('\n')
+				.map((line) => JSON.parse(line).id)
+		).toEqual(Array.from({ length: 50 }, (_, id) => id))
+		expect(output.listenerCount('drain')).toBe(0)
+		await transport.close()
+	})
 })
 
 describe('smkit mcp --http', () => {
