@@ -4,7 +4,7 @@
  */
 import { IgApiError, type IgErrorKind } from './errors'
 import { parseUpstreamJson } from './json'
-import { redactSecrets } from './redact'
+import { redactSecrets, redactValue } from './redact'
 
 /** The parts of an upstream response the classification looks at (body already read). */
 export interface UpstreamAnswer {
@@ -73,13 +73,16 @@ export function parseRetryAfter(value: string | null): number | undefined {
 	return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 
-/** The human-readable upstream message, shortened; never the raw body. */
+/** The longest part of Instagram's message an error quotes. */
+const QUOTED_MESSAGE_CHARS = 200
+
+/** The human-readable upstream message, whole (see `fail`: redacted, then shortened); never the raw body. */
 function upstreamMessage(body: Body | undefined): string {
 	const candidates = [body?.message, body?.feedback_message, body?.error_title, body?.error_type]
 	const message = candidates.find((value) => typeof value === 'string' && value.length > 0) as
 		| string
 		| undefined
-	return message ? message.slice(0, 200) : ''
+	return message ?? ''
 }
 
 function secretsOf(context: AnswerContext): readonly string[] {
@@ -109,13 +112,18 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 	) => {
 		// Instagram's own words first, then what smkit read them as and the request they answered:
 		// `Instagram: User not found (not found, HTTP 404 from GET ...)`. A plain "error" adds nothing.
-		const reasonSaid = message && reason !== 'error' && !reason.includes(message) ? `${reason}, ` : ''
-		const description = `Instagram: ${message || reason} (${reasonSaid}HTTP ${status} from ${context.method} ${context.endpoint})`
+		// Secrets are taken out before anything is cut: a secret cut in two no longer matches, and its
+		// first half would stay.
+		const secrets = secretsOf(context)
+		const redact = (text: string) => redactSecrets(text, secrets)
+		const words = redact(message).slice(0, QUOTED_MESSAGE_CHARS)
+		const reasonSaid = words && reason !== 'error' && !reason.includes(words) ? `${reason}, ` : ''
+		const description = `Instagram: ${words || reason} (${reasonSaid}HTTP ${status} from ${context.method} ${context.endpoint})`
 		return {
 			ok: false as const,
-			error: new IgApiError(kind, redactSecrets(description, secretsOf(context)), {
+			error: new IgApiError(kind, redact(description), {
 				upstreamStatus: status,
-				body: body ?? answer.text.slice(0, 500),
+				body: body ? redactValue(body, redact) : redact(answer.text).slice(0, 500),
 				endpoint: `${context.method} ${context.endpoint}`,
 				...extra
 			})

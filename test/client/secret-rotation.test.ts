@@ -73,3 +73,20 @@ test('the values of a session replaced (a new login, a logout) stay redacted too
 		/ORIGINAL|NEXT/
 	)
 })
+
+test('a secret that straddles the cut of a long message is redacted whole, not cut in two', async () => {
+	const ig = new InstagramClient({
+		baseURL: upstream.url.href,
+		credentials: { ...ORIGINAL },
+		rateLimits: false,
+		retryBaseDelayMs: 1
+	})
+	// The message is cut at 200 characters: the session value starts at 190.
+	echoed = `${'x'.repeat(190 - 'bad session '.length)}${decodeURIComponent(ORIGINAL.sessionId)} and more`
+	const error = (await ig.notifications.getActivity().catch((caught: unknown) => caught)) as Error & {
+		body?: unknown
+	}
+	expect(error.message).toContain('[redacted]')
+	expect(error.message).not.toContain('1000000001:ORIG')
+	expect(JSON.stringify(error.body)).not.toContain('ORIGINAL-SESSION')
+})
