@@ -211,15 +211,40 @@ function renderStatus(status: ServerStatus | null): void {
 	}
 }
 
-/** Shows a banner for a status request that failed (server down, token missing). */
+/**
+ * Shows a banner for a request that failed (server down, token missing): a status poll, or the
+ * first request of any panel that found the server gone (`network_error`). While the server does
+ * not answer, the session badge says the session is unknown; the next status that arrives draws
+ * both again as before. The same message again leaves the banner as it is (it is a live region).
+ */
 export function renderStatusError(error: string, code: string, tokenMissing: boolean): void {
 	const banner = required<HTMLElement>('banner')
-	replaceChildren(
-		banner,
+	const content = [
 		h('strong', { text: 'Cannot reach the playground API. ' }),
 		code === 'forbidden' && tokenMissing
 			? 'This server needs an access token: open the address printed at start-up (it ends with ?token=…).'
 			: `${error} (${code})`
-	)
+	]
+	if (code === 'network_error') markSessionUnknown()
+	const text = content.map((part) => (typeof part === 'string' ? part : part.textContent)).join('')
+	if (!banner.hidden && banner.textContent === text) return
+	replaceChildren(banner, ...content)
 	banner.hidden = false
+}
+
+/** The session badge while the server does not answer: what Instagram thinks of the session is unknown. */
+function markSessionUnknown(): void {
+	const badges = required<HTMLElement>('badges')
+	const unknown = h('span', {
+		className: 'badge badge-session badge-quiet',
+		text: 'Session unknown',
+		attrs: {
+			title: 'The playground server does not answer: the session is shown again once it does',
+			'data-session': 'unknown'
+		}
+	})
+	const shown = badges.querySelector('.badge-session')
+	if (shown?.getAttribute('data-session') === 'unknown') return
+	if (shown) shown.replaceWith(unknown)
+	else badges.append(unknown)
 }

@@ -172,6 +172,8 @@ export interface HorizontalBarsOptions {
 	/** `budget`: colour by how much is left (green, amber under 50 %, red under 20 %). */
 	tone?: 'neutral' | 'budget'
 	emptyText: string
+	/** False: a heading just above already says `title`; it then names the figure without being shown twice. */
+	caption?: boolean
 }
 
 /** Labelled horizontal bars, each an ARIA meter. */
@@ -216,5 +218,7 @@ export function horizontalBars(items: BarItem[], options: HorizontalBarsOptions)
 		)
 	}
 	if (items.length === 0) list.append(h('li', { className: 'meters-empty', text: options.emptyText }))
-	return h('figure', { className: 'chart-figure' }, h('figcaption', { text: options.title }), list)
+	return options.caption === false
+		? h('figure', { className: 'chart-figure', attrs: { 'aria-label': options.title } }, list)
+		: h('figure', { className: 'chart-figure' }, h('figcaption', { text: options.title }), list)
 }

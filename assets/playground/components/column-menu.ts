@@ -8,9 +8,17 @@ export function columnMenu(
 	shown: string[],
 	onChange: (columns: string[]) => void
 ): HTMLElement {
+	// The label's text runs the column's name and key together ("useruser.username"): each box is
+	// named on its own, "user (user.username)".
 	const boxes = all.map((column) =>
 		h('input', {
-			attrs: { type: 'checkbox', name: 'column', value: column, checked: shown.includes(column) }
+			attrs: {
+				type: 'checkbox',
+				name: 'column',
+				value: column,
+				checked: shown.includes(column),
+				'aria-label': columnLabel(column) === column ? column : `${columnLabel(column)} (${column})`
+			}
 		})
 	)
 	const list = h(

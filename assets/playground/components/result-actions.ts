@@ -7,7 +7,8 @@
 import { h } from '../../common/dom'
 import { formatBytes } from '../../common/format'
 import { type ApiResult, apiDownload, apiGet, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
-import { type Collectable, collectAll } from '../lib/jobs'
+import { whileBusy } from '../lib/focus'
+import { type Collectable, collectAll, focusJobWhenShown } from '../lib/jobs'
 import { promptForName } from './dialogs'
 import { showToast } from './toast'
 
@@ -115,27 +116,30 @@ export async function copyJson(value: unknown): Promise<void> {
 	showToast('Copied JSON to the clipboard.', 'success')
 }
 
-/** "Collect all": starts a job for the whole list, then opens the Jobs panel on it. */
+/**
+ * "Collect all": starts a job for the whole list, then opens the Jobs panel with the new job's card
+ * focused (lib/focus.ts). Busy meanwhile through `aria-disabled`, never `disabled`: a refused or
+ * failed start leaves the focus on this button.
+ */
 export function collectAllButton(list: Collectable): HTMLButtonElement {
 	const button = h('button', {
 		className: 'button',
 		text: 'Collect all',
 		attrs: { type: 'button', title: `Start a job that collects every record of this list (${list.kind})` },
 		on: {
-			click: async () => {
-				button.disabled = true
-				const started = await collectAll(list)
-				button.disabled = false
-				if (!started.ok || !started.envelope) {
-					showToast(`Could not start the job: ${started.error} (${started.code})`, 'error')
-					return
-				}
-				showToast(
-					`Job ${started.envelope.data.id} started: ${list.kind} of ${started.envelope.data.target}.`,
-					'success'
-				)
-				window.location.hash = '#jobs'
-			}
+			click: () =>
+				void whileBusy(button, async () => {
+					const started = await collectAll(list)
+					if (!started.ok || !started.envelope) {
+						showToast(`Could not start the job: ${started.error} (${started.code})`, 'error')
+						return
+					}
+					const job = started.envelope.data
+					showToast(`Job ${job.id} started: ${list.kind} of ${job.target}.`, 'success')
+					// The Jobs panel gives the new job's card the focus once it shows it.
+					focusJobWhenShown(job.id)
+					window.location.hash = '#jobs'
+				})
 		}
 	})
 	return button

@@ -96,6 +96,28 @@ export function onSessionRefused(listener: (code: string) => void): void {
 	sessionListeners.add(listener)
 }
 
+/**
+ * Whether the server answers, as the page's requests find it: the first request that cannot reach
+ * it says so at once (the shell shows the banner), without waiting for the next status poll; the
+ * first answer after that says it is back.
+ */
+const reachListeners = new Set<(reachable: boolean, error: string) => void>()
+let unreachable = false
+
+/**
+ * Calls `listener(false, error)` on every request that cannot reach the server, and
+ * `listener(true, '')` once when a request gets an answer again after that.
+ */
+export function onReachability(listener: (reachable: boolean, error: string) => void): void {
+	reachListeners.add(listener)
+}
+
+function reached(reachable: boolean, error = ''): void {
+	if (reachable && !unreachable) return
+	unreachable = !reachable
+	for (const listener of reachListeners) listener(reachable, error)
+}
+
 /** The access-token header for requests made without `apiRequest` (streams, downloads). */
 export function authHeaders(): Record<string, string> {
 	return requestHeaders()
@@ -153,16 +175,19 @@ export async function apiRequest<T = unknown>(
 			cache: 'no-store'
 		})
 	} catch (error) {
+		const message = `The playground server did not answer (${error instanceof Error ? error.message : String(error)}).`
+		reached(false, message)
 		return {
 			...base,
 			ok: false,
 			status: 0,
-			error: `The playground server did not answer (${error instanceof Error ? error.message : String(error)}).`,
+			error: message,
 			code: 'network_error',
 			durationMs: performance.now() - started,
 			sizeBytes: 0
 		}
 	}
+	reached(true)
 	const text = await response.text().catch(() => '')
 	const durationMs = performance.now() - started
 	const sizeBytes = byteLength(text)
@@ -238,6 +263,7 @@ export async function apiDownload(
 			body: body === undefined ? undefined : JSON.stringify(body),
 			cache: 'no-store'
 		})
+		reached(true)
 		const type = response.headers.get('Content-Type') ?? ''
 		const disposition = response.headers.get('Content-Disposition')
 		// A JSON file is a download too when the server sends it as an attachment.
@@ -257,10 +283,12 @@ export async function apiDownload(
 			path
 		}
 	} catch (error) {
+		const message = `The playground server did not answer (${error instanceof Error ? error.message : String(error)}).`
+		reached(false, message)
 		return {
 			ok: false,
 			status: 0,
-			error: `The playground server did not answer (${error instanceof Error ? error.message : String(error)}).`,
+			error: message,
 			code: 'network_error',
 			durationMs: performance.now() - started,
 			sizeBytes: 0,

@@ -34,6 +34,21 @@ export const SOURCE_NAMES: Record<Job['source'], string> = {
 /** Statuses in which a job still changes by itself. */
 export const isActive = (job: Job): boolean => ['queued', 'running', 'waiting'].includes(job.status)
 
+/** A job started outside the Jobs panel ("Collect all") whose card the panel focuses when it shows next. */
+let jobToFocus: number | null = null
+
+/** Asks the Jobs panel to give job `id`'s card the focus when it shows next (lib/focus.ts: created, focused). */
+export function focusJobWhenShown(id: number): void {
+	jobToFocus = id
+}
+
+/** The job the Jobs panel is to focus now that it shows (asked once: cleared on reading), or null. */
+export function takeJobToFocus(): number | null {
+	const id = jobToFocus
+	jobToFocus = null
+	return id
+}
+
 /** Starts a job. */
 export function startJob(kind: JobKind, target: string, limit: number | null): Promise<ApiResult<Job>> {
 	return apiRequest<Job>('POST', '/api/jobs', { kind, target, ...(limit ? { limit } : {}) })

@@ -51,6 +51,12 @@ function card(title: string, value: string): HTMLElement {
 	)
 }
 
+/**
+ * From this share of the busiest hour on, a cell is dark enough for the accent's text colour; below
+ * it the number takes the text colour (styles/insights.css, .heat-high).
+ */
+const HEAT_HIGH = 0.5
+
 /** Posts per weekday and hour as a grid; darker cells had more posts. */
 export function heatMap(grid: number[][]): HTMLElement {
 	const max = Math.max(1, ...grid.flat())
@@ -82,15 +88,17 @@ export function heatMap(grid: number[][]): HTMLElement {
 						null,
 						h('th', { text: WEEKDAYS[day] ?? '', attrs: { scope: 'row' } }),
 						...row.map((count, hour) => {
+							const heat = count / max
 							const cell = h('td', {
-								className: count > 0 ? 'heat-cell heat-on' : 'heat-cell',
+								className:
+									count === 0 ? 'heat-cell' : `heat-cell heat-on${heat >= HEAT_HIGH ? ' heat-high' : ''}`,
 								attrs: {
 									title: `${WEEKDAYS[day]} ${String(hour).padStart(2, '0')}:00 UTC: ${count} post${count === 1 ? '' : 's'}`
 								},
 								text: count > 0 ? String(count) : ''
 							})
 							// Through the CSSOM: the page's policy refuses style attributes.
-							cell.style.setProperty('--heat', (count / max).toFixed(3))
+							cell.style.setProperty('--heat', heat.toFixed(3))
 							return cell
 						})
 					)
@@ -153,7 +161,8 @@ export function figuresView(figures: Figures): HTMLElement[] {
 			card('Posts analysed', formatCount(figures.posts_analyzed))
 		),
 		h('h3', { className: 'section-title', text: 'Media mix' }),
-		horizontalBars(mix, { title: 'Media mix', emptyText: 'No posts' }),
+		// The section's heading names the bars: no caption saying it again.
+		horizontalBars(mix, { title: 'Media mix', emptyText: 'No posts', caption: false }),
 		h('h3', { className: 'section-title', text: 'When the posts went out (UTC)' }),
 		heatMap(figures.heatmap),
 		h('h3', { className: 'section-title', text: 'Top posts' }),

@@ -7,6 +7,7 @@ import { h, replaceChildren } from '../../common/dom'
 import { showToast } from '../components/toast'
 import { whileBusy } from '../lib/focus'
 import { JOB_KINDS, type JobKind, startJob } from '../lib/jobs'
+import { requireName } from './insights-common'
 import { NEXT_STEP } from './job-advice'
 
 const TARGETS: Record<JobKind, { label: string; placeholder: string }> = {
@@ -34,10 +35,13 @@ export function createJobForm(onStarted: (id: number) => Promise<void>): HTMLFor
 	const kind = h('select', { className: 'input', attrs: { id: 'job-kind', name: 'kind' } })
 	for (const value of JOB_KINDS) kind.append(h('option', { text: KIND_LABELS[value], attrs: { value } }))
 	const targetLabel = h('label', { className: 'field-label', attrs: { for: 'job-target' } })
-	const target = h('input', {
-		className: 'input',
-		attrs: { id: 'job-target', name: 'target', required: true, autocomplete: 'off', spellcheck: 'false' }
-	})
+	// Spaces alone are no target: refused in the browser, as Analytics does.
+	const target = requireName(
+		h('input', {
+			className: 'input',
+			attrs: { id: 'job-target', name: 'target', required: true, autocomplete: 'off', spellcheck: 'false' }
+		})
+	)
 	const limit = h('input', {
 		className: 'input',
 		attrs: {

@@ -3,7 +3,7 @@
  * note saying why it waits, paused or failed, and the buttons that work for it (pause, resume and
  * cancel only for the playground's own jobs). Kept and updated in place as events arrive.
  */
-import { h, replaceChildren } from '../../common/dom'
+import { h } from '../../common/dom'
 import { formatCount, formatQuantity, formatTime } from '../lib/format'
 import { isActive, type Job, SOURCE_NAMES } from '../lib/jobs'
 import { fromOtherMode } from '../lib/state'
@@ -66,6 +66,19 @@ export function button(
 /** The button that takes the focus when the focused one is gone after an update: Pause and Resume swap. */
 const FOCUS_NEXT: Record<string, string> = { pause: 'resume', resume: 'pause' }
 
+/** Sets a node's text only when it changed: an unchanged card makes no DOM changes. */
+function setText(node: HTMLElement, text: string): void {
+	if (node.textContent !== text) node.textContent = text
+}
+
+/** Sets an attribute only when it changed. */
+function setAttr(node: HTMLElement, name: string, value: string): void {
+	if (node.getAttribute(name) !== value) node.setAttribute(name, value)
+}
+
+/** The download formats, in the order of their buttons. */
+const FORMATS = ['csv', 'jsonl', 'json'] as const
+
 export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	const title = h('span', { className: 'job-title' })
 	const source = h('span', { className: 'tag' })
@@ -73,8 +86,13 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	// A job of the other Instagram (demo or real) is shown, never resumed here.
 	const world = h('span', { className: 'tag' })
 	const status = h('span')
-	const bar = h('progress', { className: 'job-bar', attrs: { max: 1 } })
+	const bar = h('progress', {
+		className: 'job-bar',
+		attrs: { max: 1, 'aria-label': `Job ${first.id} progress` }
+	})
 	const figures = h('span', { className: 'job-figures' })
+	// Not a live region: the panel's status line announces a job's status changes (jobs.ts), so a
+	// countdown or a new page does not speak.
 	const note = h('p', { className: 'job-note' })
 	const actions = h('div', { className: 'row-actions' })
 	// The card takes the focus when its focused button goes with nothing in its place (after Cancel).
@@ -95,6 +113,38 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	/** When the budget wait in progress ends (0: none); the note counts down to it each second. */
 	let waitUntil = 0
 	let waitTimer: ReturnType<typeof setInterval> | undefined
+	// Every button is built once and kept: an update only changes which are in the row, so a click
+	// while pages arrive always lands on a button that is on the page.
+	const name = `job ${first.id}`
+	const buttons = {
+		pause: button('Pause', `Pause ${name}`, () => void handlers.act(current, 'pause')),
+		resume: button(
+			'Resume',
+			`Resume ${name}`,
+			() => void handlers.act(current, 'resume'),
+			'button button-small button-primary'
+		),
+		cancel: button('Cancel', `Cancel ${name}`, () => void handlers.act(current, 'cancel')),
+		...Object.fromEntries(
+			FORMATS.map((format) => [
+				format,
+				h('button', {
+					className: 'button button-small',
+					text: format.toUpperCase(),
+					dataset: { act: format },
+					attrs: { type: 'button', 'aria-label': `Download ${name} as ${format.toUpperCase()}` },
+					on: { click: () => void downloadJob(current, format) }
+				})
+			])
+		),
+		// Another process's running job is stopped there first (the server refuses to delete it).
+		delete: button(
+			'Delete',
+			`Delete ${name}`,
+			() => void handlers.remove(current),
+			'button button-small button-danger'
+		)
+	} as Record<'pause' | 'resume' | 'cancel' | 'delete' | (typeof FORMATS)[number], HTMLButtonElement>
 	function showNote(job: Job): void {
 		const left = waitUntil - Date.now()
 		const text =
@@ -103,10 +153,22 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 				: fromOtherMode(job.demo) && !isActive(job)
 					? otherModeNote(job)
 					: advice(job)
-		note.textContent = text ?? ''
+		setText(note, text ?? '')
 		note.hidden = text === null
-		note.className = `job-note${job.status === 'failed' ? ' job-note-error' : ''}`
-		note.setAttribute('role', job.status === 'failed' || job.status === 'paused' ? 'alert' : 'status')
+		setAttr(note, 'class', `job-note${job.status === 'failed' ? ' job-note-error' : ''}`)
+	}
+	/** The buttons that work for `job`, in their order. */
+	function buttonsFor(job: Job): HTMLButtonElement[] {
+		const own = job.source === 'playground' && !fromOtherMode(job.demo)
+		return [
+			own && isActive(job) ? buttons.pause : null,
+			own && ['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
+				? buttons.resume
+				: null,
+			own && (isActive(job) || job.status === 'paused') ? buttons.cancel : null,
+			...FORMATS.map((format) => buttons[format]),
+			own || !isActive(job) ? buttons.delete : null
+		].filter((candidate) => candidate !== null)
 	}
 	function update(job: Job, rate?: number, budgetWaitMs?: number): void {
 		current = job
@@ -120,16 +182,19 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 				if (waitUntil <= Date.now()) clearInterval(waitTimer)
 				showNote(current)
 			}, 1000)
-		title.textContent = `#${job.id} ${job.kind} · ${job.target}`
+		setText(title, `#${job.id} ${job.kind} · ${job.target}`)
 		const elsewhere = fromOtherMode(job.demo)
-		const own = job.source === 'playground' && !elsewhere
 		world.hidden = !elsewhere
-		world.textContent = job.demo ? 'demo data' : 'Instagram data'
-		world.title = otherModeNote(job)
-		source.textContent = `from ${SOURCE_NAMES[job.source]}`
-		source.title = `Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
-		status.className = STATUS_TAGS[job.status]
-		status.textContent = job.status
+		setText(world, job.demo ? 'demo data' : 'Instagram data')
+		setAttr(world, 'title', otherModeNote(job))
+		setText(source, `from ${SOURCE_NAMES[job.source]}`)
+		setAttr(
+			source,
+			'title',
+			`Started by ${SOURCE_NAMES[job.source]} on the same store: it runs there; follow it and download its records here`
+		)
+		setAttr(status, 'class', STATUS_TAGS[job.status])
+		setText(status, job.status)
 		const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
 		if (goal && goal > 0) {
 			bar.max = goal
@@ -138,7 +203,6 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 			bar.max = 1
 			bar.value = 1
 		} else bar.removeAttribute('value')
-		bar.setAttribute('aria-label', `Job ${job.id} progress`)
 		element.dataset.pages = String(job.pages)
 		element.dataset.status = job.status
 		const parts = [
@@ -149,54 +213,28 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 		]
 		if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
 		parts.push(`updated ${formatTime(job.updated_at)}`)
-		figures.textContent = parts.join(' · ')
+		setText(figures, parts.join(' · '))
 		showNote(job)
-		const name = `job ${job.id}`
+		for (const format of FORMATS) {
+			const download = buttons[format]
+			download.disabled = job.collected === 0
+			setAttr(
+				download,
+				'title',
+				job.collected === 0 ? 'Nothing collected yet' : `Download the records as ${format.toUpperCase()}`
+			)
+		}
+		// The row changes only when the set of buttons does (Pause and Resume swap, Cancel goes).
+		const wanted = buttonsFor(job)
+		const shown = [...actions.children]
+		if (
+			wanted.length === shown.length &&
+			wanted.every((wantedButton, index) => shown[index] === wantedButton)
+		)
+			return
 		const focused = document.activeElement
 		const hadFocus = focused instanceof HTMLElement && actions.contains(focused) ? focused.dataset.act : null
-		replaceChildren(
-			actions,
-			own && isActive(job)
-				? button('Pause', `Pause ${name}`, () => void handlers.act(current, 'pause'))
-				: null,
-			own && ['paused', 'failed', 'cancelled'].includes(job.status) && !needsNewJob(job)
-				? button(
-						'Resume',
-						`Resume ${name}`,
-						() => void handlers.act(current, 'resume'),
-						'button button-small button-primary'
-					)
-				: null,
-			own && (isActive(job) || job.status === 'paused')
-				? button('Cancel', `Cancel ${name}`, () => void handlers.act(current, 'cancel'))
-				: null,
-			...(['csv', 'jsonl', 'json'] as const).map((format) =>
-				h('button', {
-					className: 'button button-small',
-					text: format.toUpperCase(),
-					dataset: { act: format },
-					attrs: {
-						type: 'button',
-						'aria-label': `Download ${name} as ${format.toUpperCase()}`,
-						disabled: job.collected === 0,
-						title:
-							job.collected === 0
-								? 'Nothing collected yet'
-								: `Download the records as ${format.toUpperCase()}`
-					},
-					on: { click: () => void downloadJob(current, format) }
-				})
-			),
-			// Another process's running job is stopped there first (the server refuses to delete it).
-			own || !isActive(job)
-				? button(
-						'Delete',
-						`Delete ${name}`,
-						() => void handlers.remove(current),
-						'button button-small button-danger'
-					)
-				: null
-		)
+		actions.replaceChildren(...wanted)
 		if (hadFocus) {
 			const same = (act: string | undefined) =>
 				act ? actions.querySelector<HTMLButtonElement>(`[data-act="${act}"]:not(:disabled)`) : null

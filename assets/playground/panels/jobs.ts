@@ -13,18 +13,38 @@ import { showToast } from '../components/toast'
 import { apiGet, apiRequest } from '../lib/api'
 import { focusFirst, keysOf, neighbourKey, panelHeading } from '../lib/focus'
 import { formatCount } from '../lib/format'
-import { followJob, isActive, type Job, type JobEvent } from '../lib/jobs'
+import { followJob, isActive, type Job, type JobEvent, takeJobToFocus } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
 import { onStatus } from '../lib/state'
+import { advice } from './job-advice'
 import { createJobForm } from './job-form'
 import { buildJobRow, button, type JobRow, type RowHandlers } from './job-row'
 
 /** How often the open panel lists the jobs again, to show those other processes start. */
 const LOOK_EVERY_MS = 5000
 
+/** What the status line says when a job's status changes: "Job 3 done.", with the reason when it waits, paused or failed. */
+function statusNews(job: Job): string {
+	const why = ['waiting', 'paused', 'failed'].includes(job.status) ? advice(job) : null
+	return `Job ${job.id} ${job.status}${why ? `: ${why}` : '.'}`
+}
+
 /** Builds the Jobs panel. */
 export function createJobsPanel(): Panel {
-	const list = h('div', { className: 'jobs-list', attrs: { 'aria-live': 'polite' } })
+	// Not a live region: every stored page changes a card. What a screen reader hears is the status
+	// line below: a job's status as it changes ("Job 3 done").
+	const list = h('div', { className: 'jobs-list' })
+	const statusLine = h('p', { className: 'visually-hidden', attrs: { role: 'status' } })
+	/** Status changes of one moment, said together (a refresh may bring several). */
+	let toSay: string[] = []
+	function announce(text: string): void {
+		if (toSay.length === 0)
+			queueMicrotask(() => {
+				statusLine.textContent = toSay.join(' ')
+				toSay = []
+			})
+		toSay.push(text)
+	}
 	const rows = new Map<number, JobRow>()
 	const streams = new Map<number, AbortController>()
 	let visible = false
@@ -32,8 +52,19 @@ export function createJobsPanel(): Panel {
 	// A started job's card takes the focus (lib/focus.ts).
 	const form = createJobForm(async (id) => {
 		await refresh()
-		focusFirst(rows.get(id)?.element)
+		focusStarted(id)
 	})
+
+	/**
+	 * Gives a just-started job's card the focus; a job already past running when its card appears
+	 * (failed on its first page, say) has its status said, as a change would be.
+	 */
+	function focusStarted(id: number): void {
+		const row = rows.get(id)
+		focusFirst(row?.element)
+		const job = row?.shown()
+		if (job && job.status !== 'queued' && job.status !== 'running') announce(statusNews(job))
+	}
 	// Whether a job is of the other Instagram is known once the status is: shown again then.
 	onStatus(() => {
 		for (const row of rows.values()) row.update(row.shown())
@@ -78,6 +109,8 @@ export function createJobsPanel(): Panel {
 	/** Shows a job's state: updates its row (creating it), and follows its events while it is active. */
 	function show(job: Job, rate?: number, budgetWaitMs?: number): void {
 		let row = rows.get(job.id)
+		const before = row?.shown().status
+		if (before !== undefined && before !== job.status) announce(statusNews(job))
 		if (!row) {
 			row = buildJobRow(job, handlers)
 			rows.set(job.id, row)
@@ -124,7 +157,7 @@ export function createJobsPanel(): Panel {
 			streams.get(id)?.abort()
 		}
 		if (jobs.length === 0 && rows.size === 0) {
-			// Said once: the list is a live region, and a periodic look must not announce it again.
+			// Drawn once: a periodic look leaves it as it is.
 			if (list.querySelector('.result-empty')) return
 			replaceChildren(
 				list,
@@ -136,7 +169,8 @@ export function createJobsPanel(): Panel {
 			return
 		}
 		// Oldest first, each prepended: the newest ends on top. A row changes only when its job did
-		// (its buttons are not rebuilt under the pointer), and a job its event stream follows is left
+		// (and its buttons only when the set of them does, job-row.ts: never under the pointer while
+		// pages arrive), and a job its event stream follows is left
 		// to the stream: a list read a moment earlier would move its bar back.
 		for (const job of [...jobs].reverse()) {
 			const row = rows.get(job.id)
@@ -158,7 +192,8 @@ export function createJobsPanel(): Panel {
 			{ className: 'panel-toolbar' },
 			button('Refresh', 'Refresh the jobs', () => void refresh(), 'button')
 		),
-		list
+		list,
+		statusLine
 	)
 	return {
 		id: 'jobs',
@@ -166,7 +201,11 @@ export function createJobsPanel(): Panel {
 		element,
 		show() {
 			visible = true
-			void refresh()
+			// A job "Collect all" started takes the focus once its card is shown (lib/focus.ts).
+			const started = takeJobToFocus()
+			void refresh().then(() => {
+				if (started !== null) focusStarted(started)
+			})
 			clearInterval(looking)
 			looking = setInterval(() => void refresh(true), LOOK_EVERY_MS)
 		},

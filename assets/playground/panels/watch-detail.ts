@@ -14,8 +14,16 @@ import { field } from './insights-common'
 import { showDiff } from './watch-diff'
 import { type Snapshot, type Watch, watchLabel } from './watch-model'
 
-/** Fills `detail` with the growth and the latest diff of `watch`. */
-export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promise<void> {
+/**
+ * Fills `detail` with the growth and the latest diff of `watch`; `announce` tells the panel's status
+ * line when a diff the user asked for is shown (the area is not a live region: it is drawn again
+ * on every refresh).
+ */
+export async function showWatchDetail(
+	watch: Watch,
+	detail: HTMLElement,
+	announce: (text: string) => void = () => {}
+): Promise<void> {
 	const answer = await apiGet<Snapshot[]>(`/api/watches/${watch.id}/snapshots`)
 	if (!answer.ok || !answer.envelope) {
 		replaceChildren(detail, errorBox(answer.code, answer.error))
@@ -56,12 +64,18 @@ export async function showWatchDetail(watch: Watch, detail: HTMLElement): Promis
 		to.value = String((snapshots[snapshots.length - 1] as Snapshot).id)
 	}
 	keepPairValid(from, to)
-	const diffArea = h('div', { className: 'watch-diff', attrs: { 'aria-live': 'polite' } })
+	const diffArea = h('div', { className: 'watch-diff' })
 	const compareButton = h('button', {
 		className: 'button button-primary',
 		text: watch.kind === 'hashtag' ? 'Show changes' : 'Show gained and lost',
 		attrs: { type: 'button' },
-		on: { click: () => void showDiff(watch.id, watch.target, Number(from.value), Number(to.value), diffArea) }
+		on: {
+			click: async () => {
+				const [first, last] = [Number(from.value), Number(to.value)]
+				if (await showDiff(watch.id, watch.target, first, last, diffArea))
+					announce(`Changes of ${label} from snapshot #${first} to #${last} shown.`)
+			}
+		}
 	})
 	replaceChildren(
 		detail,

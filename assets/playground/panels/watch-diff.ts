@@ -26,7 +26,8 @@ const signed = (value: number | null) =>
 /**
  * Shows in `area` the diff of watch `watchId` (of the account `target`) from snapshot `from` to
  * `to`. Its CSV files are named after what they hold (`followers-gained-luna.explorer-3-4-...csv`):
- * gained and lost downloaded together were both `export-TIME.csv`.
+ * gained and lost downloaded together were both `export-TIME.csv`. Resolves to false when the
+ * server refused (the area then shows the error).
  */
 export async function showDiff(
 	watchId: number,
@@ -34,11 +35,11 @@ export async function showDiff(
 	from: number,
 	to: number,
 	area: HTMLElement
-): Promise<void> {
+): Promise<boolean> {
 	const answer = await apiGet<Diff>(`/api/watches/${watchId}/diff?from=${from}&to=${to}`)
 	if (!answer.ok || !answer.envelope) {
 		replaceChildren(area, errorBox(answer.code, answer.error))
-		return
+		return false
 	}
 	const diff = answer.envelope.data
 	const counts = simpleTable(
@@ -107,4 +108,5 @@ export async function showDiff(
 						text: 'These snapshots hold no follower lists: add the watch with "Store the complete follower list".'
 					})
 	)
+	return true
 }

@@ -22,8 +22,14 @@ import { type Snapshot, snapshotCount, type Watch, watchLabel } from './watch-mo
 /** Builds the Watch panel. */
 export function createWatchPanel(): Panel {
 	let selected: number | null = null
-	const list = h('div', { className: 'watch-list', attrs: { 'aria-live': 'polite' } })
-	const detail = h('div', { className: 'watch-detail', attrs: { 'aria-live': 'polite' } })
+	// Not live regions: both are drawn again whole on every refresh. The status line says what changed
+	// (a watch's details shown, a diff shown); runs and deletes say it in their toasts.
+	const list = h('div', { className: 'watch-list' })
+	const detail = h('div', { className: 'watch-detail' })
+	const statusLine = h('p', { className: 'visually-hidden', attrs: { role: 'status' } })
+	const announce = (text: string) => {
+		statusLine.textContent = text
+	}
 	const advance = h('button', {
 		className: 'button',
 		text: 'Advance demo time by a day',
@@ -77,12 +83,16 @@ export function createWatchPanel(): Panel {
 		const snapshots = snapshotCount(watch.snapshots)
 		// Only an account watch with "follower list" stores lists.
 		const lists = watch.kind === 'account' && watch.followers
-		const what = lists
-			? `${snapshots} and their follower lists are`
-			: `${snapshots} ${watch.snapshots === 1 ? 'is' : 'are'}`
+		const one = watch.snapshots === 1
+		const what =
+			watch.snapshots === 0
+				? null
+				: lists
+					? `${snapshots} and ${one ? 'its follower list' : 'their follower lists'} are`
+					: `${snapshots} ${one ? 'is' : 'are'}`
 		const confirmed = await confirmAction({
 			title: `Delete the watch of ${watchLabel(watch)}?`,
-			message: `Its ${what} deleted too. This cannot be undone.`,
+			message: `${what ? `Its ${what} deleted too.` : 'It has no snapshots yet.'} This cannot be undone.`,
 			confirmLabel: 'Delete',
 			danger: true
 		})
@@ -130,7 +140,9 @@ export function createWatchPanel(): Panel {
 				on: {
 					click: () => {
 						selected = watch.id
-						void refresh()
+						void refresh().then((shown) => {
+							if (shown?.id === watch.id) announce(`${label} selected: ${snapshotCount(shown.snapshots)}.`)
+						})
 					}
 				}
 			}),
@@ -166,13 +178,16 @@ export function createWatchPanel(): Panel {
 		]
 	}
 
-	/** Lists the watches again; `placeFocus` runs once the table is drawn, before the detail loads. */
-	async function refresh(placeFocus?: () => void): Promise<void> {
+	/**
+	 * Lists the watches again; `placeFocus` runs once the table is drawn, before the detail loads.
+	 * Resolves to the selected watch whose detail is shown (undefined when none is).
+	 */
+	async function refresh(placeFocus?: () => void): Promise<Watch | undefined> {
 		showDemo()
 		const answer = await apiGet<Watch[]>('/api/watches')
 		if (!answer.ok || !answer.envelope) {
 			replaceChildren(list, errorBox(answer.code, answer.error))
-			return
+			return undefined
 		}
 		const watches = answer.envelope.data
 		if (watches.length === 0) {
@@ -182,7 +197,7 @@ export function createWatchPanel(): Panel {
 			)
 			replaceChildren(detail)
 			placeFocus?.()
-			return
+			return undefined
 		}
 		if (selected === null || !watches.some((watch) => watch.id === selected))
 			selected = (watches[0] as Watch).id
@@ -203,7 +218,9 @@ export function createWatchPanel(): Panel {
 		)
 		if (refocus) list.querySelector<HTMLElement>(refocus)?.focus()
 		placeFocus?.()
-		await showWatchDetail(watches.find((watch) => watch.id === selected) as Watch, detail)
+		const shown = watches.find((watch) => watch.id === selected) as Watch
+		await showWatchDetail(shown, detail, announce)
+		return shown
 	}
 
 	const element = panelFrame(
@@ -223,7 +240,8 @@ export function createWatchPanel(): Panel {
 			advance
 		),
 		list,
-		detail
+		detail,
+		statusLine
 	)
 	return { id: 'watch', title: 'Watch', element, show: () => void refresh() }
 }
