@@ -148,7 +148,12 @@ describe('startAgentWebServer', () => {
 
 	test('without an AI provider no permission is claimed: the start-up lines agree with /api/status', async () => {
 		const lines: string[] = []
-		const options = parseAgentWebOptions({ port: 0, demo: true, provider: 'openai', env: '/nonexistent/.env' })
+		const options = parseAgentWebOptions({
+			port: 0,
+			demo: true,
+			provider: 'openai',
+			env: '/nonexistent/.env'
+		})
 		const running = await startAgentWebServer(options, (line) => lines.push(line), { filesDir })
 		try {
 			const status = await (await fetch(`${running.url}api/status`)).json()
