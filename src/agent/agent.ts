@@ -11,6 +11,7 @@ import { type AgentEventListener, type AskResponse, emitSafely, type SavedFile }
 import { ConversationFileQuota } from './file-quota'
 import { OutputFiles } from './files'
 import { estimateTokens, fitHistory } from './history'
+import { keyRedactor, redactingListener, redactResponse } from './key-redaction'
 import { runAgent } from './loop'
 import { type ChatModel, type ConversationMessage, createChatModel, resolveModel } from './model'
 import {
@@ -59,6 +60,9 @@ export interface HistoryEntry {
 }
 
 const historyEntryLimit = 4000
+
+/** Why an ask whose answer fell back on a failed run's output failed. */
+const noAnswer = 'The model gave no answer and its last code run failed'
 
 function stripMarkers(text: string): string {
 	return text.replace(/<tool_output[^>]*>\n?/g, '').replace(/\n?<\/tool_output>/g, '')
@@ -113,12 +117,18 @@ export class Agent {
 		this.fileQuota.reset()
 	}
 
-	/** The conversation without system messages, for display. */
+	/** `text` with the configured API key redacted, as in everything the agent shows. */
+	redact(text: string): string {
+		return keyRedactor(this.provider)(text)
+	}
+
+	/** The conversation without system messages, for display (the API key redacted). */
 	getHistory(): HistoryEntry[] {
+		const redact = keyRedactor(this.provider)
 		return this.history.flatMap((message): HistoryEntry[] => {
 			if (message.role === 'system') return []
 			let role: HistoryEntry['role'] = message.role
-			let content = message.content
+			let content = redact(message.content)
 			if (message.role === 'assistant' && message.toolCalls?.length && !content.trim()) {
 				content = `(called ${message.toolCalls.map((call) => call.name).join(', ')})`
 			}
@@ -149,11 +159,14 @@ export class Agent {
 		return this.chatModel
 	}
 
-	private async askNow(message: string, options: AskOptions): Promise<AskResponse> {
+	private async askNow(message: string, askOptions: AskOptions): Promise<AskResponse> {
 		const started = performance.now()
 		const files: SavedFile[] = []
+		// What the ask shows never holds the configured key (the person's question may).
+		const redact = keyRedactor(this.provider)
+		const options = { ...askOptions, onEvent: redactingListener(askOptions.onEvent, redact) }
 		const respond = (fields: Partial<AskResponse> & { success: boolean }): AskResponse => {
-			const response: AskResponse = {
+			const unredacted: AskResponse = {
 				answer: '',
 				code: '',
 				files,
@@ -164,6 +177,7 @@ export class Agent {
 				// Seconds with two decimals.
 				duration: Math.round((performance.now() - started) / 10) / 100
 			}
+			const response = redactResponse(unredacted, redact)
 			if (response.error) emitSafely(options.onEvent, { type: 'error', message: response.error })
 			emitSafely(options.onEvent, { type: 'done', ...response })
 			return response
@@ -222,13 +236,16 @@ export class Agent {
 		switch (result.finishReason) {
 			case 'answer':
 				return respond({ success: true, answer: result.answer, ...common })
+			case 'no_answer':
+				// The answer is the failed run's output, which the person sees beside this error.
+				return respond({ success: false, answer: result.answer, ...common, error: `${noAnswer}.` })
 			case 'max_steps':
 			case 'stopped':
 				return respond({
 					success: false,
 					answer: result.answer,
 					...common,
-					error: `Step limit reached (${this.maxSteps} steps) before a final answer; the answer may be incomplete.`
+					error: `Step limit reached (${this.maxSteps} steps) before a final answer; ${result.failedRunAnswer ? `${noAnswer.toLowerCase()}.` : 'the answer may be incomplete.'}`
 				})
 			case 'aborted':
 				return respond({ success: false, answer: result.answer, ...common, error: 'Cancelled' })

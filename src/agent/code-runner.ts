@@ -10,7 +10,7 @@ import type { MethodSpec } from '../client/registry'
 import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
 import { type ConversationFileQuota, FileQuotaError } from './file-quota'
 import { FileNameError, type OutputFiles } from './files'
-import { deniedLabel, type PermissionGate, permissionDeniedMessage } from './permissions'
+import { approvalTitle, deniedLabel, type PermissionGate, permissionDeniedMessage } from './permissions'
 import { runInSandbox, type SandboxResult } from './sandbox'
 
 /** Per-run context: which step and call this is, where events go, where written files are recorded. */
@@ -133,8 +133,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 	>
 
 	return async (code, context) => {
+		// The model's description names the run in one line (see approvalTitle), as the code event does.
+		const description = approvalTitle(context.description ?? '') || undefined
 		const allowed = await options.gate.check(
-			{ kind: 'code_run', title: context.description || 'Run generated code', detail: code },
+			{ kind: 'code_run', title: description ?? 'Run generated code', detail: code },
 			{ signal: context.signal, onEvent: context.onEvent }
 		)
 		// A prompt ended by Ctrl-C (the ask's signal) is a cancellation, not the person's denial.
@@ -153,7 +155,7 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			step: context.step,
 			id: context.callId,
 			code,
-			description: context.description
+			description
 		})
 		let callCount = 0
 		const runQuota = options.quota.startRun()

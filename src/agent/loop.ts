@@ -1,8 +1,9 @@
 /**
  * The agent loop (docs/architecture.md, "The agent"; shaped after pi-mono and vercel/ai): one step is one
  * model call; tool
- * calls in a reply run in order within the step and their results go back to the model; a reply
- * without tool calls is the answer. Stop conditions are predicates checked after every step that
+ * calls in a reply run in order within the step (a bounded number of them: see tool-calls.ts) and
+ * their results go back to the model; a reply without tool calls is the answer, and an empty one
+ * falls back on the last run's output (a failed ask when that run failed). Stop conditions are predicates checked after every step that
  * ran tools. A fenced ```javascript block in a reply without tool calls is run the same way (for
  * models without tool calling), its output fed back as a user message (no orphan tool messages).
  */
@@ -10,7 +11,8 @@ import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, 
 import type { ChatModel, ConversationMessage, ModelReply } from './model'
 import { markUntrusted } from './prompt'
 import { AgentAbortError, AgentProviderError } from './provider-error'
-import { type AgentTool, parseToolArguments } from './tools'
+import { type LastRun, RunBudget, runToolCalls } from './tool-calls'
+import type { AgentTool } from './tools'
 
 /** What stop conditions look at. */
 export interface LoopState {
@@ -61,15 +63,20 @@ export interface RunAgentOptions {
 	files: SavedFile[]
 }
 
-/** How a run ended. */
+/**
+ * How a run ended. `no_answer`: the model's last reply was empty and the last code run had failed,
+ * so the answer is that run's output (an error, not an answer: the ask fails).
+ */
 export interface RunAgentResult {
-	finishReason: 'answer' | 'max_steps' | 'stopped' | 'error' | 'aborted'
+	finishReason: 'answer' | 'no_answer' | 'max_steps' | 'stopped' | 'error' | 'aborted'
 	/** The answer, or the best partial answer when the run did not finish. */
 	answer: string
 	/** Last code that ran ('' when none did). */
 	code: string
 	steps: number
 	tokens: number
+	/** The answer is the output of the last code run, which failed (the model wrote none of its own). */
+	failedRunAnswer?: boolean
 	error?: Error
 }
 
@@ -86,13 +93,10 @@ export function extractCodeBlock(content: string, toolsOffered: boolean): string
 
 const now = () => Date.now() / 1000
 
-/** The result kept for a tool call the person cancelled. */
-const cancelledCall = 'Cancelled: the user stopped this request before the call finished.'
-
-/** Runs the loop until an answer, a stop condition, a provider failure or cancellation. */
 /** What the conversation keeps for an empty final reply (the person was shown the last output). */
 export const EMPTY_REPLY_NOTE = '(No reply from the model: the code output was shown as the answer.)'
 
+/** Runs the loop until an answer, a stop condition, a provider failure or cancellation. */
 export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult> {
 	const maxSteps = options.maxSteps ?? 15
 	const stopWhen = [stepCountIs(maxSteps), ...(options.stopWhen ?? [])]
@@ -100,9 +104,11 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 	const messages = options.messages
 	const state: LoopState = { step: 0 }
 	let tokens = 0
-	let code = ''
 	let partial = ''
-	let lastOutput = ''
+	// The last code that ran (a tool call or a fenced block): what an answer falls back on.
+	let last: LastRun = { code: '', output: '', failed: false }
+	// Code runs of this ask, the step cap in all (see tool-calls.ts).
+	const budget = new RunBudget(maxSteps)
 	let toolsOffered = options.tools.length > 0
 	const blocksRun = new Set<string>()
 	const result = (
@@ -112,7 +118,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 	): RunAgentResult => ({
 		finishReason,
 		answer,
-		code,
+		code: last.code,
 		steps: state.step,
 		tokens,
 		error
@@ -122,7 +128,10 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 	const stopAfterStep = (): RunAgentResult | undefined => {
 		if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
 		if (!stopWhen.some((condition) => condition(state))) return undefined
-		return result(state.step >= maxSteps ? 'max_steps' : 'stopped', partial || lastOutput)
+		const reason = state.step >= maxSteps ? 'max_steps' : 'stopped'
+		if (partial || !last.output) return result(reason, partial)
+		// Falling back on the last run's output: a failed run's error must not pass for an answer.
+		return { ...result(reason, last.output), ...(last.failed ? { failedRunAnswer: true } : {}) }
 	}
 
 	for (;;) {
@@ -170,73 +179,21 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 		if (reply.toolCalls.length) {
 			if (reply.content.trim()) partial = reply.content.trim()
 			messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls, timestamp })
-			for (const [index, call] of reply.toolCalls.entries()) {
-				const tool = options.tools.find((candidate) => candidate.name === call.name)
-				const event = { step: state.step, id: call.id, source: 'model' as const, name: call.name }
-				let parsedArguments: unknown = call.arguments
-				try {
-					parsedArguments = JSON.parse(call.arguments)
-				} catch {
-					// Shown as text; validation below reports it to the model.
+			const ended = await runToolCalls({
+				reply,
+				step: state.step,
+				tools: options.tools,
+				messages,
+				budget,
+				limit,
+				signal: options.signal,
+				onEvent: options.onEvent,
+				files: options.files,
+				onRun: (run) => {
+					last = run
 				}
-				emitSafely(options.onEvent, { type: 'tool_call', ...event, arguments: parsedArguments })
-				let success = false
-				let output: string
-				let denied: string[] | undefined
-				if (!tool) {
-					output = `Unknown tool: ${call.name}. The only tool is run_code.`
-				} else {
-					const parsed = parseToolArguments(tool, call.arguments)
-					if (!parsed.ok) {
-						output = parsed.error
-					} else {
-						const outcome = await tool.execute(parsed.value, {
-							step: state.step,
-							callId: call.id,
-							signal: options.signal,
-							onEvent: options.onEvent,
-							files: options.files
-						})
-						success = outcome.success
-						output = outcome.output
-						denied = outcome.denied
-						if (outcome.code !== undefined) {
-							code = outcome.code
-							lastOutput = output
-						}
-					}
-				}
-				// Cancelled while the call ran (Ctrl-C at an approval prompt): this call and the ones after
-				// it still get results, since providers reject a tool call without one (the next ask fails).
-				if (options.signal?.aborted) {
-					for (const unanswered of reply.toolCalls.slice(index)) {
-						messages.push({
-							role: 'tool',
-							toolCallId: unanswered.id,
-							name: unanswered.name,
-							content: markUntrusted(cancelledCall),
-							timestamp: now(),
-							failed: true
-						})
-					}
-					return result('aborted', partial, new AgentAbortError())
-				}
-				emitSafely(options.onEvent, {
-					type: 'tool_result',
-					...event,
-					success,
-					output: truncateText(output, eventOutputLimit),
-					...(denied?.length ? { denied } : {})
-				})
-				messages.push({
-					role: 'tool',
-					toolCallId: call.id,
-					name: call.name,
-					content: markUntrusted(truncateText(output, limit)),
-					timestamp: now(),
-					failed: !success
-				})
-			}
+			})
+			if (ended === 'aborted') return result('aborted', partial, new AgentAbortError())
 			const stop = stopAfterStep()
 			if (stop) return stop
 			continue
@@ -255,17 +212,16 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 				name: 'run_code',
 				arguments: { code: block }
 			})
-			const outcome = await options.runCodeBlock(block, {
-				step: state.step,
-				callId,
-				signal: options.signal,
-				onEvent: options.onEvent,
-				files: options.files
-			})
-			if (outcome.ran) {
-				code = block
-				lastOutput = outcome.output
-			}
+			const outcome = budget.take()
+				? await options.runCodeBlock(block, {
+						step: state.step,
+						callId,
+						signal: options.signal,
+						onEvent: options.onEvent,
+						files: options.files
+					})
+				: { success: false, output: budget.refusal(), ran: false }
+			if (outcome.ran) last = { code: block, output: outcome.output, failed: !outcome.success }
 			if (options.signal?.aborted) return result('aborted', partial, new AgentAbortError())
 			emitSafely(options.onEvent, {
 				type: 'tool_result',
@@ -289,7 +245,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 			continue
 		}
 
-		const answer = reply.content.trim() || lastOutput || (code ? `Executed code:\n${code}` : '')
+		const answer = reply.content.trim() || last.output || (last.code ? `Executed code:\n${last.code}` : '')
 		if (!answer) {
 			// Nothing to show (a content filter, a reasoning model out of tokens): a failed ask, not a blank answer.
 			const label = options.model.provider.label
@@ -297,6 +253,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 		}
 		// Not the output shown in its place: data from Instagram, as the model's own words, goes unmarked.
 		messages.push({ role: 'assistant', content: reply.content.trim() ? answer : EMPTY_REPLY_NOTE, timestamp })
+		// An empty reply after a failed run leaves that run's error as the answer: the ask failed.
+		if (!reply.content.trim() && last.failed && answer === last.output)
+			return { ...result('no_answer', answer), failedRunAnswer: true }
 		return result('answer', answer)
 	}
 }

@@ -68,9 +68,6 @@ export interface ChatModel {
 /** How long one model call may take by default, its retries included (the CLI's `--model-timeout`). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000
 
-/** How long listing a server's models (`--model auto`) may take. */
-const MODEL_LIST_TIMEOUT_MS = 10_000
-
 /** SDK client settings. */
 export interface ChatModelOptions {
 	/**
@@ -207,27 +204,28 @@ const notChat = /embed|whisper|tts|dall-e|moderation|transcri|speech|audio|image
 
 /**
  * Resolves `model: 'auto'` (a local runner, or a provider given another base URL) by asking the
- * server (`GET /v1/models`) and taking the first chat model it lists. Other configs are returned
- * unchanged.
+ * server (`GET /v1/models`) and taking the first chat model it lists, within one model call's time
+ * (`timeoutMs`, retries included). Other configs are returned unchanged.
  */
 export async function resolveModel(
 	config: ProviderConfig,
 	options: ChatModelOptions & { signal?: AbortSignal } = {}
 ): Promise<ProviderConfig> {
 	if (config.model !== 'auto') return config
-	const client = await createSdkClient(
-		config,
-		options,
-		Math.min(options.timeoutMs ?? MODEL_LIST_TIMEOUT_MS, MODEL_LIST_TIMEOUT_MS)
-	)
+	// One deadline for the whole listing, retries included, as for a chat call (`--model-timeout`).
+	const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS
+	const deadline = AbortSignal.timeout(timeoutMs)
+	const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
 	let first: string | undefined
 	try {
-		const page = await client.models.list({ signal: options.signal })
+		const client = await createSdkClient(config, options, timeoutMs + 1000)
+		const page = await client.models.list({ signal })
 		const ids = page.data
 			.map((model) => model?.id)
 			.filter((id): id is string => typeof id === 'string' && id !== '')
 		first = ids.find((id) => !notChat.test(id))
 	} catch (error) {
+		if (deadline.aborted && !options.signal?.aborted) throw modelTimeoutError(config, timeoutMs)
 		throw toProviderError(error, config, [config.apiKey], options.signal)
 	}
 	if (!first) {

@@ -42,6 +42,24 @@ export interface ApprovalRequest {
 	expiresAt?: number
 }
 
+/** Longest approval title, in characters; a longer one is cut and ends with `…`. */
+export const approvalTitleLimit = 120
+
+/**
+ * A title as every approval shows it (terminal, browser card, MCP question, denial notice): one
+ * line, each run of whitespace (newlines included) one space, at most `approvalTitleLimit`
+ * characters. The model writes a run's title, and a title must not draw lines of its own.
+ */
+export function approvalTitle(title: string): string {
+	const line = title.replace(/\s+/g, ' ').trim()
+	const characters = Array.from(line)
+	if (characters.length <= approvalTitleLimit) return line
+	return `${characters
+		.slice(0, approvalTitleLimit - 1)
+		.join('')
+		.trimEnd()}…`
+}
+
 /** What an approver is told besides the request. */
 export interface ApprovalContext {
 	/** Ends the wait (the ask was cancelled, or the run that asked has ended): the request is denied. */
@@ -143,7 +161,11 @@ export class PermissionGate {
 		const scope = this.level === 'ask_once' ? approvalScope(action) : undefined
 		if (scope !== undefined && this.remembered.has(scope) && this.mayRemember(action, context)) return true
 		if (context.signal?.aborted) return false
-		const request: ApprovalRequest = { id: crypto.randomUUID(), ...action }
+		const request: ApprovalRequest = {
+			id: crypto.randomUUID(),
+			...action,
+			title: approvalTitle(action.title)
+		}
 		emitSafely(context.onEvent, { type: 'permission', ...request })
 		let allowed = false
 		try {

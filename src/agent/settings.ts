@@ -15,7 +15,10 @@ export interface AgentSettings {
 	 * conversation; the default) or `full_access` (none).
 	 */
 	permission?: PermissionLevel
-	/** Model calls per ask (default 15). At the cap the ask fails, keeping its best partial answer. */
+	/**
+	 * Model calls per ask (default 15), and code runs per ask as well (see tool-calls.ts). At the cap
+	 * the ask fails, keeping its best partial answer.
+	 */
 	maxSteps?: number
 	/** Wall-clock limit of one code run in seconds, awaited client calls included (default 30). */
 	timeoutSeconds?: number

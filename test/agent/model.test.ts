@@ -147,6 +147,35 @@ describe('chat model over the openai SDK', () => {
 		}
 	})
 
+	test('listing the models for auto has one deadline, retries included, and says it as a chat call does', async () => {
+		let listings = 0
+		const hanging = Bun.serve({
+			port: 0,
+			hostname: '127.0.0.1',
+			fetch(request) {
+				listings++
+				return new Promise<Response>((resolve) =>
+					request.signal.addEventListener('abort', () => resolve(new Response('', { status: 499 })))
+				)
+			}
+		})
+		try {
+			const baseURL = `http://127.0.0.1:${hanging.port}/v1`
+			const config = resolveProvider({ provider: 'openai', apiKey: secretKey, baseURL, env: {} })
+			expect(config.model).toBe('auto')
+			const started = performance.now()
+			const error = await failure(resolveModel(config, { maxRetries: 1, timeoutMs: 400 }))
+			expect(performance.now() - started).toBeLessThan(700)
+			expect(error.kind).toBe('timeout')
+			expect(error.message).toBe(
+				`OpenAI: no answer from the model endpoint 127.0.0.1:${hanging.port} within 0.4 s`
+			)
+			expect(listings).toBe(1)
+		} finally {
+			hanging.stop(true)
+		}
+	})
+
 	test('a server listing no chat model is an error that says to name one', async () => {
 		const server = await startFakeLlm({ models: ['nomic-embed-text'] })
 		try {

@@ -6,6 +6,7 @@
  */
 import { Agent, type AgentOptions, type HistoryEntry } from '../agent'
 import { type AgentEvent, type AskResponse, failedAsk } from '../events'
+import { redactingListener } from '../key-redaction'
 import { type ParallelResult, runParallel } from '../parallel'
 import type { ApprovalContext, Approver, PermissionLevel } from '../permissions'
 import { AGENT_DEFAULTS } from '../settings'
@@ -123,7 +124,7 @@ export class ChatSession {
 				const results = result.results.map((task, index) => {
 					const denied = channels[index]?.deniedUnasked ?? []
 					if (!denied.length) return task
-					const note = unaskedDenialMessage(denied, this.options.noBrowserHint)
+					const note = this.agent.redact(unaskedDenialMessage(denied, this.options.noBrowserHint))
 					return { ...task, success: false, error: task.error ? `${task.error} ${note}` : note }
 				})
 				return { ...result, results, success: results.every((task) => task.success) }
@@ -167,8 +168,12 @@ export class ChatSession {
 		}
 	}
 
-	/** Adds how long a browser approval waits to `permission` events (the card shows it). */
-	private withTimeout(listener?: (event: AgentEvent) => void): (event: AgentEvent) => void {
+	/**
+	 * Adds how long a browser approval waits to `permission` events (the card shows it). The session's
+	 * own events (an approval's outcome names its title) have the API key redacted, as the agent's do.
+	 */
+	private withTimeout(given?: (event: AgentEvent) => void): (event: AgentEvent) => void {
+		const listener = redactingListener(given, (text) => this.agent.redact(text))
 		return (event) => {
 			if (!listener) return
 			if (event.type !== 'permission') return listener(event)
@@ -183,7 +188,7 @@ export class ChatSession {
 
 	private withUnaskedDenials(response: AskResponse, channel: ApprovalChannel): AskResponse {
 		if (!channel.deniedUnasked.length) return response
-		const note = unaskedDenialMessage(channel.deniedUnasked, this.options.noBrowserHint)
+		const note = this.agent.redact(unaskedDenialMessage(channel.deniedUnasked, this.options.noBrowserHint))
 		return { ...response, success: false, error: response.error ? `${response.error} ${note}` : note }
 	}
 }
