@@ -4,7 +4,9 @@
  * other servers. On stdio, standard output carries protocol messages only: everything else, the
  * start-up line included, goes to standard error.
  */
+
 import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { Elysia } from 'elysia'
@@ -100,6 +102,15 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
 	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const jobs = lazyStore(options.dbPath, instagram.client, options.demo)
+	// Jobs an earlier smkit mcp left unfinished continue now, as the playground's do at its start
+	// (not at the first job tool). A store not there yet is made only when a tool needs it; one that
+	// cannot be opened is said then.
+	if (existsSync(options.dbPath))
+		try {
+			jobs.manager()
+		} catch {
+			// Said to the client when a tool needs the store.
+		}
 	const sessionOptions: McpServerOptions = {
 		client: instagram.client,
 		version: packageJson.version,
