@@ -7,6 +7,13 @@
 export class UsageError extends Error {
 	override name = 'UsageError'
 	readonly exitCode = 2
+	/** Followed by the pointer to the command's help, as cac's own usage errors are. */
+	readonly pointsToHelp: boolean
+
+	constructor(message: string, options: { pointToHelp?: boolean } = {}) {
+		super(message)
+		this.pointsToHelp = options.pointToHelp ?? false
+	}
 }
 
 /**

@@ -197,7 +197,8 @@ function reportFailure(error: unknown): void {
 	const usage = error instanceof Error && error.name === 'CACError'
 	const command = cli.matchedCommand?.name
 	console.error(usage ? asTyped(formatCliError(error)) : formatCliError(error))
-	if (usage) console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
+	if (usage || (error instanceof UsageError && error.pointsToHelp))
+		console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
 	process.exitCode = usage ? 2 : exitCodeOf(error)
 	// A command given --json keeps standard output JSON when it fails, as when it succeeds.
 	const takesJson = cli.matchedCommand?.options.some((option) => option.name === 'json')

@@ -99,8 +99,12 @@ export function parseAskOptions(question: unknown, raw: Record<string, unknown>)
 			`At most ${maxParallelTasks} tasks can run in parallel (got ${options.tasks.length}).`
 		)
 	}
-	// Without a question, ask starts a conversation, which has no JSON form: said as -i --json is.
-	if (options.json && (options.interactive || (!options.parallel && !options.question)))
-		throw new UsageError('--json works with one-shot and --parallel asks only: smkit ask "QUESTION" --json')
+	if (options.json && options.interactive)
+		throw new UsageError('--json works with one-shot and --parallel asks only.')
+	// Without a question, ask starts a conversation, which has no JSON form.
+	if (options.json && !options.parallel && !options.question)
+		throw new UsageError(
+			'The question is missing: smkit ask "QUESTION" --json (a conversation, -i, has no JSON form).'
+		)
 	return options
 }

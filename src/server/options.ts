@@ -158,7 +158,8 @@ export function parseOptions<Properties extends TProperties>(
 	for (const [key, schema] of Object.entries(properties)) {
 		const { flag, default: fallback } = annotationsOf(schema)
 		const given = raw[flag ? cacKeyOf(flag) : key]
-		if (given === '' && flag) throw new UsageError(`option \`${flag}\` value is missing`)
+		if (given === '' && flag)
+			throw new UsageError(`option \`${flag}\` value is missing`, { pointToHelp: true })
 		const absent =
 			given === undefined ||
 			given === null ||

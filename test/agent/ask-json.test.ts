@@ -140,7 +140,7 @@ test('ask --json without a question is bad usage in JSON, not a conversation in 
 	expect(JSON.parse(result.stdout)).toMatchObject({
 		success: false,
 		exit_code: 2,
-		error: '--json works with one-shot and --parallel asks only: smkit ask "QUESTION" --json'
+		error: 'The question is missing: smkit ask "QUESTION" --json (a conversation, -i, has no JSON form).'
 	})
 	expect(llm.requests).toHaveLength(asked)
 })

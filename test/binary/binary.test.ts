@@ -71,6 +71,8 @@ describe('smkit binary', () => {
 		for (const [args, message, command] of [
 			[['collect', 'followers'], 'missing required args', 'collect'],
 			[['analytics', 'luna.explorer', '--posts'], 'value is missing', 'analytics'],
+			// An empty value (an unset shell variable) is a missing one, said the same way.
+			[['analytics', 'luna.explorer', '--posts', ''], 'option `--posts <n>` value is missing', 'analytics'],
 			[['logout', 'now'], 'Unused args', 'logout']
 		] as const) {
 			const { code, stderr } = await run(...args)
