@@ -96,10 +96,16 @@ export function validateProxyUrl(text: string): string {
 		)
 	if (scheme !== 'http' && scheme !== 'https')
 		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: a proxy must be an http:// or https:// URL`)
-	// Unparsable, or cut short by an unescaped character of its password: nothing after the scheme is shown.
-	if (!URL.canParse(trimmed) || cutShort(new URL(trimmed)))
+	// Unparsable, cut short by an unescaped character of its password, or holding what no URL holds
+	// (white space, a % not followed by two hex digits): nothing after the scheme is shown.
+	if (
+		!URL.canParse(trimmed) ||
+		cutShort(new URL(trimmed)) ||
+		/\s/.test(trimmed) ||
+		/%(?![0-9a-f]{2})/i.test(trimmed)
+	)
 		throw new ProxyConfigError(
-			`${scheme}://[redacted]: cannot be read as a proxy URL, which ends with its host:port: write the characters / ? # @ of a user name or password percent-encoded (%2F %3F %23 %40)`
+			`${scheme}://[redacted]: cannot be read as a proxy URL, which ends with its host:port: write the characters / ? # % @ and spaces of a user name or password percent-encoded (%2F %3F %23 %25 %40 %20)`
 		)
 	if (!new URL(trimmed).hostname)
 		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: the proxy URL names no host`)

@@ -73,7 +73,7 @@ describe('proxy settings', () => {
 				return 'accepted'
 			})()
 			expect(refusal).toStartWith(`${redactProxyUrl(url)}: cannot be read as a proxy URL`)
-			expect(refusal).toContain('percent-encoded (%2F %3F %23 %40)')
+			expect(refusal).toContain('percent-encoded (%2F %3F %23 %25 %40 %20)')
 			expect(refusal).not.toMatch(/u5r|s5|w0rd|h0st/i)
 			expect(() => new ProxyPool({ urls: [url] })).toThrow('cannot be read as a proxy URL')
 		}
@@ -81,6 +81,13 @@ describe('proxy settings', () => {
 		expect(() => validateProxyUrl('http://u5r:p/S5@h0st:8080')).toThrow(
 			'http://[redacted]: cannot be read as a proxy URL'
 		)
+		// White space or a % that starts no escape: no URL holds them, and nothing of it is shown.
+		for (const url of [
+			'http://u5r:s3cret%ZZw0rd@h0st:8080',
+			'http://u5r:s3cret w0rd@h0st:8080',
+			'http://u 5r:w0rd@h0st:8080'
+		])
+			expect(() => validateProxyUrl(url)).toThrow('http://[redacted]: cannot be read as a proxy URL')
 		// Percent-encoded, the same password is read whole; a trailing slash is no path.
 		expect(validateProxyUrl('http://usr:p%40ss%23w0rd@host:8080/')).toBe(
 			'http://usr:p%40ss%23w0rd@host:8080/'
