@@ -96,6 +96,31 @@ export class JobEvents {
 			}
 	}
 
+	/**
+	 * Job `id` is no longer run, queued or parked by the manager: `settled()` waiters learn when it is
+	 * over. Not stopped there (`elsewhere` given), its status is another process's word (it paused,
+	 * cancelled or runs the job): subscribers learn it and, while that process runs the job, get its
+	 * progress (`follow`, read from the store) until it settles, unless the manager runs it again.
+	 */
+	ended(
+		id: number,
+		elsewhere?: { follow: (relay: Listener) => Promise<void>; runsHere: () => boolean }
+	): void {
+		const job = this.#read(id)
+		if (elsewhere && job && job.status !== this.lastStatus(id)) {
+			this.emit({ type: 'status', job })
+			if (isActiveJob(job) && this.followed(id)) {
+				const relay = (event: JobEvent) => {
+					if (!elsewhere.runsHere()) this.emit(event)
+				}
+				void elsewhere.follow(relay).then(() => {
+					if (!elsewhere.runsHere()) this.notifySettled(id)
+				})
+			}
+		}
+		if (!job || !isActiveJob(job)) this.notifySettled(id)
+	}
+
 	/** Resolves the `settled()` waiters of job `id`. */
 	notifySettled(id: number): void {
 		this.#said.delete(id)

@@ -15,12 +15,12 @@
  */
 import { terminalLine } from '../cli-error'
 import type { InstagramClient } from '../client/client'
-import { untilLetGo } from './handover'
+import { ParkedJobs } from './handover'
 import { JobEvents, type Listener } from './job-events'
-import { busyRefusal, controlRefusal, followStored, outsideView } from './outside'
+import { actionRefusal, type ControlAction, deleteOutside, followStored, outsideView } from './outside'
 import { JobBusyError, type RunOptions, runJob } from './run'
 import { JobStore } from './store'
-import { isActiveJob, type Job, type JobEvent, type JobSpec } from './types'
+import type { Job, JobEvent, JobSpec } from './types'
 
 /** Settings of a manager. */
 export interface JobManagerOptions extends Omit<RunOptions, 'ig' | 'signal' | 'onEvent'> {
@@ -55,8 +55,10 @@ export class JobManager {
 	readonly #queue: number[] = []
 	readonly #running = new Map<number, { controller: AbortController; done: Promise<void> }>()
 	readonly #events: JobEvents
-	/** Aborted by `stop()`: ends the following of jobs another process took over (`#endedElsewhere`). */
+	/** Aborted by `stop()`: ends parked jobs' watches and the following of jobs run elsewhere (`#ended`). */
 	readonly #stopping = new AbortController()
+	/** Queued here while another live process holds them: they wait without a run slot (handover.ts). */
+	readonly #parked: ParkedJobs
 	#stopped = false
 
 	constructor(options: JobManagerOptions) {
@@ -65,6 +67,12 @@ export class JobManager {
 		this.owner = options.owner ?? 'playground'
 		this.#maxRunning = options.maxRunning ?? 2
 		this.#events = new JobEvents((id) => this.jobs.get(id))
+		this.#parked = new ParkedJobs(this.jobs, this.#stopping.signal, {
+			letGo: (id) => this.#enqueue(id, true),
+			left: (id) => this.#ended(id),
+			// Left as the store has it: its holder runs it, or, let go, it shows paused (outside.ts).
+			failed: (id, error) => this.#failed(id, error, false)
+		})
 	}
 
 	/** Creates a job and queues it. */
@@ -119,9 +127,9 @@ export class JobManager {
 		return job.owner === this.owner
 	}
 
-	/** Whether this process runs the job or has it queued (its events come from here, not the store). */
+	/** Whether this process runs the job or has it queued or parked (its events come from here, not the store). */
 	runsHere(id: number): boolean {
-		return this.#running.has(id) || this.#queue.includes(id)
+		return this.#running.has(id) || this.#queue.includes(id) || this.#parked.has(id)
 	}
 
 	#shown(job: Job): Job | undefined {
@@ -144,7 +152,7 @@ export class JobManager {
 	/**
 	 * Queues a paused, failed or cancelled job again; it continues from its last stored page. One
 	 * another live process still holds (paused here while it ran there) goes on there, or runs here
-	 * once that process lets it go (`#run`, handover.ts).
+	 * once that process lets it go (parked meanwhile, handover.ts).
 	 */
 	resume(id: number): Job {
 		this.#require(id, 'resume', ['paused', 'failed', 'cancelled'])
@@ -159,9 +167,8 @@ export class JobManager {
 		const job = this.get(id)
 		if (!job) throw new JobStateError(`No job ${id}`)
 		if (!this.owns(job)) {
-			const runner = this.jobs.liveRunner(id)
-			if (runner !== null) throw new JobStateError(busyRefusal(job, runner))
-			this.jobs.delete(id)
+			const refusal = deleteOutside(this.jobs, job)
+			if (refusal) throw new JobStateError(refusal)
 			return
 		}
 		await this.#abort(id, 'delete')
@@ -189,29 +196,18 @@ export class JobManager {
 	async stop(): Promise<void> {
 		this.#stopped = true
 		this.#stopping.abort()
+		this.#parked.clear()
 		// Queued ones are no longer held: the next process of this owner, or another running now, takes them.
 		for (const id of this.#queue.splice(0)) this.jobs.release(id)
 		await Promise.all([...this.#running.keys()].map((id) => this.#abort(id, 'shutdown')))
 	}
 
-	/**
-	 * A job this manager runs, in a status `action` applies to. The status is said first, of any
-	 * job: a finished collect's job was told to be run again in its terminal. Another process's
-	 * job is refused, saying where it is controlled.
-	 */
-	#require(id: number, action: 'pause' | 'resume' | 'cancel', from: readonly string[]): Job {
+	/** A job this manager runs, in a status `action` applies to (else why not, see `actionRefusal`). */
+	#require(id: number, action: ControlAction, from: readonly string[]): Job {
 		const job = this.get(id)
-		if (!job) throw new JobStateError(`No job ${id}`)
-		if (!from.includes(job.status))
-			throw new JobStateError(
-				action === 'resume'
-					? `Job ${id} is ${job.status}; only a paused, failed or cancelled job can be resumed`
-					: `Job ${id} is ${job.status}; it cannot be ${action === 'pause' ? 'paused' : 'cancelled'}`
-			)
-		if (!this.owns(job)) throw new JobStateError(controlRefusal(job, action))
-		const otherWorld = action === 'resume' ? this.jobs.otherWorld(job) : undefined
-		if (otherWorld) throw new JobStateError(otherWorld)
-		return job
+		const refusal = job ? actionRefusal(this.jobs, job, this.owner, action, from) : `No job ${id}`
+		if (refusal) throw new JobStateError(refusal)
+		return job as Job
 	}
 
 	async #halt(id: number, reason: 'pause' | 'cancel', from: readonly string[]): Promise<Job> {
@@ -235,15 +231,18 @@ export class JobManager {
 		await running.done
 	}
 
-	#enqueue(id: number): void {
+	/** Queues the job, at the head when its turn came already (`first`: a parked job let go). */
+	#enqueue(id: number, first = false): void {
 		// Held from now on, so another process does not take it for abandoned (outside.ts). When
-		// another live process holds it still, it is taken over from that one in #run.
+		// another live process holds it still, it is parked in #run until that one lets it go.
 		this.jobs.claim(id)
-		if (!this.#queue.includes(id) && !this.#running.has(id)) this.#queue.push(id)
+		this.#parked.unpark(id)
+		if (!this.#queue.includes(id) && !this.#running.has(id)) this.#queue[first ? 'unshift' : 'push'](id)
 		this.#pump()
 	}
 
 	#dequeue(id: number): void {
+		this.#parked.unpark(id)
 		const index = this.#queue.indexOf(id)
 		if (index >= 0) this.#queue.splice(index, 1)
 	}
@@ -252,66 +251,57 @@ export class JobManager {
 		while (!this.#stopped && this.#running.size < this.#maxRunning && this.#queue.length > 0) {
 			const id = this.#queue.shift() as number
 			const controller = new AbortController()
-			const done = this.#run(id, controller).finally(() => {
-				this.#running.delete(id)
-				if (!controller.signal.aborted) this.#endedElsewhere(id)
-				const job = this.jobs.get(id)
-				if (!job || !isActiveJob(job)) this.#events.notifySettled(id)
-				this.#pump()
-			})
+			let busy = false
+			const done = this.#run(id, controller)
+				.then((held) => {
+					busy = held
+				})
+				.finally(() => {
+					// Out of the running before it is parked: its holder may have let it go already.
+					this.#running.delete(id)
+					if (busy && !controller.signal.aborted) this.#parked.park(id)
+					else this.#ended(id, controller.signal.aborted)
+					this.#pump()
+				})
 			this.#running.set(id, { controller, done })
 		}
 	}
 
-	async #run(id: number, controller: AbortController): Promise<void> {
+	/** Runs the job; true when another live process holds it (it is parked then, see `#pump`). */
+	async #run(id: number, controller: AbortController): Promise<boolean> {
 		try {
 			// Every way into the queue leaves the job queued: any other status (paused, cancelled or
 			// deleted by another process on the store while it waited, or run by the process that held
 			// it) means it is no longer to run here.
-			while (!controller.signal.aborted && this.jobs.get(id)?.status === 'queued') {
-				try {
-					await runJob(this.jobs, id, {
-						...this.#options,
-						signal: controller.signal,
-						onEvent: (event) => this.#events.emit(event)
-					})
-					return
-				} catch (error) {
-					if (!(error instanceof JobBusyError)) throw error
-				}
-				// Another live process holds it (resumed here while it still ran it there, or had it
-				// queued): that one goes on with it, or lets it go and it runs here (handover.ts).
-				await untilLetGo(this.jobs, id, controller.signal)
-			}
+			if (this.jobs.get(id)?.status !== 'queued') return false
+			await runJob(this.jobs, id, {
+				...this.#options,
+				signal: controller.signal,
+				onEvent: (event) => this.#events.emit(event)
+			})
 		} catch (error) {
-			const message = error instanceof Error ? error.message : String(error)
-			;(this.#options.log ?? console.error)(terminalLine(`job ${id}: ${message}`))
-			if (this.jobs.get(id) && !controller.signal.aborted)
-				this.#events.emit({
-					type: 'status',
-					job: this.jobs.setStatus(id, 'failed', message, 'internal_error')
-				})
+			// Another live process holds it (resumed here while it still ran it there, or had it queued):
+			// that one goes on with it, or lets it go and it runs here. It waits parked, freeing the slot.
+			if (error instanceof JobBusyError) return true
+			this.#failed(id, error, !controller.signal.aborted)
 		} finally {
 			this.jobs.release(id)
 		}
+		return false
 	}
 
-	/**
-	 * A job whose run here ended with a status another process wrote (it paused, cancelled or runs the
-	 * job): this manager's subscribers learn it and, while that process runs the job, follow its
-	 * progress through the store until it settles.
-	 */
-	#endedElsewhere(id: number): void {
-		const job = this.jobs.get(id)
-		if (!job || job.status === this.#events.lastStatus(id)) return
-		this.#events.emit({ type: 'status', job })
-		if (!isActiveJob(job) || !this.#events.followed(id)) return
-		const relay = (event: JobEvent) => {
-			if (!this.runsHere(id)) this.#events.emit(event)
-		}
-		void followStored(this.jobs, id, relay, this.#stopping.signal).then(() => {
-			if (!this.runsHere(id)) this.#events.notifySettled(id)
-		})
+	/** A run (or a parked job's watch) that broke: said in the log, and the job failed (`markFailed`). */
+	#failed(id: number, error: unknown, markFailed: boolean): void {
+		const message = error instanceof Error ? error.message : String(error)
+		;(this.#options.log ?? console.error)(terminalLine(`job ${id}: ${message}`))
+		if (markFailed && this.jobs.get(id))
+			this.#events.emit({ type: 'status', job: this.jobs.setStatus(id, 'failed', message, 'internal_error') })
+	}
+
+	/** A job no longer run, queued or parked here (`JobEvents.ended`). */
+	#ended(id: number, stoppedHere = false): void {
+		const follow = (relay: Listener) => followStored(this.jobs, id, relay, this.#stopping.signal)
+		this.#events.ended(id, stoppedHere ? undefined : { follow, runsHere: () => this.runsHere(id) })
 	}
 }
 

@@ -37,8 +37,32 @@ export function continueHint(job: Job): string {
 	return `it continues when ${RUNNER_NAMES[job.owner] ?? job.owner}${which} starts again on this store`
 }
 
+/** What a manager is asked to do with a job. */
+export type ControlAction = 'pause' | 'resume' | 'cancel'
+
+/**
+ * Why a manager of `owner` does not take `action` on the job, or undefined when it does: its status
+ * is not one of `from` (said first, of any job: a finished collect's job was told to be run again in
+ * its terminal), another process's job (refused saying where it is controlled), or a resume of a job
+ * of the other Instagram.
+ */
+export function actionRefusal(
+	jobs: JobStore,
+	job: Job,
+	owner: string,
+	action: ControlAction,
+	from: readonly string[]
+): string | undefined {
+	if (!from.includes(job.status))
+		return action === 'resume'
+			? `Job ${job.id} is ${job.status}; only a paused, failed or cancelled job can be resumed`
+			: `Job ${job.id} is ${job.status}; it cannot be ${action === 'pause' ? 'paused' : 'cancelled'}`
+	if (job.owner !== owner) return controlRefusal(job, action)
+	return action === 'resume' ? jobs.otherWorld(job) : undefined
+}
+
 /** Why the playground does not pause, resume or cancel a job of another process, and what does. */
-export function controlRefusal(job: Job, action: 'pause' | 'resume' | 'cancel'): string {
+export function controlRefusal(job: Job, action: ControlAction): string {
 	const where = RUNNER_NAMES[job.owner] ?? job.owner
 	const stop = job.owner === 'cli' ? ' (Ctrl-C in its terminal stops it)' : ''
 	return `Job ${job.id} was started by ${where}, which runs it: it cannot be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'cancelled'} here${stop}; ${continueHint(job)}`
@@ -47,6 +71,13 @@ export function controlRefusal(job: Job, action: 'pause' | 'resume' | 'cancel'):
 /** Why a job is not deleted while live process `runner` collects it, and what to do first. */
 export function busyRefusal(job: Job, runner: number): string {
 	return `Job ${job.id} is being collected by ${RUNNER_NAMES[job.owner] ?? job.owner} (process ${runner}): stop it there first, then delete it`
+}
+
+/** Deletes another process's job once no live process runs it; else says why not (`busyRefusal`). */
+export function deleteOutside(jobs: JobStore, job: Job): string | undefined {
+	const runner = jobs.liveRunner(job.id)
+	if (runner !== null) return busyRefusal(job, runner)
+	jobs.delete(job.id)
 }
 
 /**

@@ -11,15 +11,16 @@
  * `login_required` and `challenge_required` stop it, as `paused` with what to do; a target that does
  * not exist or cannot be seen fails it. Aborting the signal stops it between two writes and leaves
  * the status to the caller (pause, cancel, shutdown). Another process pausing, cancelling or deleting
- * the job stops it at its next page the same way; one resuming it meanwhile (queued) has it go on.
+ * the job stops it the same way at its next checkpoint (each page, and each second of a back-off or of
+ * a request on its way: checkpoints.ts); one resuming it meanwhile (queued) has it go on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { InstagramClient } from '../client/client'
 import { IgApiError, IgError } from '../client/errors'
 import { unreachableProxyOf } from '../client/fetch-failure'
 import { fetchThroughProxies } from '../client/proxy'
-import { sleep } from '../client/rate-limit'
 import type { Media } from '../client/types'
+import { checkpoints } from './checkpoints'
 import { downloadFolder, sweepTemporaryFiles, withFiles } from './downloads'
 import { KIND_SOURCES } from './kinds'
 import {
@@ -111,26 +112,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		emit({ type: 'status', job })
 		return job
 	}
-	/**
-	 * The job at a checkpoint (before and after each page, each second of a back-off), or null when
-	 * the run stops there. Only this run sets the status running or waiting: any other was written by
-	 * another process on the store (a second playground). Paused, cancelled or deleted there, the job
-	 * is left as that process left it. Resumed there while this run still had it (queued: paused there
-	 * a moment ago; that process waits for this one to let go), it is this run's again, as `status`.
-	 */
-	const checkpoint = (status: JobStatus = 'running'): Job | null => {
-		const current = jobs.get(id)
-		if (current && ACTIVE.includes(current.status)) return current
-		const taken = current?.status === 'queued' ? jobs.setStatusFrom(id, status, ['queued']) : undefined
-		if (taken) emit({ type: 'status', job: taken })
-		return taken ?? null
-	}
-	async function backOff(ms: number, stop: AbortSignal): Promise<void> {
-		for (let end = Date.now() + ms; Date.now() < end; ) {
-			await sleep(Math.min(1000, end - Date.now()), stop)
-			if (!checkpoint('waiting')) throw new StoppedElsewhere()
-		}
-	}
+	const { checkpoint, backOff, watched } = checkpoints(jobs, id, emit)
 	const backoffMs = options.backoffMs ?? 2000
 	const maxBackoffMs = options.maxBackoffMs ?? 300_000
 	const maxAttempts = options.maxAttempts ?? 40
@@ -157,17 +139,25 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 	const refusingProxies = new Set<string>()
 	let refusalsInARow = 0
 
-	/** Runs `step` until it succeeds, waiting between transient failures (until `stop` aborts). */
-	async function patiently<Result>(step: () => Promise<Result>, stop: AbortSignal = signal): Promise<Result> {
+	/**
+	 * Runs `step` (a request, watched: checkpoints.ts) until it succeeds, waiting between transient
+	 * failures (until `stop` aborts).
+	 */
+	async function patiently<Result>(
+		step: (stop: AbortSignal) => Promise<Result>,
+		stop: AbortSignal = signal
+	): Promise<Result> {
 		for (let attempt = 0; ; attempt++) {
 			try {
-				const result = await step()
+				// Taken back from queued meanwhile, it is what the run has it as: waiting after a failure.
+				const result = await watched(step, stop, attempt === 0 ? 'running' : 'waiting')
 				refusalsInARow = 0
 				refusingProxies.clear()
 				const running = jobs.setStatusFrom(id, 'running', ['waiting'])
 				if (running) emit({ type: 'status', job: running })
 				return result
 			} catch (error) {
+				if (error instanceof StoppedElsewhere) throw error
 				const proxy = stop.aborted ? undefined : unreachableProxyOf(error)
 				if (proxy) {
 					refusingProxies.add(proxy)
@@ -206,7 +196,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		const source = KIND_SOURCES[job.kind]
 		let { targetId, cursor } = jobs.position(id)
 		if (targetId === null) {
-			const target = await patiently(() => source.resolve(options.ig, job.target, signal))
+			const target = await patiently((stop) => source.resolve(options.ig, job.target, stop))
 			jobs.setTarget(id, target.id, target.total)
 			targetId = target.id
 		}
@@ -236,13 +226,14 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		/** The page at `from`, retried through transient failures, with its files for `media`. */
 		const fetchPage = async (from: string | null, room: number | null, stop: AbortSignal): Promise<Page> => {
 			asked.add(from)
-			await options.beforePage?.(stop)
-			return patiently(async () => {
-				const fetched = await source.page(options.ig, targetId as string, from, stop)
+			const { beforePage } = options
+			if (beforePage) await watched(beforePage, stop, 'running')
+			return patiently(async (request) => {
+				const fetched = await source.page(options.ig, targetId as string, from, request)
 				const items = room === null ? fetched.items : newItems(fetched.items).slice(0, Math.max(0, room))
 				const records: KeyedRecord[] = []
 				for (const item of items) {
-					const data = folder ? await withFiles(item as Media, folder, stop, download) : item
+					const data = folder ? await withFiles(item as Media, folder, request, download) : item
 					records.push({ key: source.key(item), data })
 				}
 				// A cursor this run has asked with already (this page's, or A, B, A...) would walk the same pages forever: the end.
