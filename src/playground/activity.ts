@@ -107,9 +107,11 @@ export class PlaygroundActivity {
 		this.lastResult = result
 		this.awaitingText = result
 		this.results.set(id, result)
-		for (const oldest of this.results.keys()) {
-			if (this.results.size <= HISTORY_LIMIT) break
-			this.results.delete(oldest)
+		// Kept while its request is in the history: a result whose entry left it is forgotten.
+		const oldestShown = this.history.at(-1)?.id ?? id
+		for (const kept of this.results.keys()) {
+			if (kept >= oldestShown && this.results.size <= HISTORY_LIMIT) break
+			this.results.delete(kept)
 		}
 	}
 
@@ -123,6 +125,9 @@ export class PlaygroundActivity {
 
 	/** The result of the data request with this history id, while it is among the last 50. */
 	resultOf(id: number): LastResult | undefined {
+		// Among the last 50 requests of any kind, as the history shows them, not the last 50 results.
+		const oldestShown = this.history.at(-1)?.id
+		if (oldestShown !== undefined && id < oldestShown) return undefined
 		return this.results.get(id)
 	}
 

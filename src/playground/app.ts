@@ -256,10 +256,12 @@ export type PlaygroundApp = ReturnType<typeof createPlaygroundApp>
 /** The API groups' routes and the analytics built on them: the results `POST /api/save` keeps. */
 const dataGroups = [...API_GROUPS, 'analytics', 'compare']
 const dataPrefix = new RegExp(`^/api/(${dataGroups.join('|')})(/|$)`)
+/** A list's comparison: the same answer as `/api/compare` of its members. */
+const listCompare = /^\/api\/lists\/[^/]+\/compare$/
 
-/** Whether a path is one of the API-group endpoints whose results `POST /api/save` keeps. */
+/** Whether a path is one of the API-group endpoints (and analytics) whose results `POST /api/save` keeps. */
 export function isDataPath(pathname: string): boolean {
-	return dataPrefix.test(pathname)
+	return dataPrefix.test(pathname) || listCompare.test(pathname)
 }
 
 /** Options of `createPlayground`: programmatic use (docs/architecture.md, "Product"). */

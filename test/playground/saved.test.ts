@@ -99,12 +99,46 @@ describe('POST /api/save', () => {
 	it('says what a name without a usable character lacks, not a length it does not break', async () => {
 		const body = await (await post('!!!')).json()
 		expect(body.error).toBe(
-			'Invalid name: it needs a letter, digit, _ or - (the file name keeps those, at most 100)'
+			'Invalid name: it needs a letter or a digit (the file name keeps letters, digits, _ and -, at most 100)'
 		)
 	})
 
-	it('cuts long names to 100 characters', () => {
+	it("saves a list's comparison like any data answer, by its history id or as the last one", async () => {
+		const created = await playground.request('POST', '/api/lists', {
+			body: { name: 'pair', usernames: ['luna.explorer', 'xss.payload'] }
+		})
+		expect(created.status).toBe(200)
+		const compared = await playground.request('GET', '/api/lists/pair/compare?posts=3')
+		expect(compared.status).toBe(200)
+		const historyId = Number(compared.headers.get('x-smkit-history-id'))
+		const byId = await playground.request('POST', '/api/save', {
+			body: { name: 'pair-by-id', history_id: historyId }
+		})
+		expect(byId.status).toBe(200)
+		const last = await post('pair-last')
+		const saved = JSON.parse(
+			await readFile(path.join(playground.savedDir, (await last.json()).data.name + '.json'), 'utf8')
+		)
+		expect(saved.request).toBe('GET /api/lists/pair/compare?posts=3')
+	})
+
+	it('a history id no longer in the history (the last 50 requests) is a 404, whatever kind they were', async () => {
+		const profile = await playground.request('GET', '/api/users/username/luna.explorer')
+		const historyId = Number(profile.headers.get('x-smkit-history-id'))
+		for (let request = 0; request < 55; request++) await playground.request('GET', '/api/lists')
+		const history = (await playground.json('/api/history')).body.data as { id: number }[]
+		expect(history.some((entry) => entry.id === historyId)).toBe(false)
+		const response = await playground.request('POST', '/api/save', {
+			body: { name: 'gone', history_id: historyId }
+		})
+		expect(response.status).toBe(404)
+	})
+
+	it('cuts long names to 100 characters, never ending in a separator', () => {
 		expect(sanitizeName('a'.repeat(150))).toBe('a'.repeat(100))
+		expect(sanitizeName(`${'x'.repeat(99)}_y`)).toBe('x'.repeat(99))
+		expect(sanitizeName('-dash-')).toBe('dash')
+		expect(sanitizeName('___')).toBeUndefined()
 		expect(sanitizeName('report.JSON')).toBe('report')
 		expect(sanitizeName('ünïcödé name')).toBe('n_c_d_name')
 	})
