@@ -37,7 +37,8 @@ export interface SavedEntry extends SaveReceipt {
 
 /**
  * Turns a free-form name into letters, digits, `_` and `-`: a trailing `.json` is dropped, every
- * run of other characters becomes one `_`, and the result is trimmed to 100 characters.
+ * run of other characters becomes one `_`, `_` and `-` are dropped from both ends, and the result
+ * is cut to 100 characters (and never ends in `_` or `-`).
  * Returns undefined when nothing usable is left.
  */
 export function sanitizeName(raw: string): string | undefined {
@@ -47,6 +48,8 @@ export function sanitizeName(raw: string): string | undefined {
 		.replace(/[^A-Za-z0-9_-]+/g, '_')
 		.replace(/^[_-]+|[_-]+$/g, '')
 		.slice(0, MAX_NAME_LENGTH)
+		// Cut, it may end in a separator again.
+		.replace(/[_-]+$/, '')
 	return name === '' ? undefined : name
 }
 
@@ -93,7 +96,7 @@ export class SavedStore {
 		if (!base)
 			throw new HttpError(
 				'bad_request',
-				'Invalid name: it needs a letter, digit, _ or - (the file name keeps those, at most 100)'
+				'Invalid name: it needs a letter or a digit (the file name keeps letters, digits, _ and -, at most 100)'
 			)
 		await mkdir(this.directory, { recursive: true })
 		if (!this.swept) {
