@@ -58,6 +58,20 @@ function jsonCell(value: object, column: string): string {
 }
 
 /**
+ * A number cell as it came: an integer beyond 2^53 was already rounded when its JSON was read
+ * (3842790443716764595 reads as 3842790443716764700), so it is a 400 naming the column rather than
+ * a cell with other digits. Ids should travel as strings, as smkit's own records hold them.
+ */
+function exactCell(value: unknown, column: string): unknown {
+	if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value))
+		throw new HttpError(
+			'bad_request',
+			`Invalid data: the number in '${column}' has more digits than JSON numbers keep exactly (over 2^53); send it as a string`
+		)
+	return value
+}
+
+/**
  * Plans the columns over every record (first pass: `survey` each, then `plan`), then builds the
  * rows (second pass: `add` keeps them, `row` hands each over so a stream of records can be written
  * without holding them: a job's export, src/jobs/export.ts).
@@ -121,7 +135,7 @@ export class TableBuilder {
 					const column = `${key}.${childKey}`
 					const child = value[childKey]
 					cells[this.columns.get(column) as number] =
-						child !== null && typeof child === 'object' ? jsonCell(child, column) : child
+						child !== null && typeof child === 'object' ? jsonCell(child, column) : exactCell(child, column)
 				}
 			} else if (value !== null && typeof value === 'object') {
 				// An array, or `{}` in a field that never holds keys (an object field's `{}` stays empty).
@@ -129,7 +143,7 @@ export class TableBuilder {
 				if (Array.isArray(value) || (this.fields.get(key) as Field).children.size === 0)
 					cells[own as number] = jsonCell(value, key)
 			} else if (value !== undefined && value !== null) {
-				cells[this.columns.get(key) as number] = value
+				cells[this.columns.get(key) as number] = exactCell(value, key)
 			}
 		}
 		return cells
