@@ -155,8 +155,7 @@ export class Transport {
 			try {
 				const { data, sessionEnded } = await this.#attempt(spec)
 				// Answered, but with the session cookie emptied: Instagram no longer accepts the session.
-				if (!spec.anonymous)
-					sessionEnded ? settings.health.recordFailure('login_required') : settings.health.recordSuccess()
+				if (!spec.anonymous) sessionEnded ? settings.health.recordEnded() : settings.health.recordSuccess()
 				return data
 			} catch (error) {
 				// Local decisions (status 0: no credentials, own budget) say nothing about the session.

@@ -70,6 +70,8 @@ export class SessionHealth {
 	#state: SessionState
 	#username: string | null = null
 	#checkedAt: Date | null = null
+	/** An answer emptied the session cookie: Instagram ended it, whatever later answers say. */
+	#ended = false
 	readonly #listeners = new Set<(report: SessionReport) => void>()
 
 	constructor(hasCredentials: boolean) {
@@ -92,6 +94,7 @@ export class SessionHealth {
 
 	/** New credentials (or none): the state starts over. */
 	reset(hasCredentials: boolean): void {
+		this.#ended = false
 		this.#username = null
 		this.#checkedAt = null
 		this.#set(hasCredentials ? 'unchecked' : 'none')
@@ -99,7 +102,8 @@ export class SessionHealth {
 
 	/** An authenticated request succeeded; `username` when the answer named the account. */
 	recordSuccess(username?: string): void {
-		if (this.#state === 'none') return
+		// After the session was ended, Instagram answers some calls as to an anonymous visitor.
+		if (this.#state === 'none' || this.#ended) return
 		if (username) this.#username = username
 		this.#checkedAt = new Date()
 		this.#set('valid')
@@ -113,6 +117,16 @@ export class SessionHealth {
 		if (!next) return
 		this.#checkedAt = new Date()
 		this.#set(next)
+	}
+
+	/**
+	 * An answer emptied the session cookie: the session is expired until new credentials come
+	 * (`reset`); successful answers after it (anonymous ones) do not make it valid again.
+	 */
+	recordEnded(): void {
+		if (this.#state === 'none') return
+		this.#ended = true
+		this.recordFailure('login_required')
 	}
 
 	/** Marks the session valid for `username` without a round trip (demo mode's built-in session). */

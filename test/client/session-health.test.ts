@@ -54,7 +54,7 @@ describe('session health', () => {
 		expect(ig.session.report()).toMatchObject({ session: 'valid', username: 'smkit_demo' })
 	})
 
-	it('flips to expired when an answer empties the session cookie, though the call itself succeeds', async () => {
+	it('flips to expired when an answer empties the session cookie, and stays so until new credentials', async () => {
 		const ig = newClient()
 		await ig.checkSession()
 		simulator.session.set('expired')
@@ -62,9 +62,14 @@ describe('session health', () => {
 		const profile = await ig.users.getByUsername('luna.explorer')
 		expect(profile.username).toBe('luna.explorer')
 		expect(ig.session.report()).toMatchObject({ session: 'expired', username: null })
+		// Answers after it (anonymous ones, as far as smkit can tell) do not make it valid again.
 		simulator.session.set('valid')
 		await ig.users.getByUsername('luna.explorer')
-		expect(ig.session.state).toBe('valid')
+		expect(ig.session.state).toBe('expired')
+		expect((await ig.checkSession()).session).toBe('expired')
+		// Connected again, the new session is checked afresh.
+		ig.setCredentials({ ...DEMO_CREDENTIALS })
+		expect((await ig.checkSession()).session).toBe('valid')
 	})
 
 	it('says challenge when Instagram asks for one', async () => {
