@@ -137,7 +137,7 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 	if (status >= 300 && status < 400) {
 		const location = headers.get('location') ?? ''
 		if (!location || location.includes('/accounts/login') || location.endsWith('/#'))
-			return fail('login_required', 'login required (redirected to the login page)')
+			return fail('login_required', 'login required: redirected to the login page')
 		return fail('upstream_error', 'unexpected redirect')
 	}
 	const isFailBody = body !== undefined && (status === 400 || status === 403 || body.status === 'fail')
@@ -175,7 +175,7 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 		// `login_id` or `last_login` is malformed, not a lost session (which would mark it expired).
 		const page = /^\s*</.test(text)
 		if (page && isLoginPage(text))
-			return fail('login_required', 'login required (answered with the login page)')
+			return fail('login_required', 'login required: answered with the login page')
 		return fail('upstream_error', page ? 'answered with a page, not JSON' : 'malformed JSON')
 	}
 	return { ok: true, data: parsed }

@@ -98,12 +98,17 @@ export function validateProxyUrl(text: string): string {
 		throw new ProxyConfigError(`${redactProxyUrl(trimmed)}: a proxy must be an http:// or https:// URL`)
 	// Unparsable, cut short by an unescaped character of its password, or holding what no URL holds
 	// (white space, a % not followed by two hex digits): nothing after the scheme is shown.
-	if (
+	const unreadable =
 		!URL.canParse(trimmed) ||
 		cutShort(new URL(trimmed)) ||
 		/\s/.test(trimmed) ||
 		/%(?![0-9a-f]{2})/i.test(trimmed)
-	)
+	// Without an @ there is no user name or password to hide, nor to blame: said as it is.
+	if (unreadable && !trimmed.includes('@'))
+		throw new ProxyConfigError(
+			`${trimmed}: cannot be read as a proxy URL, which is ${scheme}://host:port (a user name and password before the host if any), with nothing after the port`
+		)
+	if (unreadable)
 		throw new ProxyConfigError(
 			`${scheme}://[redacted]: cannot be read as a proxy URL, which ends with its host:port: write the characters / ? # % @ and spaces of a user name or password percent-encoded (%2F %3F %23 %25 %40 %20)`
 		)

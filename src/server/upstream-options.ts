@@ -20,7 +20,7 @@ export const upstreamOptions = {
 		Type.String({
 			flag: '--proxy <url>',
 			description:
-				'Send every Instagram request through this http(s) proxy (default: HTTPS_PROXY / ALL_PROXY)'
+				'Send every Instagram request through this http(s) proxy (default: HTTPS_PROXY / ALL_PROXY; HTTP_PROXY for an http:// upstream)'
 		})
 	),
 	proxyFile: Type.Optional(

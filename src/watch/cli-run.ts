@@ -73,7 +73,7 @@ export async function runWatches(
 	}
 	if (interrupted) {
 		warn(
-			`Interrupted: run smkit watch run${options.demo ? ' --demo' : ''} again (a follower list continues where it stopped).`
+			`Interrupted: run smkit watch run${options.demo ? ' --demo' : ''} again (a follower list continues where it stopped when run within the hour; later it starts over).`
 		)
 		if (options.json) throw new InterruptedError()
 		process.exitCode = 130

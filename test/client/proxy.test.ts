@@ -88,6 +88,11 @@ describe('proxy settings', () => {
 			'http://u 5r:w0rd@h0st:8080'
 		])
 			expect(() => validateProxyUrl(url)).toThrow('http://[redacted]: cannot be read as a proxy URL')
+		// Without credentials it is shown, and the message does not blame a password.
+		for (const url of ['http://127.0.0.1:9899/path', 'http://127.0.0.1:99999'])
+			expect(() => validateProxyUrl(url)).toThrow(
+				`${url}: cannot be read as a proxy URL, which is http://host:port (a user name and password before the host if any), with nothing after the port`
+			)
 		// Percent-encoded, the same password is read whole; a trailing slash is no path.
 		expect(validateProxyUrl('http://usr:p%40ss%23w0rd@host:8080/')).toBe(
 			'http://usr:p%40ss%23w0rd@host:8080/'
