@@ -95,3 +95,22 @@ describe('beyond loopback', () => {
 		expect(() => harness.agentWeb({ security: { host: '0.0.0.0' } })).toThrow('access token is required')
 	})
 })
+
+describe('hostile bodies', () => {
+	test('a body nested 20,000 levels deep is a 400 on every chat route, not a 500 with a stack in the log', async () => {
+		const logged: string[] = []
+		const app = harness.agentWeb({ permission: 'full_access', log: (line) => logged.push(line) })
+		const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`
+		for (const [path, body] of [
+			['/api/ask', `{"message":${deep}}`],
+			['/api/ask/stream', `{"message":${deep}}`],
+			['/api/approve', `{"id":${deep},"allow":true}`],
+			['/api/parallel', `{"tasks":${deep}}`]
+		] as const) {
+			const response = await app.handle(jsonRequest('POST', path, body))
+			expect({ path, status: response.status }).toEqual({ path, status: 400 })
+			expect((await response.json()).error).toContain('nested')
+		}
+		expect(logged).toEqual([])
+	})
+})

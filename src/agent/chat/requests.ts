@@ -66,6 +66,25 @@ export function approvalBodyProblem(body: unknown): string {
  */
 export function requireObjectBody({ body }: { body: unknown }): void {
 	if (!fieldsOf(body)) throw new HttpError('bad_request', notAnObject)
+	// The validator describes a wrong value by walking it recursively: 20,000 nested arrays in
+	// `message` overflowed its stack (a 500). No chat body nests: deep ones are refused first.
+	if (nestedDeeperThan(body, MAX_BODY_DEPTH))
+		throw new HttpError('bad_request', `Invalid body: nested more than ${MAX_BODY_DEPTH} levels deep`)
+}
+
+/** How deep a chat body may nest (its fields are text, a boolean, or a list of texts). */
+const MAX_BODY_DEPTH = 32
+
+/** Whether `value` holds arrays or objects more than `limit` levels deep; walked without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+	const pending: [unknown, number][] = [[value, 0]]
+	while (pending.length > 0) {
+		const [item, depth] = pending.pop() as [unknown, number]
+		if (item === null || typeof item !== 'object') continue
+		if (depth >= limit) return true
+		for (const child of Object.values(item)) pending.push([child, depth + 1])
+	}
+	return false
 }
 
 /** The validator's custom message: `problem` applied to the whole body. */
