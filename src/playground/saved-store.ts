@@ -210,8 +210,12 @@ export class SavedStore {
 		const fileName = this.checkedFileName(filename)
 		const target = await this.containedPath(fileName)
 		const stats = await lstat(target).catch(() => undefined)
-		if (!stats?.isFile()) throw new HttpError('not_found', `Saved file not found: ${fileName}`)
-		await unlink(target)
+		const notFound = () => new HttpError('not_found', `Saved file not found: ${fileName}`)
+		if (!stats?.isFile()) throw notFound()
+		// Deleted meanwhile by another request (two deletes at once): that one deleted it.
+		await unlink(target).catch((error: unknown) => {
+			throw isCode(error, 'ENOENT') ? notFound() : error
+		})
 		return { deleted: fileName }
 	}
 

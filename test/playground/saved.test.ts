@@ -134,6 +134,16 @@ describe('POST /api/save', () => {
 		expect(response.status).toBe(404)
 	})
 
+	it('ten deletes of one saved file at once: one deletes it, the others are told it is not there', async () => {
+		await playground.json('/api/users/username/luna.explorer')
+		const saved = await (await post('raced')).json()
+		const answers = await Promise.all(
+			Array.from({ length: 10 }, () => playground.request('DELETE', `/api/saved/${saved.data.name}`))
+		)
+		const statuses = answers.map((answer) => answer.status).sort()
+		expect(statuses).toEqual([200, ...Array(9).fill(404)])
+	})
+
 	it('cuts long names to 100 characters, never ending in a separator', () => {
 		expect(sanitizeName('a'.repeat(150))).toBe('a'.repeat(100))
 		expect(sanitizeName(`${'x'.repeat(99)}_y`)).toBe('x'.repeat(99))
