@@ -222,3 +222,26 @@ describe('csvResponse', () => {
 		)
 	})
 })
+
+describe('a big export shares the server', () => {
+	it('other work runs between the pieces of the file and while its table is built', async () => {
+		// 10,000 records of 1,000 fields: 10 million cells, a file of about 10 MB.
+		const keys = Array.from({ length: 1000 }, (_, index) => `f${index}`)
+		const records = Array.from({ length: 10_000 }, (_, index) => ({ [keys[index % 1000] as string]: index }))
+		let turns = 0
+		let running = true
+		const tick = () => {
+			turns++
+			if (running) setImmediate(tick)
+		}
+		setImmediate(tick)
+		const response = await csvResponse({ data: records })
+		const built = turns
+		const text = await response.text()
+		running = false
+		expect(text.length).toBeGreaterThan(10_000_000)
+		// The file leaves in pieces of about 64 KB, each after other work had its turn.
+		expect(turns - built).toBeGreaterThan(100)
+		expect(built).toBeGreaterThan(0)
+	})
+})
