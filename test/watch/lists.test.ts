@@ -23,6 +23,11 @@ describe('lists', () => {
 			'bad_request'
 		)
 		expect(bad.error).toContain("'usernames'")
+		// Surrounding spaces are dropped before the 50-character limit counts.
+		const long = 'n'.repeat(50)
+		expect((await expectOk(await post('/api/lists', { name: ` ${long} ` }))).data.name).toBe(long)
+		await expectFailure(await post('/api/lists', { name: 'n'.repeat(51) }), 400, 'bad_request')
+		await expectOk(await harness.request('DELETE', `/api/lists/${long}`))
 		const grown = await expectOk(
 			await post('/api/lists/rivals/members', { usernames: ['xss.payload', 'mega.travel'] })
 		)

@@ -102,7 +102,8 @@ export const listsRoutes = (context: PlaygroundContext) =>
 					t.Object({
 						name: t.String({
 							minLength: 1,
-							maxLength: 50,
+							// 50 once trimmed (checked above): spaces around a name of 50 were refused.
+							maxLength: 200,
 							pattern: BODY_NAME_PATTERN,
 							error: "Invalid body field 'name': letters, digits, space, . _ or - (1-50 characters)",
 							description:
