@@ -100,23 +100,24 @@ describe('interrupted save', () => {
 		for (const directory of directories) await rm(directory, { recursive: true, force: true })
 	})
 
-	test('a save killed mid-write leaves no partial saved file, and the name can be saved again', async () => {
-		// The kill can land just after the last byte, or miss the write entirely on a fast disk: the
-		// file grows in jumps of 100+ MiB. Try again until one attempt lands inside the write.
-		let midWrite = false
-		for (let attempt = 0; attempt < 20 && !midWrite; attempt++) {
+	test('a save killed before its rename leaves no partial saved file, and the name can be saved again', async () => {
+		// The kill can land inside the write, after its last byte but before the rename, or miss the
+		// save entirely on a fast disk (the file grows in jumps of 100+ MiB): try again until one
+		// attempt lands before the rename. Mid-write or after the last byte, nothing may be saved.
+		let interrupted = false
+		for (let attempt = 0; attempt < 20 && !interrupted; attempt++) {
 			const directory = await mkdtemp(path.join(tmpdir(), 'smkit-interrupted-'))
 			directories.push(directory)
 			const { fullSize, sizeAtKill } = await killMidWrite(directory)
 			expect(fullSize).toBeGreaterThan(100 * 1024 * 1024)
-			// The child finished before the kill: its save must be complete, and that is all.
-			if (sizeAtKill === 0) {
+			expect(sizeAtKill).toBeLessThanOrEqual(fullSize)
+			const renamed = (await readdir(directory)).includes('big.json')
+			// The child finished, or was killed after its rename: its save must be complete, and that is all.
+			if (sizeAtKill === 0 || renamed) {
 				expect(await new SavedStore(directory).read('big')).toMatchObject({ name: 'big' })
 				continue
 			}
-			midWrite = sizeAtKill < fullSize
-			// A kill after the last byte may land before or after the rename: either is a whole save.
-			if (!midWrite) continue
+			interrupted = true
 
 			// No saved file under the final name, nothing listed, nothing readable.
 			const names = await readdir(directory)
@@ -130,6 +131,6 @@ describe('interrupted save', () => {
 			expect(receipt.name).toBe('big')
 			expect(await store.read('big')).toMatchObject({ name: 'big', result: { data: { ok: 1 } } })
 		}
-		expect(midWrite).toBe(true)
+		expect(interrupted).toBe(true)
 	}, 180_000)
 })
