@@ -6,76 +6,21 @@
  * runs it, or it was paused, cancelled or deleted), its subscribers told. The other playground is a
  * second JobManager in this process, whose store speaks for a spawned live process.
  */
-import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { expect, test } from 'bun:test'
 import { HANDOVER_POLL_MS } from '../../src/jobs/handover'
-import { JobManager } from '../../src/jobs/manager'
-import { JobStore } from '../../src/jobs/store'
 import type { JobEvent } from '../../src/jobs/types'
-import { DEMO_PRESETS } from '../../src/simulator/presets'
-import { openStore, type Store } from '../../src/store/db'
-import { useSimulator } from '../client/simulator-setup'
+import { followerSpec, usePlaygrounds, within } from './playgrounds'
 
-const simulator = useSimulator()
-const followerSpec = { kind: 'followers' as const, target: DEMO_PRESETS.luna.username }
-let folder: string
-let stores: Store[]
-let managers: JobManager[]
-let processes: Bun.Subprocess[]
-/** Gates a run may still wait at: opened at the end, so that its manager stops. */
-let gates: (() => void)[]
-
-beforeEach(() => {
-	folder = mkdtempSync(join(tmpdir(), 'smkit-parked-jobs-'))
-	stores = []
-	managers = []
-	processes = []
-	gates = []
-})
-afterEach(async () => {
-	for (const open of gates) open()
-	for (const manager of managers) await manager.stop()
-	for (const store of stores) store.close()
-	for (const child of processes) child.kill()
-	rmSync(folder, { recursive: true, force: true })
-})
-
-function openJobs(pid?: number): JobStore {
-	const store = openStore(join(folder, 'smkit.db'))
-	stores.push(store)
-	return new JobStore(store, { pid })
-}
-
-/** A playground on the test's store; `pid` is the process it stands for (default this one). */
-function playground(options: { pid?: number; beforePage?: () => Promise<void>; maxRunning?: number } = {}) {
-	const manager = new JobManager({
-		jobs: openJobs(options.pid),
-		ig: simulator.client(),
-		beforePage: options.beforePage,
-		maxRunning: options.maxRunning
-	})
-	managers.push(manager)
-	return manager
-}
+const {
+	manager: playground,
+	openJobs,
+	otherProcess,
+	gate,
+	walkFollowers
+} = usePlaygrounds('smkit-parked-jobs-')
 
 /** The pid of a live process standing for the other playground's. */
-function otherPid(): number {
-	const child = Bun.spawn(['sleep', '60'])
-	processes.push(child)
-	return child.pid
-}
-
-/** A gate a run waits at, and a promise that resolves when a run reaches it. */
-function gate() {
-	let open!: () => void
-	let reached!: () => void
-	const opened = new Promise<void>((resolve) => (open = resolve))
-	const wasReached = new Promise<void>((resolve) => (reached = resolve))
-	gates.push(open)
-	return { open, opened, reached, wasReached }
-}
+const otherPid = () => otherProcess().pid
 
 /**
  * A `beforePage` whose calls numbered in `held` (from 1, in the order the manager's runs ask for
@@ -98,26 +43,8 @@ function pageGates(held: number[]) {
 	return pages
 }
 
-/** `promise`, or a failure naming `what` after 10 s: a job left with nobody to run it. */
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-	let timer!: ReturnType<typeof setTimeout>
-	const stuck = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what} did not happen within 10 s`)), 10_000)
-	})
-	try {
-		return await Promise.race([promise, stuck])
-	} finally {
-		clearTimeout(timer)
-	}
-}
-
 const statuses = (events: JobEvent[], id: number) =>
 	events.filter((event) => event.type === 'status' && event.job.id === id).map((event) => event.job.status)
-
-const walkFollowers = async () =>
-	(await simulator.client().friendships.getFollowers(DEMO_PRESETS.luna.pk, { count: 1000 })).items.map(
-		(user) => user.pk
-	)
 
 test('two playgrounds each queueing first a job the other holds: neither spends a run slot waiting for it', async () => {
 	// Each fills its two slots with a job held before its first page (calls 1 and 2); call 4 is the

@@ -6,90 +6,21 @@
  * playground is left to it. The other playground is a second JobManager in this process, whose store
  * speaks for a spawned process (alive, or killed as `kill -9` would).
  */
-import { afterEach, beforeEach, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { JobManager } from '../../src/jobs/manager'
-import { JobStore } from '../../src/jobs/store'
+import { expect, test } from 'bun:test'
+import type { JobManager } from '../../src/jobs/manager'
 import type { JobEvent } from '../../src/jobs/types'
-import { DEMO_PRESETS } from '../../src/simulator/presets'
-import { openStore, type Store } from '../../src/store/db'
-import { useSimulator } from '../client/simulator-setup'
+import { followerSpec, usePlaygrounds, within } from './playgrounds'
 
-const simulator = useSimulator()
-const followerSpec = { kind: 'followers' as const, target: DEMO_PRESETS.luna.username }
-let folder: string
-let stores: Store[]
-let managers: JobManager[]
-let processes: Bun.Subprocess[]
-/** Gates a run may still wait at: opened at the end, so that its manager stops. */
-let gates: (() => void)[]
-
-beforeEach(() => {
-	folder = mkdtempSync(join(tmpdir(), 'smkit-two-playgrounds-'))
-	stores = []
-	managers = []
-	processes = []
-	gates = []
-})
-afterEach(async () => {
-	for (const open of gates) open()
-	for (const manager of managers) await manager.stop()
-	for (const store of stores) store.close()
-	for (const child of processes) child.kill()
-	rmSync(folder, { recursive: true, force: true })
-})
-
-/** A playground on the test's store; `pid` is the process it stands for (default this one). */
-function playground(options: { pid?: number; beforePage?: () => Promise<void>; maxRunning?: number } = {}) {
-	const store = openStore(join(folder, 'smkit.db'))
-	stores.push(store)
-	const manager = new JobManager({
-		jobs: new JobStore(store, { pid: options.pid }),
-		ig: simulator.client(),
-		beforePage: options.beforePage,
-		maxRunning: options.maxRunning
-	})
-	managers.push(manager)
-	return manager
-}
-
-/** A live process standing for the other playground's. */
-function otherProcess(): Bun.Subprocess {
-	const child = Bun.spawn(['sleep', '60'])
-	processes.push(child)
-	return child
-}
-
-/** A gate a run waits at before a page, and a promise that resolves when a run reaches it. */
-function gate() {
-	let open!: () => void
-	let reached!: () => void
-	const opened = new Promise<void>((resolve) => (open = resolve))
-	const wasReached = new Promise<void>((resolve) => (reached = resolve))
-	gates.push(open)
-	return { open, opened, reached, wasReached }
-}
+const {
+	manager: playground,
+	openJobs,
+	otherProcess,
+	gate,
+	walkFollowers
+} = usePlaygrounds('smkit-two-playgrounds-')
 
 /** The job once `manager` sees it settle: a job left with nobody to run it fails the test in 10 s. */
-async function settledIn(manager: JobManager, id: number) {
-	const timer = setTimeout(() => giveUp(), 10_000)
-	let giveUp!: () => void
-	const stuck = new Promise<never>((_, reject) => {
-		giveUp = () => reject(new Error(`job ${id} did not settle: ${JSON.stringify(manager.get(id))}`))
-	})
-	try {
-		return await Promise.race([manager.settled(id), stuck])
-	} finally {
-		clearTimeout(timer)
-	}
-}
-
-const walkFollowers = async () =>
-	(await simulator.client().friendships.getFollowers(DEMO_PRESETS.luna.pk, { count: 1000 })).items.map(
-		(user) => user.pk
-	)
+const settledIn = (manager: JobManager, id: number) => within(manager.settled(id), `job ${id} settling`)
 
 test('paused then resumed in another playground before this one stopped: it goes on running, and says so', async () => {
 	const second = gate()
@@ -151,7 +82,7 @@ test('paused then resumed in another playground before this one stopped: it goes
 test('resumed while another playground still holds it, stopping: it runs here once that one lets go', async () => {
 	const b = playground()
 	// The other playground ran it and was paused, and has not let go of it yet.
-	const other = new JobStore(stores[0], { pid: otherProcess().pid })
+	const other = openJobs(otherProcess().pid)
 	const job = other.create(followerSpec)
 	expect(other.claim(job.id)).toBe(true)
 	other.setStatus(job.id, 'paused', 'Paused: resume it to continue from where it stopped')
@@ -213,12 +144,10 @@ test('started again with the same list, an MCP server continues the job a killed
 	const killed = otherProcess()
 	killed.kill(9)
 	await killed.exited
-	const store = openStore(join(folder, 'smkit.db'))
-	stores.push(store)
-	const left = new JobStore(store).create(followerSpec, 'mcp')
-	store.db.query('UPDATE jobs SET runner_pid = ? WHERE id = ?').run(killed.pid, left.id)
-	const mcp = new JobManager({ jobs: new JobStore(store), ig: simulator.client(), owner: 'mcp' })
-	managers.push(mcp)
+	const jobs = openJobs()
+	const left = jobs.create(followerSpec, 'mcp')
+	jobs.store.db.query('UPDATE jobs SET runner_pid = ? WHERE id = ?').run(killed.pid, left.id)
+	const mcp = playground({ owner: 'mcp' })
 	expect(mcp.get(left.id)?.status).toBe('paused')
 	expect(mcp.startOrContinue(followerSpec).id).toBe(left.id)
 	expect(await settledIn(mcp, left.id)).toMatchObject({ status: 'done' })
