@@ -11,7 +11,7 @@ import type { Snapshot, SnapshotDiff, Watch } from './types'
 export { when }
 
 /** The watch list. */
-export function watchTable(watches: readonly Watch[]): string {
+export function watchTable(watches: readonly (Watch & { running?: boolean })[]): string {
 	return formatTable(
 		['id', 'watch', 'every', 'followers', 'snapshots', 'last run', 'status', 'next run'],
 		watches.map((watch) => [
@@ -21,7 +21,11 @@ export function watchTable(watches: readonly Watch[]): string {
 			watch.kind === 'account' ? (watch.followers ? 'list' : 'count') : '-',
 			watch.snapshots,
 			when(watch.last_run_at),
-			watch.last_status === 'failed' ? clip(`failed: ${watch.last_error ?? ''}`, 60) : watch.last_status,
+			watch.running
+				? 'running'
+				: watch.last_status === 'failed'
+					? clip(`failed: ${watch.last_error ?? ''}`, 60)
+					: watch.last_status,
 			when(watch.next_run_at)
 		])
 	)
@@ -34,8 +38,9 @@ const change = (now: number | null, before: number | null | undefined) =>
 		: `${now - before >= 0 ? '+' : ''}${now - before}`
 
 /** A watch and its snapshots, oldest first: the counts over time and each run's change. */
-export function historyText(watch: Watch, snapshots: readonly Snapshot[]): string {
-	const head = `Watch ${watch.id}: ${label(watch)}${watch.demo ? ' (demo)' : ''} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; next run ${when(watch.next_run_at)}`
+export function historyText(watch: Watch & { running?: boolean }, snapshots: readonly Snapshot[]): string {
+	const next = watch.running ? 'running now' : `next run ${when(watch.next_run_at)}`
+	const head = `Watch ${watch.id}: ${label(watch)}${watch.demo ? ' (demo)' : ''} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; ${next}`
 	const failed = watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []
 	if (snapshots.length === 0)
 		return [

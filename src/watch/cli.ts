@@ -112,7 +112,10 @@ export async function runWatchCommand(
 				action === 'list' ? 'watch list takes no arguments' : `watch ${action} takes one watch ID`
 			)
 		if (action === 'list') {
-			const all = watches.list()
+			// As the API's watch list: whether another process (a playground, a cron run) runs it now.
+			const all = watches
+				.list()
+				.map((watch) => ({ ...watch, running: watches.leases.heldElsewhere(watch.id) }))
 			if (options.json) printJson(all)
 			else print(all.length === 0 ? 'No watches yet: smkit watch add USERNAME' : watchTable(all))
 			return
@@ -130,7 +133,8 @@ export async function runWatchCommand(
 			const watch = watches.get(id)
 			if (!watch) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 			const snapshots = watches.snapshots(id)
-			return options.json ? printJson({ watch, snapshots }) : print(historyText(watch, snapshots))
+			const shown = { ...watch, running: watches.leases.heldElsewhere(id) }
+			return options.json ? printJson({ watch: shown, snapshots }) : print(historyText(shown, snapshots))
 		}
 		await runWatches(store, watches, args, options)
 	} catch (error) {

@@ -2,6 +2,8 @@
  * `smkit watch`, `smkit analytics` and `smkit compare` as cron and people use them: the compiled
  * binary against a simulator (SMKIT_UPSTREAM_URL), one --db for every command.
  */
+
+import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -139,6 +141,28 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	)
 }, 120_000)
 
+test('watch list and show say when another process runs a watch now, as the API does', async () => {
+	// The test process stands for a playground running watch 1 (its pid is alive, not the binary's).
+	const db = new Database(join(folder, 'w.db'))
+	const setRunner = db.query('UPDATE watches SET runner = ? WHERE id = 1')
+	try {
+		setRunner.run(`${process.pid}:elsewhere`)
+		const listed = JSON.parse((await watch('list', '--json')).stdout)
+		expect(listed.map((one: { id: number; running: boolean }) => [one.id, one.running])).toEqual([
+			[1, true],
+			[2, false]
+		])
+		expect((await watch('list')).stdout).toMatch(/\n1 .*running/)
+		expect(JSON.parse((await watch('show', '1', '--json')).stdout).watch.running).toBe(true)
+		expect((await watch('show', '1')).stdout.split('\n')[0]).toContain('running now')
+		setRunner.run(null)
+		expect(JSON.parse((await watch('list', '--json')).stdout)[0].running).toBe(false)
+		expect((await watch('show', '1')).stdout.split('\n')[0]).toContain('next run')
+	} finally {
+		setRunner.run(null)
+		db.close()
+	}
+})
 test('with --json every watch action prints JSON only; a run reports each watch as the run left it', async () => {
 	const json = async (...args: string[]) => {
 		const result = await smkit('watch', ...args, '--json', '--db', 'json.db', '--env', 'none.env', '--demo')
