@@ -125,4 +125,43 @@ describe('documented refusals beyond validation', () => {
 		expect(state.data.session).toBe('valid')
 		expect(ledger.problems).toEqual([])
 	})
+
+	test('a body over the limit, or not JSON, is refused as documented on routes that take no body', async () => {
+		const over = `{"x":"${'a'.repeat(1024 * 1024)}"}`
+		const send = async (operation: string, path: string, rawBody: string) => {
+			const [method, template] = operation.split(' ')
+			return (
+				await ledger.send(main, ledger.operation(method, template), {
+					label: operation,
+					path,
+					rawBody,
+					// As a client sends it: the server reads the declared length before the body.
+					headers: { 'content-length': String(Buffer.byteLength(rawBody)) }
+				})
+			).status
+		}
+		expect(await send('GET /api/status', '/api/status', over)).toBe(413)
+		expect(await send('POST /api/session/check', '/api/session/check', over)).toBe(413)
+		expect(await send('POST /api/session/check', '/api/session/check', '{bad')).toBe(400)
+		expect(await send('POST /api/ai/reset', '/api/ai/reset', '{bad')).toBe(400)
+		expect(await send('DELETE /api/saved/{filename}', '/api/saved/none.json', over)).toBe(413)
+		expect(await send('DELETE /api/saved/{filename}', '/api/saved/none.json', '{bad')).toBe(400)
+		expect(ledger.problems).toEqual([])
+	})
+
+	test('a data answer given after Instagram ended the session carries the documented session header', async () => {
+		const operation = ledger.operation('GET', '/api/users/username/{username}')
+		const call = { label: 'profile', path: '/api/users/username/luna.explorer' }
+		simulator.session.set('expired')
+		try {
+			const answered = await ledger.send(main, operation, call)
+			expect([answered.status, answered.headers.get('x-smkit-session')]).toEqual([200, 'expired'])
+		} finally {
+			simulator.session.set('valid')
+		}
+		expect(await status(main, 'POST /api/session/check', '/api/session/check')).toBe(200)
+		const header = operation.operation.responses['200'].headers['X-Smkit-Session']
+		expect(header).toMatchObject({ required: false, schema: { enum: ['expired', 'challenge'] } })
+		expect(ledger.problems).toEqual([])
+	})
 })

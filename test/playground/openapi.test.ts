@@ -180,13 +180,15 @@ describe('OpenAPI document', () => {
 			'401',
 			'403',
 			'404',
+			'413',
 			'429',
 			'500',
 			'502',
 			'504'
 		])
+		// Every route meets the guard, the body limit (checked before routing) and unexpected errors.
 		const status = document.paths['/api/status'].get
-		expect(Object.keys(status.responses)).toEqual(['200', '403', '500'])
+		expect(Object.keys(status.responses)).toEqual(['200', '403', '413', '500'])
 		const forbidden = resolveResponse(document, status.responses['403'])
 		expect(forbidden.content['application/json'].example.code).toBe('forbidden')
 	})
@@ -229,6 +231,9 @@ describe('OpenAPI document', () => {
 			'a/b',
 			'tab\tin',
 			'x'.repeat(50),
+			` ${'y'.repeat(50)}  `,
+			'z'.repeat(51),
+			` ${'w'.repeat(49)} v `,
 			'ok.name_1-2'
 		]
 		// The names differ, so each one the document admits is created (none exists already).
@@ -240,6 +245,8 @@ describe('OpenAPI document', () => {
 			expect({ text, index, status: response.status }).toEqual({ text, index, status: admitted ? 200 : 400 })
 		}
 		expect(validator.problems(name, 'café')).not.toEqual([])
+		// The 50-character limit is the document's too, not only the server's.
+		expect(validator.problems(name, 'z'.repeat(51))).not.toEqual([])
 	})
 
 	it('documents the hashtag pattern the server applies: the same characters up to U+FFFF, U+202E refused', () => {

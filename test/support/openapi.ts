@@ -165,9 +165,9 @@ export class DocumentValidator {
 		}
 		const at = `${key} ${response.status}`
 		const resolved = resolveResponse(this.document, documented)
-		const problems = Object.keys(resolved.headers ?? {})
-			.filter((header) => !response.headers.has(header))
-			.map((header) => `${at}: documented header ${header} is missing`)
+		const problems = Object.entries(resolved.headers ?? {}).flatMap(([header, spec]) =>
+			headerProblems(at, header, spec as Json, response.headers.get(header))
+		)
 		const mediaType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
 		const media = resolved.content?.[mediaType]
 		if (!media) {
@@ -201,4 +201,15 @@ export function eventData(text: string): unknown[] {
 		.split('\n\n')
 		.filter((block) => block.startsWith('data: '))
 		.map((block) => JSON.parse(block.slice('data: '.length)))
+}
+
+/** A documented response header: present when required, and its value of the documented type. */
+function headerProblems(at: string, header: string, spec: Json, value: string | null): string[] {
+	if (value === null) return spec.required === true ? [`${at}: documented header ${header} is missing`] : []
+	const schema = spec.schema ?? {}
+	if (Array.isArray(schema.enum) && !schema.enum.includes(value))
+		return [`${at}: header ${header} is '${value}', not one of ${schema.enum.join(', ')}`]
+	if (schema.type === 'integer' && !/^[0-9]+$/.test(value))
+		return [`${at}: header ${header} is '${value}', not a whole number`]
+	return []
 }

@@ -151,6 +151,8 @@ function buildOperation(
 	const statuses = failureStatuses({
 		validates: parameters.length > 0 || hasBody,
 		hasBody,
+		// A body that is not JSON is refused on these methods even where the route takes none.
+		readsBody: methodsWithBody.has(method) || method === 'delete',
 		upstream,
 		declared: spec?.errors ?? []
 	})
@@ -230,15 +232,21 @@ function parametersOf(
 }
 
 /**
- * The header every data response carries (docs/api-contract.md, "Saving"): its history id, which
- * `POST /api/save {history_id}` takes.
+ * The headers of a data response: its history id (docs/api-contract.md, "Saving"), which
+ * `POST /api/save {history_id}` takes, and the session state when this answer ended the session.
  */
-const historyIdHeader: JsonSchema = {
+const dataHeaders: JsonSchema = {
 	'X-Smkit-History-Id': {
 		description:
 			"This request's id in the history (GET /api/history): pass it as `history_id` to POST /api/save to save this result",
 		required: true,
 		schema: { type: 'integer', minimum: 1 }
+	},
+	'X-Smkit-Session': {
+		description:
+			'Present when the session has ended or awaits a challenge as of this answer (Instagram may still answer some calls as to an anonymous visitor): reconnect',
+		required: false,
+		schema: { type: 'string', enum: ['expired', 'challenge'] }
 	}
 }
 
@@ -271,7 +279,7 @@ function successResponse(spec: OperationSpec, schemas: DocumentSchemas, upstream
 		: schemas.convert(envelope)
 	return {
 		description: success.list ? 'A page of records in a success envelope' : 'A success envelope',
-		...(upstream ? { headers: historyIdHeader } : {}),
+		...(upstream ? { headers: dataHeaders } : {}),
 		content: { 'application/json': { schema } }
 	}
 }

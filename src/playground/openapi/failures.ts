@@ -42,6 +42,7 @@ const failureResponses: Record<number, FailureResponse> = {
 		headers: {
 			'Retry-After': {
 				description: 'Seconds to wait before trying again',
+				required: true,
 				schema: { type: 'integer', minimum: 1 }
 			}
 		}
@@ -55,8 +56,11 @@ const failureResponses: Record<number, FailureResponse> = {
 	504: { name: 'UpstreamTimeout', description: 'Instagram did not answer in time' }
 }
 
-/** Codes every operation can meet: the security guard's refusals and unexpected errors. */
-const everywhere: ErrorCode[] = ['forbidden', 'internal_error']
+/**
+ * Codes every operation can meet: the security guard's refusals, a body over the limit (checked
+ * before routing, on a route that takes no body too) and unexpected errors.
+ */
+const everywhere: ErrorCode[] = ['forbidden', 'payload_too_large', 'internal_error']
 /** Codes of an operation that calls Instagram (routes outside the data groups that do declare them). */
 export const INSTAGRAM_ERRORS: readonly ErrorCode[] = [
 	'login_required',
@@ -74,6 +78,8 @@ export interface FailureFacts {
 	validates: boolean
 	/** It takes a request body. */
 	hasBody: boolean
+	/** Its method has a body read as JSON when one is sent (POST, PUT, PATCH, DELETE), taken or not. */
+	readsBody: boolean
 	/** It calls Instagram. */
 	upstream: boolean
 	/** Codes the route declares. */
@@ -83,8 +89,7 @@ export interface FailureFacts {
 /** The failure statuses an operation lists, in ascending order. */
 export function failureStatuses(facts: FailureFacts): number[] {
 	const codes = new Set<ErrorCode>([...everywhere, ...facts.declared])
-	if (facts.validates || facts.hasBody) codes.add('bad_request')
-	if (facts.hasBody) codes.add('payload_too_large')
+	if (facts.validates || facts.hasBody || facts.readsBody) codes.add('bad_request')
 	if (facts.upstream) for (const code of INSTAGRAM_ERRORS) codes.add(code)
 	return [...new Set([...codes].map((code) => httpStatusOf[code]))].sort((a, b) => a - b)
 }

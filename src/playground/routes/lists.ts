@@ -23,10 +23,10 @@ const ListSchema = t.Object({
 
 /**
  * A list name in a body as the server takes it: `LIST_NAME_PATTERN` once surrounding white space
- * is trimmed (the name is stored trimmed). The part inside ends with no space, so the pattern never
- * backtracks over a run of spaces.
+ * is trimmed (the name is stored trimmed): 1-50 characters inside, so the document states the limit.
+ * The part inside ends with no space, so the pattern never backtracks over a run of spaces.
  */
-const BODY_NAME_PATTERN = '^\\s*[A-Za-z0-9](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?\\s*$'
+const BODY_NAME_PATTERN = '^\\s*[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,48}[A-Za-z0-9._-])?\\s*$'
 
 export const NameParams = t.Object({
 	name: t.String({
