@@ -217,7 +217,8 @@ export class Agent {
 			files: this.files,
 			quota: this.fileQuota,
 			timeoutMs: Math.round((this.options.timeoutSeconds ?? AGENT_DEFAULTS.timeoutSeconds) * 1000),
-			onFileError: options.onFileError
+			onFileError: options.onFileError,
+			redactSecrets: redact
 		})
 		const result = await runAgent({
 			model,

@@ -64,6 +64,11 @@ export interface CodeRunnerOptions {
 	 * fails saying why (`reason`) instead of with "not a function".
 	 */
 	withheld?: { paths: readonly string[]; reason: string }
+	/**
+	 * Takes the agent's own secrets (the configured API key) out of what leaves the sandbox: a saved
+	 * file's name and content, and a call's arguments. The person is shown (and approves) the same.
+	 */
+	redactSecrets?: (text: string) => string
 }
 
 /** A signal that fires when either given signal does. */
@@ -167,8 +172,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 		// Upstream answers and errors may echo the session (a hostile upstream, a proxy's error page);
 		// nothing of it may reach the code, and through it the model or the answer.
 		const redact = (text: string) => options.client.transport.redact(text)
+		const ownSecrets = options.redactSecrets ?? ((text: string) => text)
 
-		const callMethod = async (path: string, args: unknown[]): Promise<unknown> => {
+		const callMethod = async (path: string, given: unknown[]): Promise<unknown> => {
+			const args = redactResult(given, ownSecrets) as unknown[]
 			if (withheld.has(path)) throw new Error(`ig.${path} is not available: ${options.withheld?.reason}`)
 			const spec = byPath.get(path)
 			if (!spec) throw new Error(`ig.${path} is not a client method`)
@@ -230,8 +237,10 @@ export function createCodeRunner(options: CodeRunnerOptions): CodeRunner {
 			}
 		}
 
-		const saveFile = async (name: string, content: string): Promise<SavedFile> => {
+		const saveFile = async (givenName: string, givenContent: string): Promise<SavedFile> => {
 			if (runEnded.signal.aborted) throw cancelled()
+			const name = ownSecrets(String(givenName))
+			const content = ownSecrets(String(givenContent))
 			let planned: { name: string; size: number }
 			let release: () => void
 			try {

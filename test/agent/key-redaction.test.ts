@@ -6,7 +6,10 @@
  * person's own words.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import type { AgentEvent } from '../../src/agent/events'
+import type { ApprovalRequest } from '../../src/agent/permissions'
 import { resolveProvider } from '../../src/agent/providers'
 import { createPlaygroundAi } from '../../src/playground/ai'
 import { createPlaygroundApp } from '../../src/playground/app'
@@ -63,6 +66,41 @@ describe('the configured key in a question and in the model’s words', () => {
 		)
 	})
 
+	test('is redacted from a saved file’s name and content and a write’s arguments: what is approved is what goes out', async () => {
+		const keyText = JSON.stringify(key)
+		harness.llm.setScript([
+			reply.code(
+				`saveFile(${keyText}, 'the key is ' + ${keyText}); await ig.direct.sendText('1000000002', 'psst ' + ${keyText}); return 'done'`
+			),
+			reply.text('Saved and sent.')
+		])
+		const filesDir = await harness.tempDir()
+		const approvals: ApprovalRequest[] = []
+		const agent = harness.agent({
+			provider: resolveProvider({
+				provider: 'openai',
+				apiKey: key,
+				baseURL: harness.llm.url,
+				model: 'fake-model'
+			}),
+			permission: 'ask_every',
+			filesDir,
+			approver: async (request) => {
+				approvals.push(request)
+				return true
+			}
+		})
+		const response = await agent.ask('save my key')
+		expect(response.success).toBe(true)
+		expect(response.files.map((file) => file.name)).toEqual(['redacted_.txt'])
+		const written = readdirSync(filesDir)
+		expect(written).toEqual(['redacted_.txt'])
+		expect(readFileSync(path.join(filesDir, written[0]), 'utf8')).toBe('the key is [redacted]')
+		const write = approvals.find((request) => request.kind === 'write_call')
+		expect(write?.args?.[1]).toBe('psst [redacted]')
+		expectNoKey([response, approvals])
+	})
+
 	test('a local runner’s placeholder key is no secret: the word stays', async () => {
 		harness.llm.setScript([reply.text('Start it with: ollama serve')])
 		const provider = resolveProvider({
@@ -86,6 +124,17 @@ describe('the servers’ history', () => {
 			'my key is [redacted]',
 			'Noted: [redacted]'
 		])
+	})
+
+	test('a parallel run’s tasks are shown without the key, in the answer and the stream’s done event', async () => {
+		chat.llm.setScript([reply.text('Noted.'), reply.text('Noted.')])
+		const app = chat.agentWeb({ permission: 'full_access' })
+		const tasks = [`remember ${testApiKey}`]
+		const answered = await (await app.handle(jsonRequest('POST', '/api/parallel', { tasks }))).json()
+		expect(answered.results.map((result: { task: string }) => result.task)).toEqual(['remember [redacted]'])
+		const streamed = await (await app.handle(jsonRequest('POST', '/api/parallel/stream', { tasks }))).text()
+		expect(streamed).toContain('remember [redacted]')
+		expectNoKey([answered, streamed], testApiKey)
 	})
 
 	test('a JSON ask’s denial note names the denied run without the key in its title', async () => {

@@ -121,7 +121,9 @@ export class ChatSession {
 						return this.buildAgent(channels[index].approver, () => mode === 'browser')
 					}
 				})
-				const results = result.results.map((task, index) => {
+				const results = result.results.map((given, index) => {
+					// The task is the person's words, which may hold the key: shown redacted, as the ask's are.
+					const task = { ...given, task: this.agent.redact(given.task) }
 					const denied = channels[index]?.deniedUnasked ?? []
 					if (!denied.length) return task
 					const note = this.agent.redact(unaskedDenialMessage(denied, this.options.noBrowserHint))
