@@ -36,11 +36,18 @@ export interface Session {
 	ajaxRevision?: string
 }
 
-/** The session's secret values (cookies; the viewer pk `dsUserId` is public), empty ones left out. */
+/** The session's secret values (cookies and the www-claim; the viewer pk `dsUserId` is public), empty ones left out. */
 export function sessionSecrets(session: Session): string[] {
-	return [session.sessionId, session.csrfToken, session.mid, session.igDid, session.datr, session.rur].filter(
-		(value): value is string => Boolean(value)
-	)
+	// The www-claim is Instagram's signature over this session (its default '0' is too short to count).
+	return [
+		session.sessionId,
+		session.csrfToken,
+		session.mid,
+		session.igDid,
+		session.datr,
+		session.rur,
+		session.igWwwClaim
+	].filter((value): value is string => Boolean(value))
 }
 
 /** `"2"` followed by the decimal sum of the CSRF token's character codes (Instagram's form check). */

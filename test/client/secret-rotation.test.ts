@@ -31,7 +31,8 @@ const upstream = startUpstream({
 				headers: [
 					['set-cookie', `sessionid=${ROTATED_SESSION}; Path=/; Secure`],
 					['set-cookie', 'csrftoken=ROTATED-CSRF-4c3d; Path=/'],
-					['set-cookie', 'rur="ROTATED-RUR-9a8b"; Path=/']
+					['set-cookie', 'rur="ROTATED-RUR-9a8b"; Path=/'],
+					['x-ig-set-www-claim', 'hmac.ROTATED-CLAIM-77aa']
 				]
 			}
 		),
@@ -48,10 +49,15 @@ test('values rotated away by Set-Cookie stay redacted in error messages, in ever
 		retryBaseDelayMs: 1
 	})
 	await ig.users.getByUsername('luna.explorer')
-	echoed = [...ORIGINALS, encodeURIComponent(ORIGINAL.csrfToken), 'ROTATED-CSRF-4c3d'].join(' ')
+	echoed = [
+		...ORIGINALS,
+		encodeURIComponent(ORIGINAL.csrfToken),
+		'ROTATED-CSRF-4c3d',
+		'hmac.ROTATED-CLAIM-77aa'
+	].join(' ')
 	const error = (await ig.notifications.getActivity().catch((caught: unknown) => caught)) as Error
 	expect(error.message).toContain('bad session')
-	for (const secret of [...ORIGINALS, 'ROTATED-CSRF-4c3d', 'ORIGINAL-SESSION', 'ROTATED']) {
+	for (const secret of [...ORIGINALS, 'ROTATED-CSRF-4c3d', 'ROTATED-CLAIM', 'ORIGINAL-SESSION', 'ROTATED']) {
 		expect({ secret, message: error.message }).toEqual({
 			secret,
 			message: expect.not.stringContaining(secret)
