@@ -21,6 +21,14 @@ export const WATCH_JOB_OWNER = 'watch'
 /** How many top posts a hashtag snapshot keeps. */
 export const HASHTAG_TOP_POSTS = 9
 
+/**
+ * The top posts are picked from the tag's this-many most recent posts, collected across pages: a
+ * fixed pool, whatever the page size of the endpoint that answers (Instagram's GraphQL query and its
+ * REST fallback give pages of different sizes), so a post enters or leaves the top by its likes and
+ * comments, not by which endpoint answered, and the top is more than the newest page reordered.
+ */
+export const HASHTAG_CANDIDATE_POSTS = 45
+
 /** A failed run is tried again after this long (or the watch's interval, if shorter). */
 export const RETRY_SECONDS = 15 * 60
 
@@ -79,7 +87,10 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 				if (error instanceof IgApiError && error.kind === 'not_found') return null
 				throw error
 			})
-			const page = info === null ? null : await ig.feed.getTagFeed(watch.target, { signal })
+			const page =
+				info === null
+					? null
+					: await ig.feed.getTagFeed(watch.target, { count: HASHTAG_CANDIDATE_POSTS, signal })
 			return watches.addSnapshot(
 				watch.id,
 				{

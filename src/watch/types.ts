@@ -65,7 +65,7 @@ export interface Snapshot {
 	media_count: number | null
 	/** Watches with followers: how many followers the stored list holds; otherwise null. */
 	follower_list_size: number | null
-	/** Hashtags: the best posts of the tag's first page, most likes plus comments first. */
+	/** Hashtags: the best of the tag's most recent posts (HASHTAG_CANDIDATE_POSTS), most likes plus comments first. */
 	top_posts: TopPost[] | null
 }
 

@@ -201,7 +201,8 @@ describe('hashtag watch', () => {
 		const info = (await expectOk(await harness.get('/api/hashtags/info/sunset'))).data
 		expect(snapshot.media_count).toBe(info.media_count)
 		expect(snapshot.followers).toBeNull()
-		const feed = (await expectOk(await harness.get('/api/feed/tag/sunset'))).data as {
+		// The pool: the tag's 45 most recent posts, across pages.
+		const feed = (await expectOk(await harness.get('/api/feed/tag/sunset?count=45'))).data as {
 			pk: string
 			like_count: number
 			comment_count: number
@@ -250,6 +251,17 @@ describe('hashtag watch', () => {
 		await expectOk(await post(`/api/watches/${turkish.id}/run`))
 		const hindi = (await expectOk(await post('/api/watches', { hashtag: '#नमस्ते' }))).data
 		expect(hindi.target).toBe('नमस्ते')
+		// Instagram links no hashtag of digits only: refused, not watched at 0 posts every run.
+		for (const hashtag of ['#123', '#2024', '#١٢٣']) {
+			const refused = await expectFailure(await post('/api/watches', { hashtag }), 400, 'bad_request')
+			expect(refused.error).toContain('digits only')
+		}
+		const jobRefused = await expectFailure(
+			await post('/api/jobs', { kind: 'tag', target: '#2024' }),
+			400,
+			'bad_request'
+		)
+		expect(jobRefused.error).toContain('digits only')
 	})
 
 	it('a run of an account that does not exist fails with its reason and is recorded on the watch', async () => {

@@ -178,7 +178,13 @@ export function requireText(name: string, value: unknown, maxLength = 2200): str
  * I lowers to i plus a combining dot, which Instagram does not know: `#İstanbul` is `istanbul`.
  */
 export function hashtagKey(value: unknown): string {
-	return requireTag(value)
+	const tag = requireTag(value)
+	// Instagram links no hashtag of digits only (`#1`, `#2024`): watched or collected, it finds nothing.
+	if (/^\p{N}+$/u.test(tag))
+		throw new IgArgumentError(
+			`Invalid hashtag: "${quotedValue(value)}" (a hashtag of digits only is not one Instagram links)`
+		)
+	return tag
 		.toLowerCase()
 		.replace(/i\u0307/g, 'i')
 		.normalize('NFC')
