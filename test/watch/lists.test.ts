@@ -95,6 +95,32 @@ describe('lists', () => {
 		expectNoLeaks(harness)
 	})
 
+	it('watching a list looks each new member up: one Instagram does not know is not watched', async () => {
+		// private.pat is watched by the test before: watched again from scratch here.
+		const before = (await expectOk(await harness.get('/api/watches'))).data
+		for (const watch of before) await expectOk(await harness.request('DELETE', `/api/watches/${watch.id}`))
+		await expectOk(
+			await post('/api/lists', { name: 'typos', usernames: ['nobody_zz_404', 'mega.travel', 'private.pat'] })
+		)
+		const watched = await expectOk(await post('/api/lists/typos/watches', { followers: true }))
+		expect(watched.data.created.map((watch: { target: string }) => watch.target)).toEqual([
+			'mega.travel',
+			'private.pat'
+		])
+		expect(watched.data.not_found).toEqual(['nobody_zz_404'])
+		expect(watched.message).toContain('1 not on Instagram (@nobody_zz_404), not watched')
+		// As for one watch: a private account's follower list is readable only while followed.
+		expect(watched.message).toContain('@private.pat is private')
+		const watches = (await expectOk(await harness.get('/api/watches'))).data
+		expect(watches.map((watch: { target: string }) => watch.target)).not.toContain('nobody_zz_404')
+		// Asked not to check, the member is watched (its runs will say what they find).
+		const unchecked = await expectOk(await post('/api/lists/typos/watches', { check: false }))
+		expect(unchecked.data.created.map((watch: { target: string }) => watch.target)).toEqual(['nobody_zz_404'])
+		expect(unchecked.data.not_found).toEqual([])
+		const after = (await expectOk(await harness.get('/api/watches'))).data
+		for (const watch of after) await expectOk(await harness.request('DELETE', `/api/watches/${watch.id}`))
+	})
+
 	it('messages count in words: 1 account, 1 new watch, 1 followers job', async () => {
 		const solo = await expectOk(await post('/api/lists', { name: 'solo', usernames: ['smkit_demo'] }))
 		expect(solo.message).toBe('List solo: 1 account')

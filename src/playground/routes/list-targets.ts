@@ -4,10 +4,12 @@
  * `GET /api/lists/{name}/compare` compares the members.
  */
 import { Elysia, t } from 'elysia'
+import { IgError } from '../../client/errors'
 import { Analytics, COMPARE_MAX, COMPARE_MIN } from '../../client/tools/analytics'
 import { Comparison } from '../../client/types'
 import { TARGET_HINTS } from '../../jobs/kinds'
 import { JOB_KINDS, type JobKind, publicJob } from '../../jobs/types'
+import { checkWatchTarget } from '../../watch/check'
 import { WatchExistsError } from '../../watch/store'
 import { parseEvery, type Watch } from '../../watch/types'
 import type { PlaygroundContext } from '../app'
@@ -20,6 +22,16 @@ import { plural } from './list'
 import { NameParams, requireList, unknownList } from './lists'
 import { DecimalInteger, objectBody, singleQuery } from './params'
 import { WatchSchema } from './watch-schemas'
+
+/** Members looked up at once when a list is watched. */
+const LOOKUPS_AT_ONCE = 4
+
+/** The look-ups' warnings after the counts: the first three, then how many more. */
+function said(warnings: readonly string[]): string {
+	if (warnings.length === 0) return ''
+	const more = warnings.length > 3 ? `. And ${warnings.length - 3} more warnings` : ''
+	return `. ${warnings.slice(0, 3).join('. ')}${more}`
+}
 
 const limitError = "Invalid body field 'limit': expected a whole number of at least 1 and at most 15 digits"
 
@@ -35,7 +47,7 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 	return new Elysia({ prefix: '/api' })
 		.post(
 			'/lists/:name/watches',
-			({ params: { name }, body }) => {
+			async ({ params: { name }, body }) => {
 				const list = requireList(context, name)
 				let every_seconds: number
 				try {
@@ -43,27 +55,47 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 				} catch (error) {
 					throw new HttpError('bad_request', `Invalid body field 'every': ${(error as Error).message}`)
 				}
+				const store = context.watches.watches
+				const specs = list.usernames.map((username) => ({
+					kind: 'account' as const,
+					target: username,
+					every_seconds,
+					followers: body.followers ?? false
+				}))
+				// Each member not watched yet is looked up first, as one watch is: a member Instagram does
+				// not know would fail every run. A few at a time; the client's rate limits pace them.
+				const looks = new Map<string, PromiseSettledResult<string | undefined>>()
+				const fresh = body.check === false ? [] : specs.filter((spec) => !store.find(spec.kind, spec.target))
+				for (let start = 0; start < fresh.length; start += LOOKUPS_AT_ONCE) {
+					const batch = fresh.slice(start, start + LOOKUPS_AT_ONCE)
+					const settled = await Promise.allSettled(
+						batch.map((spec) => checkWatchTarget(context.ig, spec, "watch it with 'check': false"))
+					)
+					for (const [index, spec] of batch.entries()) looks.set(spec.target, settled[index])
+				}
 				const created: Watch[] = []
 				const existing: Watch[] = []
-				for (const username of list.usernames) {
+				const notFound: string[] = []
+				const warnings: string[] = []
+				for (const spec of specs) {
 					try {
-						created.push(
-							context.watches.watches.create({
-								kind: 'account',
-								target: username,
-								every_seconds,
-								followers: body.followers ?? false
-							})
-						)
+						const look = looks.get(spec.target)
+						if (look?.status === 'rejected') throw look.reason
+						if (look?.value) warnings.push(look.value)
+						created.push(store.create(spec))
 					} catch (error) {
-						if (!(error instanceof WatchExistsError)) throw error
-						existing.push(error.existing)
+						if (error instanceof IgError && error.kind === 'not_found') notFound.push(spec.target)
+						else if (error instanceof WatchExistsError) existing.push(error.existing)
+						else throw error
 					}
 				}
 				const shown = (watch: Watch) => ({ ...watch, running: context.watches.isRunning(watch.id) })
+				const unknown = notFound.length
+					? `, ${notFound.length} not on Instagram (${notFound.map((user) => `@${user}`).join(', ')}), not watched`
+					: ''
 				return ok(
-					{ created: created.map(shown), existing: existing.map(shown) },
-					`List ${name}: ${plural(created.length, 'new watch', 'new watches')}, ${existing.length} watched already`
+					{ created: created.map(shown), existing: existing.map(shown), not_found: notFound },
+					`List ${name}: ${plural(created.length, 'new watch', 'new watches')}, ${existing.length} watched already${unknown}${said(warnings)}`
 				)
 			},
 			{
@@ -84,17 +116,31 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 								error: "Invalid body field 'followers': expected true or false",
 								description: 'Store the complete follower list with each snapshot (needed for diffs)'
 							})
+						),
+						check: t.Optional(
+							t.Boolean({
+								default: true,
+								error: "Invalid body field 'check': expected true or false",
+								description:
+									'Look each new member up first: one Instagram does not know is not watched (listed in `not_found`)'
+							})
 						)
 					})
 				),
 				...documented(
 					'Lists',
 					'Watch every account of a list',
-					t.Object({ created: t.Array(WatchSchema), existing: t.Array(WatchSchema) }),
+					t.Object({
+						created: t.Array(WatchSchema),
+						existing: t.Array(WatchSchema),
+						not_found: t.Array(t.String(), {
+							description: 'Members Instagram does not know: not watched (a typo would fail every run)'
+						})
+					}),
 					{
 						...unknownList,
 						description:
-							'Creates a watch of every member not watched yet (`existing` lists the others). The body is a JSON object; `{}` takes the defaults (every 1d, no follower lists).'
+							'Creates a watch of every member not watched yet (`existing` lists the others), each looked up first unless `check` is false: members Instagram does not know are listed in `not_found` and not watched; a look-up that fails otherwise adds the watch with a warning in the message. The body is a JSON object; `{}` takes the defaults (every 1d, no follower lists, checked).'
 					}
 				)
 			}
