@@ -52,24 +52,40 @@ const summaryHeader = '[Summary of the earlier conversation, trimmed to save spa
 const summaryAcknowledgement = 'Noted; I will use this summary as context.'
 
 /**
- * A short, deterministic summary of dropped turns: the questions asked and the answers given. An
- * earlier summary among them is carried over (not summarised as a question), its acknowledgement skipped.
+ * The summary's lines for one dropped message: the question asked or the answer given. An earlier
+ * summary among them is carried over (not summarised as a question), its acknowledgement skipped.
  */
-function summarise(dropped: readonly ConversationMessage[]): string {
-	const lines: string[] = []
-	for (const message of dropped) {
-		if (message.role === 'user' && message.content.startsWith(summaryHeader)) {
-			lines.push(...message.content.slice(summaryHeader.length).split('\n').filter(Boolean))
-		} else if (isQuestion(message)) {
-			lines.push(`- User asked: ${clip(message.content, 160)}`)
-		} else if (message.role === 'assistant' && !message.toolCalls?.length && message.content) {
-			if (message.content !== summaryAcknowledgement) lines.push(`  Answer: ${clip(message.content, 240)}`)
-		}
+function summaryLines(message: ConversationMessage): string[] {
+	if (message.role === 'user' && message.content.startsWith(summaryHeader)) {
+		return message.content.slice(summaryHeader.length).split('\n').filter(Boolean)
 	}
-	let text = lines.join('\n')
+	if (isQuestion(message)) return [`- User asked: ${clip(message.content, 160)}`]
+	if (message.role === 'assistant' && !message.toolCalls?.length && message.content) {
+		if (message.content !== summaryAcknowledgement) return [`  Answer: ${clip(message.content, 240)}`]
+	}
+	return []
+}
+
+/** A short, deterministic summary of dropped turns (`summaryLines` of each). */
+function summarise(dropped: readonly ConversationMessage[]): string {
+	let text = dropped.flatMap(summaryLines).join('\n')
 	// Oldest lines go first when the summary itself grows too long.
 	if (text.length > summaryLimit) text = `...\n${text.slice(text.length - summaryLimit)}`
 	return `${summaryHeader}\n${text || '- (tool output only)'}`
+}
+
+/**
+ * Tokens of the summary of dropped lines totalling `characters` (newlines included), as
+ * `estimateMessageTokens` counts the summary turn, without writing it: `summarise` cuts it the same way.
+ */
+function summaryTokens(characters: number): number {
+	const text =
+		characters === 0
+			? '- (tool output only)'.length
+			: characters > summaryLimit
+				? summaryLimit + 4
+				: characters
+	return Math.ceil((summaryHeader.length + 1 + text) / 4) + 4
 }
 
 /**
@@ -81,7 +97,10 @@ function summarise(dropped: readonly ConversationMessage[]): string {
  */
 export function fitHistory(messages: readonly ConversationMessage[], budget: number): ConversationMessage[] {
 	const conversation = messages.filter((message) => message.role !== 'system')
-	if (estimateTokens(conversation) <= budget) return conversation
+	// Sizes are counted once and kept up to date as turns are dropped and outputs blanked: counting
+	// the whole conversation again after each change is quadratic in its length.
+	let total = estimateTokens(conversation)
+	if (total <= budget) return conversation
 	const lastUser = conversation.findLastIndex((message) => isQuestion(message))
 	const currentStart = Math.max(lastUser, 0)
 	const older = conversation.slice(0, currentStart)
@@ -91,13 +110,19 @@ export function fitHistory(messages: readonly ConversationMessage[], budget: num
 	const blocks = toBlocks(older)
 	const dropped: ConversationMessage[] = []
 	const currentTokens = estimateTokens(current)
-	while (blocks.length) {
-		const kept = blocks.flat()
-		const summaryCost = dropped.length
-			? estimateTokens([{ role: 'user', content: summarise(dropped), timestamp: 0 }]) + 8
-			: 0
-		if (estimateTokens(kept) + currentTokens + summaryCost <= budget && isQuestion(kept[0])) break
-		dropped.push(...(blocks.shift() ?? []))
+	let keptTokens = estimateTokens(older)
+	// Characters of the summary's lines so far, newlines between them included.
+	let summaryCharacters = 0
+	let first = 0
+	while (first < blocks.length) {
+		const summaryCost = dropped.length ? summaryTokens(summaryCharacters) + 8 : 0
+		if (keptTokens + currentTokens + summaryCost <= budget && isQuestion(blocks[first][0])) break
+		for (const message of blocks[first]) {
+			keptTokens -= estimateMessageTokens(message)
+			for (const line of summaryLines(message)) summaryCharacters += (summaryCharacters ? 1 : 0) + line.length
+			dropped.push(message)
+		}
+		first++
 	}
 	const result: ConversationMessage[] = []
 	if (dropped.length) {
@@ -106,8 +131,9 @@ export function fitHistory(messages: readonly ConversationMessage[], budget: num
 		// Keeps user/assistant alternation for providers that require it (Anthropic).
 		result.push({ role: 'assistant', content: summaryAcknowledgement, timestamp })
 	}
-	result.push(...blocks.flat(), ...current)
-	if (estimateTokens(result) <= budget) return result
+	result.push(...blocks.slice(first).flat(), ...current)
+	total = estimateTokens(result)
+	if (total <= budget) return result
 
 	// Still too big: blank older outputs of the current turn, oldest first, keeping the pairs.
 	const isOutput = (message: ConversationMessage) =>
@@ -117,8 +143,10 @@ export function fitHistory(messages: readonly ConversationMessage[], budget: num
 	for (const index of outputIndexes) {
 		const message = result[index]
 		if (message.role !== 'tool' && message.role !== 'user') continue
-		result[index] = { ...message, content: trimmedOutput }
-		if (estimateTokens(result) <= budget) break
+		const blanked = { ...message, content: trimmedOutput }
+		total += estimateMessageTokens(blanked) - estimateMessageTokens(message)
+		result[index] = blanked
+		if (total <= budget) break
 	}
 	return result
 }

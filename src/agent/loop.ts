@@ -8,10 +8,10 @@
  * models without tool calling), its output fed back as a user message (no orphan tool messages).
  */
 import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
-import type { ChatModel, ConversationMessage, ModelReply } from './model'
+import { type ChatModel, type ConversationMessage, type ModelReply, toolCallMessage } from './model'
 import { markUntrusted } from './prompt'
 import { AgentAbortError, AgentProviderError } from './provider-error'
-import { type LastRun, RunBudget, runToolCalls } from './tool-calls'
+import { keepToolCalls, type LastRun, RunBudget, runToolCalls } from './tool-calls'
 import type { AgentTool } from './tools'
 
 /** What stop conditions look at. */
@@ -178,9 +178,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunAgentResult
 
 		if (reply.toolCalls.length) {
 			if (reply.content.trim()) partial = reply.content.trim()
-			messages.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls, timestamp })
+			// Only a bounded number of the calls, and only their own fields, join the conversation.
+			const { kept, dropped } = keepToolCalls(reply.toolCalls)
+			const message = toolCallMessage(reply.content, kept, timestamp)
+			messages.push(message)
 			const ended = await runToolCalls({
-				reply,
+				calls: message.toolCalls,
+				dropped,
 				step: state.step,
 				tools: options.tools,
 				messages,

@@ -4,15 +4,38 @@
  * and one reply may hold any number of them: at most `toolCallsPerReply` run per reply, and an ask
  * runs at most its step cap (`--max-steps`) of code runs in all, fenced blocks included (`RunBudget`).
  * A call beyond either is answered to the model as not run, saying why: every tool call gets a
- * result, since providers reject a conversation with one unanswered.
+ * result, since providers reject a conversation with one unanswered. How many are kept is bounded
+ * too (`keepToolCalls`): calls past `toolCallsKeptPerReply` are dropped from the reply before it
+ * joins the conversation, so they get neither an event nor a tool message.
  */
 import { type AgentEventListener, emitSafely, eventOutputLimit, type SavedFile, truncateText } from './events'
-import type { ConversationMessage, ModelReply } from './model'
+import type { ConversationMessage, ToolCallRequest } from './model'
 import { markUntrusted } from './prompt'
 import { type AgentTool, parseToolArguments } from './tools'
 
 /** Tool calls of one reply that run; the model is told the rest were not run. */
 export const toolCallsPerReply = 5
+
+/**
+ * Tool calls of one reply kept in the conversation, each answered (run or not). A reply may hold any
+ * number of calls, and each kept one costs an event, a tool message and its share of every later
+ * request: the ones past this bound are dropped, the model told how many.
+ */
+export const toolCallsKeptPerReply = 20
+
+/** A reply's tool calls cut to `toolCallsKeptPerReply`, and how many were dropped. */
+export function keepToolCalls(calls: readonly ToolCallRequest[]): {
+	kept: ToolCallRequest[]
+	dropped: number
+} {
+	const kept = calls.slice(0, toolCallsKeptPerReply)
+	return { kept, dropped: calls.length - kept.length }
+}
+
+/** What the model is told, after the last kept call's result, about the calls dropped from its reply. */
+export function droppedCallsNote(kept: number, dropped: number): string {
+	return `Dropped: your reply had ${kept + dropped} tool calls; only the first ${kept} were kept and answered, the other ${dropped} were neither run nor kept. Send at most ${toolCallsPerReply} calls per reply.`
+}
 
 /** The result kept for a tool call the person cancelled. */
 const cancelledCall = 'Cancelled: the user stopped this request before the call finished.'
@@ -52,7 +75,10 @@ export interface LastRun {
 
 /** Inputs of `runToolCalls`. */
 export interface ToolCallsOptions {
-	reply: ModelReply
+	/** The reply's kept calls (`keepToolCalls`), as stored in the conversation. */
+	calls: readonly ToolCallRequest[]
+	/** Calls dropped from the reply; the last kept call's result says how many. */
+	dropped: number
 	step: number
 	tools: readonly AgentTool[]
 	/** The conversation; one tool message per call is appended. */
@@ -67,11 +93,11 @@ export interface ToolCallsOptions {
 	onRun(run: LastRun): void
 }
 
-/** Runs the reply's tool calls; 'aborted' when the ask was cancelled meanwhile (every call still answered). */
+/** Runs the reply's kept tool calls; 'aborted' when the ask was cancelled meanwhile (every call still answered). */
 export async function runToolCalls(options: ToolCallsOptions): Promise<'done' | 'aborted'> {
-	const { reply, step, messages } = options
+	const { calls, step, messages } = options
 	let ran = 0
-	for (const [index, call] of reply.toolCalls.entries()) {
+	for (const [index, call] of calls.entries()) {
 		const tool = options.tools.find((candidate) => candidate.name === call.name)
 		const event = { step, id: call.id, source: 'model' as const, name: call.name }
 		let parsedArguments: unknown = call.arguments
@@ -110,7 +136,7 @@ export async function runToolCalls(options: ToolCallsOptions): Promise<'done' | 
 		// Cancelled while the call ran (Ctrl-C at an approval prompt): this call and the ones after
 		// it still get results, since providers reject a tool call without one (the next ask fails).
 		if (options.signal?.aborted) {
-			for (const unanswered of reply.toolCalls.slice(index)) {
+			for (const unanswered of calls.slice(index)) {
 				messages.push({
 					role: 'tool',
 					toolCallId: unanswered.id,
@@ -122,18 +148,23 @@ export async function runToolCalls(options: ToolCallsOptions): Promise<'done' | 
 			}
 			return 'aborted'
 		}
+		// Our own words, outside the untrusted output's markers.
+		const note =
+			options.dropped && index === calls.length - 1
+				? `\n${droppedCallsNote(calls.length, options.dropped)}`
+				: ''
 		emitSafely(options.onEvent, {
 			type: 'tool_result',
 			...event,
 			success,
-			output: truncateText(output, eventOutputLimit),
+			output: truncateText(output, eventOutputLimit) + note,
 			...(denied?.length ? { denied } : {})
 		})
 		messages.push({
 			role: 'tool',
 			toolCallId: call.id,
 			name: call.name,
-			content: markUntrusted(truncateText(output, options.limit)),
+			content: markUntrusted(truncateText(output, options.limit)) + note,
 			timestamp: Date.now() / 1000,
 			failed: !success
 		})
