@@ -7,14 +7,33 @@ import type OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import { AgentAbortError, AgentProviderError, modelTimeoutError, toProviderError } from './provider-error'
 import type { ProviderConfig } from './providers'
+import { limitReplySize } from './reply-limit'
 
-/** A tool call the model asked for. `raw` keeps provider extras (Gemini's thought signatures) for replay. */
+/**
+ * A tool call the model asked for: only the fields the chat API defines, plus Gemini's thought
+ * signature (its `extra_content.google.thought_signature`, which Gemini wants replayed). Nothing
+ * else a reply carries is kept: whatever is kept is sent back on every later request, and a
+ * hostile extra (one nested 200,000 levels deep) would make each of them fail.
+ */
 export interface ToolCallRequest {
 	id: string
 	name: string
 	/** JSON text as the model produced it (may be invalid: validated by the tool). */
 	arguments: string
-	raw?: Record<string, unknown>
+	thoughtSignature?: string
+}
+
+/** The assistant message a reply with tool calls leaves in the conversation: role, content and the calls' own fields. */
+export function toolCallMessage(content: string, calls: readonly ToolCallRequest[], timestamp: number) {
+	const toolCalls = calls.map(
+		({ id, name, arguments: text, thoughtSignature }): ToolCallRequest => ({
+			id,
+			name,
+			arguments: text,
+			...(typeof thoughtSignature === 'string' ? { thoughtSignature } : {})
+		})
+	)
+	return { role: 'assistant' as const, content, toolCalls, timestamp }
 }
 
 /**
@@ -96,10 +115,12 @@ export function toWireMessages(messages: readonly ConversationMessage[]): ChatCo
 					role: 'assistant',
 					content: message.content || null,
 					tool_calls: message.toolCalls.map((call) => ({
-						...call.raw,
 						id: call.id,
 						type: 'function' as const,
-						function: { name: call.name, arguments: call.arguments }
+						function: { name: call.name, arguments: call.arguments },
+						...(call.thoughtSignature
+							? { extra_content: { google: { thought_signature: call.thoughtSignature } } }
+							: {})
 					}))
 				}
 			}
@@ -125,7 +146,8 @@ async function createSdkClient(
 		project: null,
 		timeout: attemptTimeoutMs,
 		maxRetries: options.maxRetries ?? 1,
-		fetch: options.fetch,
+		// Every reply is read within a size cap (chat completions, the model list, error bodies).
+		fetch: limitReplySize(() => options.fetch ?? fetch),
 		logLevel: 'off'
 	})
 }
@@ -141,15 +163,19 @@ function parseReply(body: unknown): ModelReply {
 	const rawCalls = Array.isArray(message.tool_calls) ? message.tool_calls : []
 	const toolCalls: ToolCallRequest[] = []
 	for (const [index, raw] of rawCalls.entries()) {
-		const call = raw as { id?: unknown; function?: { name?: unknown; arguments?: unknown } }
+		const call = raw as {
+			id?: unknown
+			function?: { name?: unknown; arguments?: unknown }
+			extra_content?: { google?: { thought_signature?: unknown } }
+		}
 		if (typeof call?.function?.name !== 'string') throw new SyntaxError('tool call without a name')
-		const { id: _id, type: _type, function: _function, ...extras } = raw as Record<string, unknown>
+		const signature = call.extra_content?.google?.thought_signature
 		toolCalls.push({
 			// Some compatible endpoints omit ids; the follow-up tool message still needs one.
 			id: typeof call.id === 'string' && call.id ? call.id : `call_${Date.now()}_${index}`,
 			name: call.function.name,
 			arguments: argumentsText(call.function.arguments),
-			raw: Object.keys(extras).length ? extras : undefined
+			...(typeof signature === 'string' && signature ? { thoughtSignature: signature } : {})
 		})
 	}
 	const usage = (body as { usage?: Record<string, unknown> }).usage ?? {}

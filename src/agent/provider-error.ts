@@ -14,6 +14,7 @@ import {
 	RateLimitError
 } from 'openai/core/error'
 import { redactSecrets } from '../server/redact'
+import { describeBytes, ReplyTooLargeError } from './reply-limit'
 
 /** What kind of provider failure this was. */
 export type ProviderErrorKind =
@@ -25,6 +26,7 @@ export type ProviderErrorKind =
 	| 'timeout'
 	| 'network'
 	| 'malformed'
+	| 'too_large'
 	| 'aborted'
 
 /** A model call that failed; `message` starts with the provider's label, e.g. `Gemini: ...`. */
@@ -85,6 +87,13 @@ export function toProviderError(
 	if (error instanceof AgentProviderError || error instanceof AgentAbortError) return error
 	const label = provider.label
 	if (signal?.aborted || error instanceof APIUserAbortError) return new AgentAbortError()
+	if (error instanceof ReplyTooLargeError) {
+		return new AgentProviderError(
+			label,
+			'too_large',
+			`the reply from the model endpoint ${new URL(provider.baseURL).host} was larger than ${describeBytes(error.limit)} and was not read to the end`
+		)
+	}
 	if (error instanceof APIConnectionTimeoutError) {
 		return new AgentProviderError(
 			label,
