@@ -3,7 +3,7 @@
  * command line, whoever started them: `smkit collect`, the playground, the MCP server, or a watch
  * run (a snapshot's follower list). Export streams the stored records to a file or standard output
  * as `smkit collect` writes them; delete refuses a job a live process is collecting, and a watch's
- * follower list, which goes with its watch.
+ * follower list, which goes with its watch (one no watch holds any more is deleted).
  *
  *   smkit jobs                                  # the table, newest first
  *   smkit jobs export 3 --format csv --out followers.csv
@@ -164,8 +164,23 @@ export async function runJobsCommand(
 	}
 }
 
+/**
+ * Whether a watch holds the job: a snapshot's follower list, or the list of a run not yet stored.
+ * A watch-owned job neither holds (its watch removed before watch remove deleted such lists, or
+ * replaced by a later run) belongs to nothing and is deleted like any other.
+ */
+function heldByWatch(jobs: JobStore, id: number): boolean {
+	const row = jobs.store.db
+		.query<{ held: number }, [number, number]>(
+			`SELECT EXISTS (SELECT 1 FROM watch_snapshots WHERE follower_job_id = ?)
+			 OR EXISTS (SELECT 1 FROM watches WHERE pending_job_id = ?) AS held`
+		)
+		.get(id, id)
+	return row?.held === 1
+}
+
 function remove(jobs: JobStore, job: Job, options: JobsCommandOptions): void {
-	if (job.owner === 'watch')
+	if (job.owner === 'watch' && heldByWatch(jobs, job.id))
 		throw new Error(
 			`Job ${job.id} is the follower list of a watch of @${job.target}: it goes with the watch (smkit watch list shows its id, smkit watch remove ID removes it)`
 		)

@@ -16,6 +16,9 @@ import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import type { WatchStore } from './store'
 import type { Watch } from './types'
 
+/** Why a due watch was not run here (`skipped` of its outcome). */
+const SKIPPED = 'run by another process'
+
 /** Runs the watches named by `args` (ids), or every due one. */
 export async function runWatches(
 	store: Store,
@@ -65,9 +68,11 @@ export async function runWatches(
 	// Interrupted, the list would read as complete (`[]`: none due): JSON says it failed instead.
 	if (options.json && !interrupted) printJson(outcomes)
 	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
+	// Of the watches run here: one skipped for another process neither failed nor ran.
+	const ran = outcomes.filter((outcome) => outcome.skipped === undefined).length
 	if (failed.length > 0) {
 		warn(
-			`${failed.length} of ${outcomes.length} watch${outcomes.length === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
+			`${failed.length} of ${ran} watch${ran === 1 ? '' : 'es'} failed: ${failed.map((outcome) => `${outcome.watch.id} (${label(outcome.watch)})`).join(', ')}`
 		)
 		process.exitCode = 1
 	}
@@ -141,8 +146,10 @@ async function runEach(
 					: scheduler.run(watch.id)
 				).finally(endProgress)
 				if (!snapshot) {
-					// A playground on the same --db runs it now, or ran it since this run began.
-					const line = `skip    watch ${watch.id} ${label(watch)}: run by another process`
+					// A playground on the same --db runs it now, or ran it since this run began. JSON lists
+					// it too: `[]` says none was due, not that one was left to another process.
+					outcomes.push({ watch: watches.get(watch.id) ?? watch, skipped: SKIPPED })
+					const line = `skip    watch ${watch.id} ${label(watch)}: ${SKIPPED}`
 					options.json ? warn(line) : print(line)
 					continue
 				}

@@ -9,6 +9,7 @@
  */
 import type { InstagramClient } from '../client/client'
 import type { JobStore } from '../jobs/store'
+import { recordsOnlyIn } from './follower-lists'
 import type { WatchStore } from './store'
 
 /** The most followers of the previous list one run looks up (each look-up is one request). */
@@ -38,7 +39,10 @@ export async function recheckMissing(
 	const previous = watches.lastFollowerJob(watchId)
 	const accountPk = jobs.position(jobId).targetId
 	if (previous === null || previous === jobId || accountPk === null) return 0
-	const missing = watches.recordsOnlyIn(previous, jobId, MAX_RECHECKS) as { pk?: string; username?: string }[]
+	const missing = recordsOnlyIn(watches.store, previous, jobId, MAX_RECHECKS) as {
+		pk?: string
+		username?: string
+	}[]
 	let added = 0
 	for (const follower of missing) {
 		if (!follower.pk || !follower.username) continue

@@ -2,21 +2,22 @@
  * One run of a watch: reads the account's profile counts (or the hashtag's media count and top
  * posts) and, for an account watched with followers, collects the complete follower list with the
  * jobs engine (owner `watch`), so an interrupted run resumes its collection from the last stored page
- * when it runs again within the hour (`CONTINUE_LIST_SECONDS`; later, the list starts over). Only a
- * finished run stores a snapshot; a failed one records why.
+ * when it runs again within the hour (`CONTINUE_LIST_SECONDS`; later, the list starts over); a list
+ * that finished without its snapshot (interrupted during the recheck) is stored by such a run without
+ * a new walk. Only a finished run stores a snapshot; a failed one records why.
  */
 import type { InstagramClient } from '../client/client'
 import { IgApiError } from '../client/errors'
 import { topPosts } from '../client/tools/analytics'
 import { runJob } from '../jobs/run'
 import type { JobStore } from '../jobs/store'
-import type { JobEvent } from '../jobs/types'
+import type { Job, JobEvent } from '../jobs/types'
+import { heldBySnapshot, WATCH_JOB_OWNER } from './follower-lists'
 import { recheckMissing } from './recheck'
 import type { WatchStore } from './store'
-import type { Snapshot, Watch } from './types'
+import type { AccountCounts, Snapshot, Watch } from './types'
 
-/** Owner of the jobs that collect watches' follower lists (the Jobs panel does not list them). */
-export const WATCH_JOB_OWNER = 'watch'
+export { WATCH_JOB_OWNER }
 
 /** How many top posts a hashtag snapshot keeps. */
 export const HASHTAG_TOP_POSTS = 9
@@ -36,7 +37,8 @@ export const RETRY_SECONDS = 15 * 60
  * A follower list a run left unfinished (killed, stopped, failed) is continued by the next run only
  * if it stood still for less than this; older, it is collected again from the start. Continued
  * after longer, one snapshot would hold followers of two times (some gone since, new ones missed)
- * and its diffs would put those changes in the wrong period.
+ * and its diffs would put those changes in the wrong period. A list that finished but has no
+ * snapshot yet is stored by the next run under the same rule; older, it is replaced.
  */
 export const CONTINUE_LIST_SECONDS = 60 * 60
 
@@ -70,6 +72,34 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /** Whether a list last written at `updatedAt` stood still too long to be continued. */
 const stoodStill = (updatedAt: string) => Date.now() - Date.parse(updatedAt) > CONTINUE_LIST_SECONDS * 1000
 
+/** The account's profile counts now. */
+async function profileCounts(ig: InstagramClient, watch: Watch, signal: AbortSignal): Promise<AccountCounts> {
+	const user = await ig.users.getByUsername(watch.target, { signal })
+	return { followers: user.follower_count, following: user.following_count, posts: user.media_count }
+}
+
+/**
+ * The follower list this run stores, and whether it is finished already. The watch's pending list is
+ * kept when it is fresh (`CONTINUE_LIST_SECONDS`): a finished one as it is, an unfinished one to be
+ * continued. Otherwise it is replaced by a new list and deleted (a snapshot's list is only replaced:
+ * never reused, never deleted): a finished or cancelled list that stood still, or one of the other
+ * Instagram, whose pages this one's do not continue. An unfinished list that stood still starts over.
+ */
+function followerList(watch: Watch, watches: WatchStore, jobs: JobStore): { id: number; finished: boolean } {
+	const pendingId = watches.pendingJob(watch.id)
+	const pending = pendingId === null ? undefined : jobs.get(pendingId)
+	const usable = pending && !heldBySnapshot(watches.store, pending.id) && !jobs.otherWorld(pending)
+	if (usable && pending.status === 'done' && !stoodStill(pending.updated_at))
+		return { id: pending.id, finished: true }
+	if (usable && pending.status !== 'done' && pending.status !== 'cancelled') {
+		if (stoodStill(pending.updated_at) && jobs.liveRunner(pending.id) === null) jobs.reset(pending.id)
+		else if (pending.status !== 'queued' && pending.status !== 'running') jobs.setStatus(pending.id, 'queued')
+		return { id: pending.id, finished: false }
+	}
+	const create = () => jobs.create({ kind: 'followers', target: watch.target }, WATCH_JOB_OWNER).id
+	return { id: watches.replacePendingJob(watch, create), finished: false }
+}
+
 /**
  * Runs the watch once and stores its snapshot. On failure it records why on the watch and throws:
  * the client's error as it came (a missing account, a rate limit) or a WatchRunError.
@@ -101,32 +131,20 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 				startedAt
 			)
 		}
-		const user = await ig.users.getByUsername(watch.target, { signal })
-		const counts = {
-			followers: user.follower_count,
-			following: user.following_count,
-			posts: user.media_count
-		}
+		const counts = await profileCounts(ig, watch, signal)
 		if (!watch.followers)
 			return watches.addSnapshot(watch.id, { takenAt: new Date().toISOString(), counts }, startedAt)
-		jobId = watches.pendingJob(watch.id)
-		const pending = jobId === null ? undefined : jobs.get(jobId)
-		// A list begun from the other Instagram (demo or real) is not continued with this one's pages.
-		if (!pending || pending.status === 'done' || pending.status === 'cancelled' || jobs.otherWorld(pending)) {
-			jobId = jobs.create({ kind: 'followers', target: watch.target }, WATCH_JOB_OWNER).id
-			watches.setPendingJob(watch.id, jobId)
-		} else if (stoodStill(pending.updated_at) && jobs.liveRunner(pending.id) === null) {
-			jobs.reset(pending.id)
-		} else if (pending.status !== 'queued' && pending.status !== 'running') {
-			jobs.setStatus(pending.id, 'queued')
-		}
-		const job = await runJob(jobs, jobId as number, {
-			ig,
-			signal,
-			dataDir: options.dataDir,
-			beforePage: options.beforePage,
-			onEvent: options.onEvent
-		})
+		const list = followerList(watch, watches, jobs)
+		jobId = list.id
+		const job = list.finished
+			? (jobs.get(jobId) as Job)
+			: await runJob(jobs, jobId, {
+					ig,
+					signal,
+					dataDir: options.dataDir,
+					beforePage: options.beforePage,
+					onEvent: options.onEvent
+				})
 		if (signal.aborted) throw new WatchRunError('stopped before the follower list was complete')
 		if (job.status !== 'done')
 			throw new WatchRunError(
@@ -135,11 +153,15 @@ export async function runWatch(watch: Watch, options: WatchRunOptions): Promise<
 			)
 		await recheckMissing(watch.id, job.id, { ...options, signal })
 		if (signal.aborted) throw new WatchRunError('stopped before the follower list was complete')
+		// The counts of the moment the list is complete, as `taken_at` is: those read before the walk
+		// are of another time when followers came and went during it. A failed read fails the run; its
+		// list is kept, and a retry within the hour stores it after reading the counts again.
+		const countsAfter = await profileCounts(ig, watch, signal)
 		return watches.addSnapshot(
 			watch.id,
 			{
 				takenAt: new Date().toISOString(),
-				counts,
+				counts: countsAfter,
 				followerJobId: job.id,
 				followerListSize: jobs.get(job.id)?.collected ?? job.collected
 			},

@@ -39,11 +39,12 @@ export interface WatchSchedulerOptions {
 	onEvent?: (watch: Watch, event: JobEvent) => void
 }
 
-/** The outcome of one watch's run. */
+/** The outcome of one watch's run: its snapshot, why it failed, or why it was not run (`skipped`). */
 export interface WatchOutcome {
 	watch: Watch
 	snapshot?: Snapshot
 	error?: string
+	skipped?: string
 }
 
 /** How often a run asked for while another process runs the watch looks whether that run ended. */

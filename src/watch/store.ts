@@ -5,6 +5,7 @@
  */
 import type { Store } from '../store/db'
 import { otherWorld, sameWorld, worldValue } from '../store/world'
+import { deleteLooseLists, lastFollowerJob, listsOfWatch, recordsOnlyIn } from './follower-lists'
 import { RunLeases } from './run-lease'
 import { type SnapshotRow, toSnapshot, toWatch, type WatchRow } from './store-rows'
 import {
@@ -142,7 +143,7 @@ export class WatchStore {
 			.map(toWatch)
 	}
 
-	/** The unfinished follower collection of the watch's current run, if any. */
+	/** The follower list of the watch's run not yet stored as a snapshot (unfinished or not), if any. */
 	pendingJob(id: number): number | null {
 		return (
 			this.store.db
@@ -153,6 +154,20 @@ export class WatchStore {
 
 	setPendingJob(id: number, jobId: number | null): void {
 		this.store.db.query('UPDATE watches SET pending_job_id = ? WHERE id = ?').run(jobId, id)
+	}
+
+	/**
+	 * Makes the job `create` returns the pending list of account watch `watch`, in one transaction
+	 * that deletes the list it replaces (and any other of the account nothing holds): a snapshot's
+	 * list stays. Returns the new job's id.
+	 */
+	replacePendingJob(watch: Pick<Watch, 'id' | 'target'>, create: () => number): number {
+		return this.store.transaction(() => {
+			const jobId = create()
+			this.setPendingJob(watch.id, jobId)
+			deleteLooseLists(this.store, watch.target)
+			return jobId
+		})
 	}
 
 	/**
@@ -238,8 +253,8 @@ export class WatchStore {
 		if (!from || !to) return undefined
 		const lists = from.follower_job_id !== null && to.follower_job_id !== null
 		const [fromJob, toJob] = [from.follower_job_id as number, to.follower_job_id as number]
-		const gained = lists ? this.recordsOnlyIn(toJob, fromJob) : null
-		const lost = lists ? this.recordsOnlyIn(fromJob, toJob) : null
+		const gained = lists ? recordsOnlyIn(this.store, toJob, fromJob) : null
+		const lost = lists ? recordsOnlyIn(this.store, fromJob, toJob) : null
 		const counts: Record<string, CountChange> = {}
 		const fields = ['followers', 'following', 'posts', 'media_count', 'follower_list_size'] as const
 		for (const field of fields)
@@ -250,39 +265,22 @@ export class WatchStore {
 		return { watch_id: watchId, from: older, to: newer, gained, lost, counts, top_posts: topPosts }
 	}
 
-	/** The records of job `inJob` whose keys job `notInJob` lacks, in `inJob`'s order (at most `limit`). */
-	recordsOnlyIn(inJob: number, notInJob: number, limit = -1): unknown[] {
-		return this.store.db
-			.query<{ data: string }, [number, number, number]>(
-				`SELECT data FROM job_records WHERE job_id = ? AND record_key NOT IN
-				 (SELECT record_key FROM job_records WHERE job_id = ?) ORDER BY seq LIMIT ?`
-			)
-			.all(inJob, notInJob, limit)
-			.map((row) => JSON.parse(row.data))
-	}
-
 	/** The follower list (its job) of the watch's newest snapshot that has one, or null. */
 	lastFollowerJob(watchId: number): number | null {
-		const row = this.store.db
-			.query<{ job: number }, [number]>(
-				`SELECT follower_job_id AS job FROM watch_snapshots
-				 WHERE watch_id = ? AND follower_job_id IS NOT NULL ORDER BY id DESC LIMIT 1`
-			)
-			.get(watchId)
-		return row?.job ?? null
+		return lastFollowerJob(this.store, watchId)
 	}
 
-	/** Deletes the watch, its snapshots and their follower lists. False when there was none. */
+	/**
+	 * Deletes the watch, its snapshots, their follower lists and its pending run's, and any list of
+	 * the account nothing holds (follower-lists.ts). False when there was none.
+	 */
 	delete(id: number): boolean {
 		return this.store.transaction(() => {
-			const jobIds = this.store.db
-				.query<{ job: number }, [number, number]>(
-					`SELECT follower_job_id AS job FROM watch_snapshots WHERE watch_id = ? AND follower_job_id IS NOT NULL
-					 UNION SELECT pending_job_id FROM watches WHERE id = ? AND pending_job_id IS NOT NULL`
-				)
-				.all(id, id)
+			const watch = this.get(id)
+			const jobIds = listsOfWatch(this.store, id)
 			const deleted = this.store.db.query('DELETE FROM watches WHERE id = ?').run(id).changes > 0
-			for (const { job } of jobIds) this.store.db.query('DELETE FROM jobs WHERE id = ?').run(job)
+			for (const job of jobIds) this.store.db.query('DELETE FROM jobs WHERE id = ?').run(job)
+			if (watch?.kind === 'account') deleteLooseLists(this.store, watch.target)
 			return deleted
 		})
 	}

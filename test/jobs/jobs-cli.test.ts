@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { JobStore } from '../../src/jobs/store'
 import { type Simulator, startSimulator } from '../../src/simulator/server'
 import { openStore } from '../../src/store/db'
+import { WatchStore } from '../../src/watch/store'
 import { compiledBinary } from '../support/binary'
 import { runProcess } from '../support/process'
 
@@ -70,6 +71,15 @@ test('smkit jobs lists, shows, exports and deletes the jobs of every process on 
 	shared.setStatus(limited.id, 'done')
 	const snapshot = shared.create({ kind: 'followers', target: 'mega.travel', limit: null }, 'watch')
 	shared.setStatus(snapshot.id, 'done')
+	// The follower list of a watch's snapshot: a watch-owned job nothing holds would be deleted.
+	const watches = new WatchStore(store)
+	const watch = watches.create({
+		kind: 'account',
+		target: 'mega.travel',
+		every_seconds: 86_400,
+		followers: true
+	})
+	watches.addSnapshot(watch.id, { takenAt: new Date().toISOString(), followerJobId: snapshot.id }, new Date())
 	const dead = Bun.spawn(['true'])
 	await dead.exited
 	const killed = shared.create({ kind: 'following', target: 'luna.explorer', limit: 20 }, 'cli')

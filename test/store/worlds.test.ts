@@ -164,7 +164,8 @@ describe('watches', () => {
 		} finally {
 			await scheduler.stop()
 		}
-		expect(demoJobs.get(pending.id)?.status).toBe('paused')
+		// Replaced, it belongs to nothing: deleted, not left behind.
+		expect(demoJobs.get(pending.id)).toBeUndefined()
 	})
 
 	test('a watch not known to be demo or real becomes what its first run reads', async () => {

@@ -1,0 +1,68 @@
+/**
+ * The jobs that hold watches' follower lists (owner `watch`), as the watches tables point at them:
+ * a snapshot's list (`watch_snapshots.follower_job_id`) or the list of a run not yet stored
+ * (`watches.pending_job_id`). A list neither holds belongs to nothing: a run that replaces its list
+ * and `watch remove` delete such lists of the account, so none is left in the store.
+ */
+import type { Store } from '../store/db'
+
+/** Owner of the jobs that collect watches' follower lists (the Jobs panel does not list them). */
+export const WATCH_JOB_OWNER = 'watch'
+
+/** Whether a snapshot holds job `jobId` as its list: such a list is never deleted or reused by a run. */
+export function heldBySnapshot(store: Store, jobId: number): boolean {
+	return (
+		store.db
+			.query<{ held: number }, [number]>(
+				'SELECT EXISTS (SELECT 1 FROM watch_snapshots WHERE follower_job_id = ?) AS held'
+			)
+			.get(jobId)?.held === 1
+	)
+}
+
+/**
+ * Deletes the follower lists of account `target` that no snapshot and no watch's run holds: a list
+ * a run replaced, a removed watch's (earlier versions left such lists behind). Returns how many.
+ */
+export function deleteLooseLists(store: Store, target: string): number {
+	return store.db
+		.query(
+			`DELETE FROM jobs WHERE owner = ? AND kind = 'followers' AND target = ?
+			 AND id NOT IN (SELECT follower_job_id FROM watch_snapshots WHERE follower_job_id IS NOT NULL)
+			 AND id NOT IN (SELECT pending_job_id FROM watches WHERE pending_job_id IS NOT NULL)`
+		)
+		.run(WATCH_JOB_OWNER, target).changes
+}
+
+/** The lists of watch `id`: its snapshots' and its pending run's. */
+export function listsOfWatch(store: Store, id: number): number[] {
+	return store.db
+		.query<{ job: number }, [number, number]>(
+			`SELECT follower_job_id AS job FROM watch_snapshots WHERE watch_id = ? AND follower_job_id IS NOT NULL
+			 UNION SELECT pending_job_id FROM watches WHERE id = ? AND pending_job_id IS NOT NULL`
+		)
+		.all(id, id)
+		.map((row) => row.job)
+}
+
+/** The records of job `inJob` whose keys job `notInJob` lacks, in `inJob`'s order (at most `limit`). */
+export function recordsOnlyIn(store: Store, inJob: number, notInJob: number, limit = -1): unknown[] {
+	return store.db
+		.query<{ data: string }, [number, number, number]>(
+			`SELECT data FROM job_records WHERE job_id = ? AND record_key NOT IN
+			 (SELECT record_key FROM job_records WHERE job_id = ?) ORDER BY seq LIMIT ?`
+		)
+		.all(inJob, notInJob, limit)
+		.map((row) => JSON.parse(row.data))
+}
+
+/** The list (its job) of the watch's newest snapshot that has one, or null. */
+export function lastFollowerJob(store: Store, watchId: number): number | null {
+	const row = store.db
+		.query<{ job: number }, [number]>(
+			`SELECT follower_job_id AS job FROM watch_snapshots
+			 WHERE watch_id = ? AND follower_job_id IS NOT NULL ORDER BY id DESC LIMIT 1`
+		)
+		.get(watchId)
+	return row?.job ?? null
+}
