@@ -18,6 +18,7 @@ import { openInstagram } from '../demo'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
+import { formatHours, storeDemoClock } from '../store/demo-clock'
 import { EXPORT_FORMATS, exportFormatFor } from './export'
 import { checkOutPath } from './export-file'
 import { KIND_SOURCES, TARGET_HINTS } from './kinds'
@@ -119,6 +120,10 @@ export async function runCollect(
 	const jobs = new JobStore(store, { demo: options.demo })
 	let jobId: number | undefined
 	try {
+		// Demo time as this store's demo world was left (by a playground), before anything is read.
+		const demoTime = await storeDemoClock(store, instagram.demo)
+		if (demoTime?.moved)
+			log(`Demo time: ${formatHours(demoTime.moved)} on, as this store's demo world was left`)
 		const spec = { kind, target, limit: options.limit ?? null }
 		// Claimed before anything is written: a second collect of the same list on this --db would
 		// otherwise rewrite the --out file under the first, or wipe its records with --fresh.

@@ -25,6 +25,7 @@ import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { resolveUpstream } from '../server/upstream-options'
 import { missingStoreFolder, openStore, type Store } from '../store/db'
+import { storeDemoClock } from '../store/demo-clock'
 import { WatchStore } from '../watch/store'
 import { HTTP_ONLY, MCP_HTTP_PORT, mcpOptions } from './options'
 import { answerInvalidParams } from './request-guard'
@@ -35,6 +36,16 @@ import { LineTransport } from './stdio-transport'
  * The store of this server, opened on first use: its jobs (owner `mcp`, resumed from the last run)
  * and the watches `smkit watch` and the playground keep there.
  */
+/** Runs `use` on the store at `dbPath`, opened for it alone. */
+async function withStore<Result>(dbPath: string, use: (store: Store) => Promise<Result>): Promise<Result> {
+	const store = openStore(dbPath)
+	try {
+		return await use(store)
+	} finally {
+		store.close()
+	}
+}
+
 function lazyStore(dbPath: string, ig: McpServerOptions['client'], demo: boolean) {
 	let opened: { store: Store; manager: JobManager } | undefined
 	return {
@@ -107,6 +118,8 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	// cannot be opened is said then.
 	if (existsSync(options.dbPath))
 		try {
+			// Demo time as this store's demo world was left (by a playground), before any job resumes.
+			if (instagram.demo) await withStore(options.dbPath, (store) => storeDemoClock(store, instagram.demo))
 			jobs.manager()
 		} catch {
 			// Said to the client when a tool needs the store.

@@ -6,7 +6,7 @@
 import { dirname } from 'node:path'
 import { permissionOption } from '../agent/options'
 import { loadEnvFile, mergeEnv } from '../client/env'
-import { DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
+import { DEMO_USERNAME, demoDescription, openInstagram, type SimulatorClock } from '../demo'
 import { JobManager } from '../jobs/manager'
 import { OUTSIDE_OWNERS } from '../jobs/outside'
 import { JobStore } from '../jobs/store'
@@ -23,6 +23,7 @@ import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { RECONNECT_HINT } from '../session/connect'
 import { describeSession } from '../session/start-line'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { formatHours, storeDemoClock } from '../store/demo-clock'
 import { WatchScheduler } from '../watch/scheduler'
 import { WatchStore } from '../watch/store'
 import { createPlaygroundAi } from './ai'
@@ -72,12 +73,20 @@ export async function startPlaygroundServer(
 	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const ig = instagram.client
 	let store: Store
+	let demoClock: { clock: SimulatorClock; moved: number } | undefined
 	try {
 		store = openStore(options.dbPath)
+		// Demo time as this store's demo world was left (a playground before, `smkit watch run --demo`).
+		demoClock = await storeDemoClock(store, instagram.demo).catch((error: unknown) => {
+			store.close()
+			throw error
+		})
 	} catch (error) {
 		await instagram.stop()
 		throw error
 	}
+	if (demoClock?.moved)
+		print(`Demo time: ${formatHours(demoClock.moved)} on, as this store's demo world was left`)
 	// Jobs of `smkit collect` and the MCP server on this store are listed too (src/jobs/outside.ts).
 	const jobs = new JobManager({
 		jobs: new JobStore(store, { demo: options.demo }),
@@ -117,7 +126,7 @@ export async function startPlaygroundServer(
 				jobs,
 				envPath: options.envPath,
 				watches,
-				demoClock: instagram.demo?.clock
+				demoClock: demoClock?.clock
 			})
 	})
 	const resumed = jobs.resumeInterrupted()

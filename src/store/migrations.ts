@@ -186,5 +186,29 @@ UPDATE watches SET demo = CASE WHEN top_posts ${DEMO_MARK} THEN 1 ELSE 0 END
 `
 }
 
+/**
+ * `demo-clock-1`: how far demo mode's simulated Instagram has moved (src/store/demo-clock.ts), one
+ * row. Every process in demo mode on this store starts its simulator at this reading, so a
+ * playground that moved demo time and `smkit watch run --demo` read one world.
+ */
+const DEMO_CLOCK_1: Migration = {
+	id: 'demo-clock-1',
+	sql: `
+CREATE TABLE demo_clock (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	hours REAL NOT NULL,
+	updated_at TEXT NOT NULL
+);
+`
+}
+
 /** All migrations, oldest first. */
-export const MIGRATIONS: readonly Migration[] = [JOBS_1, JOBS_2, WATCHES_1, LISTS_1, WATCHES_2, WORLDS_1]
+export const MIGRATIONS: readonly Migration[] = [
+	JOBS_1,
+	JOBS_2,
+	WATCHES_1,
+	LISTS_1,
+	WATCHES_2,
+	WORLDS_1,
+	DEMO_CLOCK_1
+]

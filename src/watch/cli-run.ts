@@ -62,8 +62,11 @@ export async function runWatches(
 		return
 	}
 	const outcomes: WatchOutcome[] = []
-	const interrupted = await withInstagram(options, (ig) =>
-		runEach(store, watches, { targets, dueAt }, ig, options, outcomes)
+	// Demo time as a playground on this store left it: both read one demo world.
+	const interrupted = await withInstagram(
+		options,
+		(ig) => runEach(store, watches, { targets, dueAt }, ig, options, outcomes),
+		store
 	)
 	// Interrupted, the list would read as complete (`[]`: none due): JSON says it failed instead.
 	if (options.json && !interrupted) printJson(outcomes)
