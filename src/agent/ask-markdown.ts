@@ -4,8 +4,9 @@
  * servers and piped output never use.
  */
 import { styleText } from 'node:util'
-import { Marked, type Tokens } from 'marked'
+import { Marked, type Token, type Tokens } from 'marked'
 import { markedTerminal } from 'marked-terminal'
+import { terminalText } from '../cli-error'
 
 type Style = Parameters<typeof styleText>[0]
 
@@ -22,10 +23,55 @@ function styler(colour: boolean) {
 const escapeSequences = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\))/g
 
 /**
+ * Deepest nesting of lists and block quotes (a list in a list, a quote in a list, ...) that is
+ * rendered. marked-terminal wraps every list item in chalk's reset, which repeats each reset code
+ * already inside it: the rendering doubles with each level (a 1 KB list 30 levels deep would take
+ * gigabytes). A deeper answer is printed as its plain text.
+ */
+export const renderedNestingLimit = 6
+
+/**
+ * Longest rendering kept, for an answer of `length` characters: a second guard, should anything
+ * else in the renderer grow out of proportion. A longer rendering is dropped for the plain text.
+ * A table or highlighted code is a few times its Markdown; a list six levels deep, with the resets
+ * doubled, up to about 60 times.
+ */
+export function renderedLimit(length: number): number {
+	return 64 * 1024 + 128 * length
+}
+
+/**
+ * How deeply lists and block quotes nest in `tokens`, one walk over them; the count stops at the
+ * first level beyond `limit`.
+ */
+export function nestingDepth(tokens: readonly Token[], limit = renderedNestingLimit): number {
+	let deepest = 0
+	const pending: [Token, number][] = tokens.map((token) => [token, 0])
+	for (let next = pending.pop(); next; next = pending.pop()) {
+		const [token, outer] = next
+		const depth = token.type === 'list' || token.type === 'blockquote' ? outer + 1 : outer
+		if (depth > limit) return depth
+		deepest = Math.max(deepest, depth)
+		const children = [
+			...('items' in token ? token.items : []),
+			...('tokens' in token ? (token.tokens ?? []) : [])
+		]
+		for (const child of children) pending.push([child, depth])
+	}
+	return deepest
+}
+
+/** The answer as it came, control characters shown as text: for what the renderer cannot take. */
+function plainText(markdown: string): string {
+	return terminalText(markdown).replace(/\n+$/, '')
+}
+
+/**
  * Renders Markdown for the terminal: the terminal's width, at most 100 columns. Some pseudo
  * terminals (script, CI runners) report 0 columns; reflowing to that would print nothing.
  * `colour` false (or NO_COLOR set to anything but '') keeps the layout and drops every escape code,
- * hyperlinks included (a link is then `text (url)`).
+ * hyperlinks included (a link is then `text (url)`). An answer nested more deeply than
+ * `renderedNestingLimit`, or whose rendering would pass `renderedLimit`, is printed as plain text.
  */
 export function renderMarkdown(
 	markdown: string,
@@ -71,7 +117,11 @@ export function renderMarkdown(
 			}
 		}
 	})
-	const rendered = (marked.parse(markdown, { async: false }) as string).replace(/\n+$/, '')
+	// Lexed apart from rendering, so the nesting is known before any of the renderer's work is done.
+	const tokens = marked.lexer(markdown)
+	if (nestingDepth(tokens) > renderedNestingLimit) return plainText(markdown)
+	const rendered = marked.parser(tokens).replace(/\n+$/, '')
+	if (rendered.length > renderedLimit(markdown.length)) return plainText(markdown)
 	// Paragraphs and list items (chalk's reset), code blocks and tables are styled by libraries that
 	// follow their own terminal detection, which ignores NO_COLOR: without colour those codes go too.
 	return colour ? rendered : rendered.replace(escapeSequences, '')
