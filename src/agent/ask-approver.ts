@@ -4,14 +4,16 @@
  * code, writing files, or that one write method; comments and messages are asked every time). An
  * answer counts only when typed after its prompt is shown. Prompts are asked one at a time
  * (parallel tasks wait their turn instead of blocking the others); a task's prompt names it, and
- * progress lines said meanwhile wait for the answer (`say`). Without a terminal every action
- * that needs asking is denied, with a message naming --full-access, and the ask exits 1 (see
- * `deniedKinds`).
+ * progress lines said meanwhile wait for the answer (`say`). A write on the account is shown whole
+ * (ask-approval-detail.ts); one too long to show whole is denied without asking. Without a
+ * terminal every action that needs asking is denied, with a message naming --full-access, and the
+ * ask exits 1 (see `deniedKinds`).
  */
 
 import { dlopen, FFIType } from 'bun:ffi'
 import { createInterface } from 'node:readline/promises'
 import { revealInvisible, terminalText } from '../cli-error'
+import { approvalDetail } from './ask-approval-detail'
 import { paint } from './ask-terminal'
 import { type ActionKind, type ApprovalRequest, type Approver, approvalScope } from './permissions'
 
@@ -70,16 +72,6 @@ const kindLabels: Record<ActionKind, string> = {
 	code_run: 'RUN CODE',
 	write_call: 'WRITE ON THE ACCOUNT',
 	file_write: 'WRITE A FILE'
-}
-
-function showDetail(detail: string): string {
-	// What is approved is shown as it is: no character may make it read otherwise (see revealInvisible).
-	const lines = terminalText(revealInvisible(detail)).split('\n')
-	const shown = lines
-		.slice(0, 40)
-		.map((line) => `  │ ${line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line}`)
-	if (lines.length > 40) shown.push(`  │ … ${lines.length - 40} more lines`)
-	return shown.join('\n')
 }
 
 /** One task's view of a shared terminal approver (parallel tasks). */
@@ -149,7 +141,12 @@ export function createTerminalApprover(options: {
 				? `${label}: ${title}`
 				: `Task ${asker.task} wants to ${label.toLowerCase()}: ${title}`
 		process.stderr.write(`\n${paint(['bold', 'yellow'], `⚠ ${heading}`)}\n`)
-		process.stderr.write(`${showDetail(request.detail)}\n`)
+		const shown = approvalDetail(request, process.stderr.columns)
+		process.stderr.write(`${shown.detail}\n`)
+		if (shown.refusal) {
+			process.stderr.write(`${paint('yellow', shown.refusal)}\n`)
+			return false
+		}
 		// No [a]lways where it would not hold: comments and messages (they carry text out of the
 		// account) and everything under ask_every are asked every time.
 		const allow = asker.task === undefined ? 'Allow?' : `Allow task ${asker.task}?`
