@@ -39,7 +39,10 @@ export async function restoreDemoClock<Reading extends { hours: number }>(
 	store: Store,
 	clock: DemoClock<Reading>
 ): Promise<number> {
-	const behind = storedDemoHours(store) - (await clock()).hours
+	const stored = storedDemoHours(store)
+	// Demo time never moved on this store (the usual case): the simulator is not even asked.
+	if (stored <= 0) return 0
+	const behind = stored - (await clock()).hours
 	let left = behind
 	// Whole moves of at most a week; the events of each hour apply as the clock passes it.
 	while (left > 1e-9) {
