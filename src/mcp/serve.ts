@@ -25,8 +25,8 @@ import { securityGuard } from '../server/security'
 import { waitForStopSignal } from '../server/signals'
 import { resolveUpstream } from '../server/upstream-options'
 import { missingStoreFolder, openStore, type Store } from '../store/db'
-import { storeDemoClock } from '../store/demo-clock'
 import { WatchStore } from '../watch/store'
+import { followDemoTime } from './demo-time'
 import { HTTP_ONLY, MCP_HTTP_PORT, mcpOptions } from './options'
 import { answerInvalidParams } from './request-guard'
 import { createMcpServer, type McpServerOptions, toolCallsSettled } from './server'
@@ -36,16 +36,6 @@ import { LineTransport } from './stdio-transport'
  * The store of this server, opened on first use: its jobs (owner `mcp`, resumed from the last run)
  * and the watches `smkit watch` and the playground keep there.
  */
-/** Runs `use` on the store at `dbPath`, opened for it alone. */
-async function withStore<Result>(dbPath: string, use: (store: Store) => Promise<Result>): Promise<Result> {
-	const store = openStore(dbPath)
-	try {
-		return await use(store)
-	} finally {
-		store.close()
-	}
-}
-
 function lazyStore(dbPath: string, ig: McpServerOptions['client'], demo: boolean) {
 	let opened: { store: Store; manager: JobManager } | undefined
 	return {
@@ -116,10 +106,10 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 	// Jobs an earlier smkit mcp left unfinished continue now, as the playground's do at its start
 	// (not at the first job tool). A store not there yet is made only when a tool needs it; one that
 	// cannot be opened is said then.
+	// Demo time as a playground on the store left it, before any job resumes, and as it moves it.
+	const demoTime = instagram.demo ? await followDemoTime(options.dbPath, instagram.demo, log) : undefined
 	if (existsSync(options.dbPath))
 		try {
-			// Demo time as this store's demo world was left (by a playground), before any job resumes.
-			if (instagram.demo) await withStore(options.dbPath, (store) => storeDemoClock(store, instagram.demo))
 			jobs.manager()
 		} catch {
 			// Said to the client when a tool needs the store.
@@ -142,6 +132,7 @@ export async function runMcp(raw: Record<string, unknown> = {}): Promise<void> {
 			? 'Instagram account from the environment file'
 			: 'not logged in: public tools only'
 	const stopAll = async () => {
+		demoTime?.stop()
 		await jobs.stop()
 		await instagram.stop()
 	}

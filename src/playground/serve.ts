@@ -6,7 +6,7 @@
 import { dirname } from 'node:path'
 import { permissionOption } from '../agent/options'
 import { loadEnvFile, mergeEnv } from '../client/env'
-import { DEMO_USERNAME, demoDescription, openInstagram, type SimulatorClock } from '../demo'
+import { type ClockReading, DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
 import { JobManager } from '../jobs/manager'
 import { OUTSIDE_OWNERS } from '../jobs/outside'
 import { JobStore } from '../jobs/store'
@@ -23,7 +23,8 @@ import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { RECONNECT_HINT } from '../session/connect'
 import { describeSession } from '../session/start-line'
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
-import { formatHours, storeDemoClock } from '../store/demo-clock'
+import { FOLLOW_DEMO_CLOCK_MS, formatHours, type StoreDemoClock, storeDemoClock } from '../store/demo-clock'
+import { dropUnstoredLists } from '../watch/follower-lists'
 import { WatchScheduler } from '../watch/scheduler'
 import { WatchStore } from '../watch/store'
 import { createPlaygroundAi } from './ai'
@@ -73,11 +74,16 @@ export async function startPlaygroundServer(
 	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const ig = instagram.client
 	let store: Store
-	let demoClock: { clock: SimulatorClock; moved: number } | undefined
+	let demoClock: StoreDemoClock<ClockReading> | undefined
 	try {
 		store = openStore(options.dbPath)
 		// Demo time as this store's demo world was left (a playground before, `smkit watch run --demo`).
-		demoClock = await storeDemoClock(store, instagram.demo).catch((error: unknown) => {
+		// Later moves of another demo process on the store are followed; a move here drops the
+		// follower lists of watch runs not yet stored (they describe the world before it).
+		demoClock = await storeDemoClock(store, instagram.demo, {
+			followMs: FOLLOW_DEMO_CLOCK_MS,
+			onMoved: () => dropUnstoredLists(store)
+		}).catch((error: unknown) => {
 			store.close()
 			throw error
 		})
@@ -98,7 +104,8 @@ export async function startPlaygroundServer(
 		watches: new WatchStore(store, { demo: options.demo }),
 		jobs: jobs.jobs,
 		ig,
-		dataDir: dirname(options.dbPath)
+		dataDir: dirname(options.dbPath),
+		beforeRun: demoClock?.sync
 	})
 	const ai =
 		hooks.createAi?.(env, options) ?? createPlaygroundAi({ env, client: ig, permission: options.permission })
@@ -109,6 +116,7 @@ export async function startPlaygroundServer(
 		print,
 		onStop: async () => {
 			// Running jobs stop at a checkpoint and stay `running`: the next start resumes them.
+			demoClock?.stop()
 			await watches.stop()
 			await jobs.stop()
 			store.close()

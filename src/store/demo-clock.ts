@@ -2,11 +2,13 @@
  * Demo time kept with the store. Demo mode's simulated Instagram starts at the same moment in every
  * process, and its world is a function of its clock (the same reading gives the same followers and
  * posts). A playground that moved demo time records the reading here; every demo process opening
- * the store moves its own simulator to it first, so a playground and `smkit watch run --demo` on one
- * store read one world (posts never go backwards between their snapshots).
+ * the store moves its own simulator to it first, and a long-running one (a second playground, `smkit
+ * mcp`) follows later moves, so all of them read one world (posts never go backwards between
+ * snapshots).
  *
- *   await restoreDemoClock(store, demo.clock)           // at start, an in-process simulator only
- *   const clock = recordingDemoClock(store, demo.clock) // what the playground's demo time route moves
+ *   const kept = await storeDemoClock(store, demo, { followMs: FOLLOW_DEMO_CLOCK_MS })
+ *   await kept?.clock(24)     // moves demo time, recorded for the other processes
+ *   kept?.stop()              // before the store is closed
  *
  * A simulator of its own (`SMKIT_UPSTREAM_URL`) keeps its clock itself: neither applies to it.
  */
@@ -53,31 +55,60 @@ export async function restoreDemoClock<Reading extends { hours: number }>(
 	return Math.max(0, behind)
 }
 
-/** The clock, with every move recorded in the store. */
-export function recordingDemoClock<Reading extends { hours: number }>(
-	store: Store,
+/** Demo mode's clock as kept with a store (see `storeDemoClock`). */
+export interface StoreDemoClock<Reading extends { hours: number }> {
+	/** Reads or moves the clock; a move is recorded in the store. */
 	clock: DemoClock<Reading>
-): DemoClock<Reading> {
-	return async (advanceHours) => {
-		const reading = await clock(advanceHours)
-		if (advanceHours !== undefined) recordDemoHours(store, reading.hours)
-		return reading
-	}
+	/** Hours the clock moved at start to reach the store's reading. */
+	moved: number
+	/** Catches up with a move another process recorded since (resolves when done; never rejects). */
+	sync(): Promise<void>
+	/** Stops following the store (before it is closed). */
+	stop(): void
 }
 
+/** How often a running demo process looks whether another one moved demo time. */
+export const FOLLOW_DEMO_CLOCK_MS = 2000
+
 /**
- * Demo mode's clock on this store: an in-process simulator is first moved to the store's reading
- * (`moved`: the hours it moved) and its later moves are recorded; a simulator of its own is left as
- * it is. Undefined outside demo mode.
+ * Demo mode's clock on this store: an in-process simulator is first moved to the store's reading,
+ * then follows it (every `followMs`, and before each move of its own, so a move adds to the latest
+ * reading), and its moves are recorded, `onMoved` told after each. A simulator of its own
+ * (`SMKIT_UPSTREAM_URL`) is left as it is. Undefined outside demo mode.
  */
 export async function storeDemoClock<Reading extends { hours: number }>(
 	store: Store,
-	demo: { external: boolean; clock: DemoClock<Reading> } | undefined
-): Promise<{ clock: DemoClock<Reading>; moved: number } | undefined> {
+	demo: { external: boolean; clock: DemoClock<Reading> } | undefined,
+	options: { followMs?: number; onMoved?: () => void } = {}
+): Promise<StoreDemoClock<Reading> | undefined> {
 	if (!demo) return undefined
-	if (demo.external) return { clock: demo.clock, moved: 0 }
+	if (demo.external) return { clock: demo.clock, moved: 0, sync: async () => {}, stop: () => {} }
 	const moved = await restoreDemoClock(store, demo.clock)
-	return { clock: recordingDemoClock(store, demo.clock), moved }
+	// One change of the clock at a time: a follow and a move never interleave.
+	let chain: Promise<unknown> = Promise.resolve()
+	const serial = <Result>(work: () => Promise<Result>): Promise<Result> => {
+		const next = chain.then(work)
+		chain = next.catch(() => undefined)
+		return next
+	}
+	const sync = () =>
+		serial(() => restoreDemoClock(store, demo.clock)).then(
+			() => undefined,
+			() => undefined
+		)
+	const timer = options.followMs ? setInterval(() => void sync(), options.followMs) : undefined
+	timer?.unref?.()
+	const clock: DemoClock<Reading> = (advanceHours) =>
+		serial(async () => {
+			await restoreDemoClock(store, demo.clock)
+			const reading = await demo.clock(advanceHours)
+			if (advanceHours !== undefined) {
+				recordDemoHours(store, reading.hours)
+				options.onMoved?.()
+			}
+			return reading
+		})
+	return { clock, moved, sync, stop: () => clearInterval(timer) }
 }
 
 /** `72 h` or `1.5 h`: a move of demo time in words. */

@@ -4,6 +4,7 @@
  * (`watches.pending_job_id`). A list neither holds belongs to nothing: a run that replaces its list
  * and `watch remove` delete such lists of the account, so none is left in the store.
  */
+import { processAlive } from '../jobs/process-alive'
 import type { Store } from '../store/db'
 
 /** Owner of the jobs that collect watches' follower lists (the Jobs panel does not list them). */
@@ -65,4 +66,26 @@ export function lastFollowerJob(store: Store, watchId: number): number | null {
 		)
 		.get(watchId)
 	return row?.job ?? null
+}
+
+/**
+ * Drops the follower lists of runs not yet stored, when demo time moved: they describe the world
+ * before the move, and a run continuing or storing one would put counts of one moment beside a list
+ * of another. A list a live process is walking is left to it. Returns how many were dropped.
+ */
+export function dropUnstoredLists(store: Store): number {
+	const pending = store.db
+		.query<{ id: number; runner_pid: number | null }, []>(
+			`SELECT jobs.id, jobs.runner_pid FROM watches JOIN jobs ON jobs.id = watches.pending_job_id
+			 WHERE jobs.id NOT IN (SELECT follower_job_id FROM watch_snapshots WHERE follower_job_id IS NOT NULL)`
+		)
+		.all()
+		.filter((job) => job.runner_pid === null || !processAlive(job.runner_pid))
+	return store.transaction(() => {
+		for (const job of pending) {
+			store.db.query('UPDATE watches SET pending_job_id = NULL WHERE pending_job_id = ?').run(job.id)
+			store.db.query('DELETE FROM jobs WHERE id = ?').run(job.id)
+		}
+		return pending.length
+	})
 }

@@ -37,6 +37,8 @@ export interface WatchSchedulerOptions {
 	log?: (line: string) => void
 	/** Each event of a run's follower list collection, with the watch it is for. */
 	onEvent?: (watch: Watch, event: JobEvent) => void
+	/** Awaited before each run (demo mode: catch up with demo time another process moved). */
+	beforeRun?: () => Promise<void>
 }
 
 /** The outcome of one watch's run: its snapshot, why it failed, or why it was not run (`skipped`). */
@@ -179,6 +181,7 @@ export class WatchScheduler {
 			// Waited for another process's run: its snapshot, when it stored one, is this run's answer.
 			const latest = lastBefore === undefined ? undefined : this.watches.snapshots(id).at(-1)
 			if (latest && latest.id > (lastBefore as number)) return latest
+			await this.#options.beforeRun?.()
 			const limiter = this.#options.ig.stats.limiter
 			await waitForHeadroom(limiter, signal)
 			return await runWatch(watch, {

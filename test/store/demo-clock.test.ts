@@ -29,7 +29,7 @@ const counts = async (session: Awaited<ReturnType<typeof demoSession>>) => {
 	return { followers: user.follower_count, posts: user.media_count }
 }
 
-test('a move recorded by one demo process is where the next one on the store starts', async () => {
+test('a move recorded by one demo process is where the next one on the store starts, and one running follows', async () => {
 	const store = openStore(':memory:')
 	const first = await demoSession()
 	const kept = await storeDemoClock(store, first)
@@ -50,6 +50,36 @@ test('a move recorded by one demo process is where the next one on the store sta
 	await restored?.clock()
 	recordDemoHours(store, 24)
 	expect(storedDemoHours(store)).toBe(200)
+
+	// The first process moves on: the second, still running, catches up on its next look...
+	await kept?.clock(30)
+	await restored?.sync()
+	expect((await second.clock()).hours).toBe(230)
+	expect(await counts(second)).toEqual(await counts(first))
+	// ...and a move of its own adds to the latest reading, whoever made it.
+	await kept?.clock(10)
+	expect((await restored?.clock(5))?.hours).toBe(245)
+	expect(storedDemoHours(store)).toBe(245)
+	kept?.stop()
+	restored?.stop()
+	store.close()
+})
+
+test('a running demo process follows the store on its own, every followMs', async () => {
+	const store = openStore(':memory:')
+	const mover = await storeDemoClock(store, await demoSession())
+	const follower = await demoSession()
+	const following = await storeDemoClock(store, follower, { followMs: 20 })
+	await mover?.clock(12)
+	// Polled, not timed: the follower's clock reaches the move without being asked.
+	let hours = 0
+	for (let tries = 0; tries < 200 && hours < 12; tries++) {
+		await Bun.sleep(10)
+		hours = (await follower.clock()).hours
+	}
+	expect(hours).toBe(12)
+	following?.stop()
+	mover?.stop()
 	store.close()
 })
 

@@ -28,10 +28,10 @@ afterAll(async () => {
 	rmSync(folder, { recursive: true, force: true })
 })
 
-async function startPlayground() {
+async function startPlayground(db = 'd.db') {
 	const port = freePort()
 	const child = Bun.spawn(
-		[binary, 'playground', '--demo', '--port', String(port), '--db', 'd.db', '--env', 'none.env'],
+		[binary, 'playground', '--demo', '--port', String(port), '--db', db, '--env', 'none.env'],
 		{ cwd: folder, env, stdout: 'pipe', stderr: 'pipe' }
 	)
 	children.push(child)
@@ -79,4 +79,18 @@ test('a watch run from the command line reads the demo world a playground on the
 	expect((await api(second.url, '/api/demo/clock')).hours).toBe(72)
 	const again = await api(second.url, '/api/users/username/luna.explorer')
 	expect(again.media_count).toBe(profile.media_count)
+})
+
+test('two playgrounds on one store read one demo world: the second follows the first one’s moves', async () => {
+	const [one, two] = [await startPlayground('two.db'), await startPlayground('two.db')]
+	await api(one.url, '/api/watches', { username: 'luna.explorer' })
+	await api(one.url, '/api/demo/clock', { advance_hours: 48 })
+	const moved = await api(one.url, '/api/users/username/luna.explorer')
+	// A run in the second playground catches up first: its snapshot is of the same world.
+	const snapshot = await api(two.url, '/api/watches/1/run', {})
+	expect(snapshot).toMatchObject({ followers: moved.follower_count, posts: moved.media_count })
+	expect((await api(two.url, '/api/demo/clock')).hours).toBe(48)
+	// A move in the second adds to the latest reading, and the first follows it in turn.
+	expect((await api(two.url, '/api/demo/clock', { advance_hours: 24 })).hours).toBe(72)
+	expect((await api(one.url, '/api/demo/clock')).hours).toBe(72)
 })
