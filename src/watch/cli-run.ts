@@ -1,6 +1,7 @@
 /**
  * `smkit watch run [ID...]`: the due watches (or those named) one after another, each a snapshot,
- * reported as a line (or JSON) each; exit 1 when one failed, 130 when Ctrl-C stopped the run.
+ * reported as a line (or JSON) each; exit 1 when one failed, 130 when Ctrl-C stopped the run. A
+ * watch removed before or during its turn did not fail: it is skipped, as one another process runs.
  */
 import { dirname } from 'node:path'
 import { InterruptedError, NotFoundError, UsageError } from '../cli-error'
@@ -18,6 +19,9 @@ import type { Watch } from './types'
 
 /** Why a due watch was not run here (`skipped` of its outcome). */
 const SKIPPED = 'run by another process'
+
+/** Why a watch removed before or during its turn has no outcome of its own (`skipped`). */
+const REMOVED = 'removed'
 
 /** Runs the watches named by `args` (ids), or every due one. */
 export async function runWatches(
@@ -71,7 +75,8 @@ export async function runWatches(
 	// Interrupted, the list would read as complete (`[]`: none due): JSON says it failed instead.
 	if (options.json && !interrupted) printJson(outcomes)
 	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
-	// Of the watches run here: one skipped for another process neither failed nor ran.
+	// Of the watches run here: one skipped (another process ran it, or it was removed) neither failed
+	// nor ran.
 	const ran = outcomes.filter((outcome) => outcome.skipped === undefined).length
 	if (failed.length > 0) {
 		warn(
@@ -133,6 +138,12 @@ async function runEach(
 				}
 			: undefined
 	})
+	/** A watch not run here: listed with why (`skipped`), on its own line; neither ran nor failed. */
+	const skip = (watch: Watch, why: string) => {
+		outcomes.push({ watch: watches.get(watch.id) ?? watch, skipped: why })
+		const line = `skip    watch ${watch.id} ${label(watch)}: ${why}`
+		options.json ? warn(line) : print(line)
+	}
 	let interrupted = false
 	const interrupt = () => {
 		interrupted = true
@@ -148,12 +159,10 @@ async function runEach(
 					? scheduler.runIfDue(watch.id, dueAt)
 					: scheduler.run(watch.id)
 				).finally(endProgress)
+				// A playground on the same --db runs it now, or ran it since this run began. JSON lists
+				// it too: `[]` says none was due, not that one was left to another process.
 				if (!snapshot) {
-					// A playground on the same --db runs it now, or ran it since this run began. JSON lists
-					// it too: `[]` says none was due, not that one was left to another process.
-					outcomes.push({ watch: watches.get(watch.id) ?? watch, skipped: SKIPPED })
-					const line = `skip    watch ${watch.id} ${label(watch)}: ${SKIPPED}`
-					options.json ? warn(line) : print(line)
+					skip(watch, SKIPPED)
 					continue
 				}
 				// The watch as the run left it (last run, status, next run), not as it was before.
@@ -168,6 +177,13 @@ async function runEach(
 			} catch (error) {
 				// Stopped by Ctrl-C, not failed: no FAILED line, and the watch keeps its status.
 				if (interrupted) break
+				// Removed meanwhile (`smkit watch remove` in another shell, a playground): the user's
+				// choice, not a failure. Gone before its turn the scheduler fails it with `No watch N`,
+				// during its run the run fails it as removed; either way the store no longer has it.
+				if (!watches.get(watch.id)) {
+					skip(watch, REMOVED)
+					continue
+				}
 				// An expired or challenged session says how to fix it: cron mails this line to someone.
 				const message = (withSessionAdvice(error, ig.loggedIn) as Error).message
 				outcomes.push({ watch: watches.get(watch.id) ?? watch, error: message })
