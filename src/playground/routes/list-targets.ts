@@ -63,13 +63,15 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 					followers: body.followers ?? false
 				}))
 				// Each member not watched yet is looked up first, as one watch is: a member Instagram does
-				// not know would fail every run. A few at a time; the client's rate limits pace them.
+				// not know would fail every run. A few at a time; the client's rate limits pace them, and a
+				// look waits for its turn however long (no deadline of its own): one given up after the
+				// 15 s of a single watch's check would add an unknown member unchecked.
 				const looks = new Map<string, PromiseSettledResult<string | undefined>>()
 				const fresh = body.check === false ? [] : specs.filter((spec) => !store.find(spec.kind, spec.target))
 				for (let start = 0; start < fresh.length; start += LOOKUPS_AT_ONCE) {
 					const batch = fresh.slice(start, start + LOOKUPS_AT_ONCE)
 					const settled = await Promise.allSettled(
-						batch.map((spec) => checkWatchTarget(context.ig, spec, "watch it with 'check': false"))
+						batch.map((spec) => checkWatchTarget(context.ig, spec, "watch it with 'check': false", null))
 					)
 					for (const [index, spec] of batch.entries()) looks.set(spec.target, settled[index])
 				}
@@ -140,7 +142,7 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 					{
 						...unknownList,
 						description:
-							'Creates a watch of every member not watched yet (`existing` lists the others), each looked up first unless `check` is false: members Instagram does not know are listed in `not_found` and not watched; a look-up that fails otherwise adds the watch with a warning in the message. The body is a JSON object; `{}` takes the defaults (every 1d, no follower lists, checked).'
+							'Creates a watch of every member not watched yet (`existing` lists the others), each looked up first unless `check` is false: members Instagram does not know are listed in `not_found` and not watched; a look-up that fails otherwise adds the watch with a warning in the message. The look-ups wait for the rate limits (about 20 a minute at speed normal), never giving up on a wait, so a long list takes as long to answer. The body is a JSON object; `{}` takes the defaults (every 1d, no follower lists, checked).'
 					}
 				)
 			}
