@@ -84,6 +84,11 @@ export interface PlaygroundDeps {
 	savedDir?: string
 	/** Demo mode: reported by /api/status and shown by the UI. */
 	demo?: boolean
+	/**
+	 * Demo mode: the origin serving the simulated Instagram's pictures now (`/api/status`
+	 * `demo_pictures`); records stored by an earlier demo process name the port of its simulator.
+	 */
+	demoPictures?: string
 	/** When the server started (default: now); /api/status reports the uptime from it. */
 	startedAt?: Date
 	/** AI chat, when available (see `PlaygroundAi`). */

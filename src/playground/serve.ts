@@ -134,7 +134,8 @@ export async function startPlaygroundServer(
 				jobs,
 				envPath: options.envPath,
 				watches,
-				demoClock: demoClock?.clock
+				demoClock: demoClock?.clock,
+				demoPictures: instagram.demo?.upstream
 			})
 	})
 	const resumed = jobs.resumeInterrupted()

@@ -139,6 +139,7 @@ export async function startDemoPlayground(
 			? { jobs: new JobManager({ jobs: options.sharedJobs, ig, shows: OUTSIDE_OWNERS }) }
 			: {}),
 		demo: true,
+		demoPictures: simulator.url,
 		savedDir: saved.path,
 		log: () => {},
 		security: { host: '127.0.0.1', token: options.token, publicPaths: uiPublicPaths() }

@@ -79,6 +79,10 @@ test('a watch run from the command line reads the demo world a playground on the
 	expect((await api(second.url, '/api/demo/clock')).hours).toBe(72)
 	const again = await api(second.url, '/api/users/username/luna.explorer')
 	expect(again.media_count).toBe(profile.media_count)
+	// Pictures stored by the first playground name its simulator's port; the page asks the new one.
+	const pictures = (await api(second.url, '/api/status')).demo_pictures
+	expect(again.profile_pic_url).toStartWith(`${pictures}/__sim/img/`)
+	expect(profile.profile_pic_url).not.toStartWith(`${pictures}/`)
 })
 
 test('two playgrounds on one store read one demo world: the second follows the first one’s moves', async () => {

@@ -9,6 +9,25 @@ import { getStatus } from './state'
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|localhost|\[::1\])$/i
 
+/** A simulated picture or video: the path every demo simulator serves the same way. */
+const DEMO_MEDIA_PATH = /^\/__sim\/(img|video)\//
+
+/**
+ * A demo picture's URL on the simulator serving now (`origin`): records stored by an earlier demo
+ * process (a watch's follower list, a job, a saved result) name the port of its simulator, gone since.
+ * Any other URL is returned as it is.
+ */
+export function currentDemoUrl(url: string, origin: string | null | undefined): string {
+	if (!origin) return url
+	try {
+		const parsed = new URL(url)
+		if (!LOOPBACK.test(parsed.hostname) || !DEMO_MEDIA_PATH.test(parsed.pathname)) return url
+		return `${origin.replace(/\/+$/, '')}${parsed.pathname}${parsed.search}`
+	} catch {
+		return url
+	}
+}
+
 /** True when this URL may be loaded under the current mode (see the file comment). */
 export function imageAllowed(url: string): boolean {
 	if (url.startsWith('data:')) return true
@@ -33,7 +52,9 @@ export function imagePlaceholder(label: string, className: string, reason: strin
 
 /** An image element for a data URL, or a placeholder when it must not or cannot load. */
 export function dataImage(url: unknown, label: string, className = 'thumb'): HTMLElement {
-	const source = safeImageUrl(url)
+	const status = getStatus()
+	const given = safeImageUrl(url)
+	const source = given && status?.demo ? currentDemoUrl(given, status.demo_pictures) : given
 	if (!source) return imagePlaceholder(label, className, 'no image')
 	if (!imageAllowed(source)) return imagePlaceholder(label, className, 'demo image not loaded')
 	const image = h('img', { className, attrs: { alt: label, loading: 'lazy', decoding: 'async' } })

@@ -21,6 +21,8 @@ export interface ServerStatus {
 	speed?: string
 	proxies?: { mode?: string; total?: number; available?: number } | null
 	demo?: boolean
+	/** Demo mode: the origin serving the simulated pictures now. */
+	demo_pictures?: string | null
 	ai_available?: boolean
 	ai_provider?: string | null
 	ai_model?: string | null

@@ -40,6 +40,10 @@ export const StatusData = t.Object(
 			{ description: 'Proxies in use (never their addresses or credentials here), or null' }
 		),
 		demo: t.Boolean({ description: 'Serving the built-in simulated Instagram' }),
+		demo_pictures: t.Union([t.String(), t.Null()], {
+			description:
+				"Demo mode: the origin serving the simulated pictures now (a record stored earlier may name another simulator's port; its path is the same); null outside demo mode"
+		}),
 		ai_available: t.Boolean(),
 		ai_provider: t.Union([t.String(), t.Null()]),
 		ai_model: t.Union([t.String(), t.Null()])
@@ -110,6 +114,7 @@ export const systemRoutes = ({ ig, deps, activity, startedAt }: PlaygroundContex
 								}
 							: null,
 						demo: Boolean(deps.demo),
+						demo_pictures: deps.demo ? (deps.demoPictures ?? null) : null,
 						ai_available: deps.ai?.available ?? false,
 						ai_provider: deps.ai?.provider ?? null,
 						ai_model: deps.ai?.model ?? null
