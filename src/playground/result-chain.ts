@@ -3,7 +3,10 @@
  * endpoint and query, `cursor` = the shown `next_cursor`) with the header {@link LOAD_MORE_HEADER}.
  * Such a page extends the result it continues, so the last result (what `POST /api/save` writes)
  * holds every record loaded so far, not only the last page. Without the header a page with a cursor
- * is a result of its own (History's re-run of a later page shows and saves that page).
+ * is a result of its own (History's re-run of a later page shows and saves that page). A "Load
+ * more" page whose list is no longer kept is kept on its own too, marked as a later page: the
+ * pages before it are on the screen that asked for it, not in the result, so a save naming how
+ * many records it shows is refused (routes/saved.ts).
  */
 
 /** Header of a "Load more" request (any value). */
@@ -22,9 +25,14 @@ export class KeptResult {
 	#envelope: unknown
 	#text: string | undefined
 
+	/**
+	 * `laterPage`: a "Load more" page kept on its own, its list no longer kept (it holds that page,
+	 * not the list from its first page).
+	 */
 	constructor(
 		readonly request: string,
-		envelope: unknown
+		envelope: unknown,
+		readonly laterPage = false
 	) {
 		this.#envelope = envelope
 	}
@@ -39,6 +47,12 @@ export class KeptResult {
 	serialised(text: string): void {
 		this.#text = text
 		this.#envelope = undefined
+	}
+
+	/** How many records it holds: the length of a list's `data`, else undefined. */
+	get records(): number | undefined {
+		const data = (this.envelope as { data?: unknown } | null)?.data
+		return Array.isArray(data) ? data.length : undefined
 	}
 }
 
@@ -93,7 +107,7 @@ export class ResultChains {
 			})
 			records = () => joined
 		} else {
-			const result = new KeptResult(requestLine, envelope)
+			const result = new KeptResult(requestLine, envelope, loadMore && url.searchParams.has('cursor'))
 			kept = result
 			records = () => (result.envelope as { data: unknown[] }).data
 		}

@@ -53,6 +53,17 @@ export function sanitizeName(raw: string): string | undefined {
 	return name === '' ? undefined : name
 }
 
+/** The name a file is saved under (`sanitizeName`); a 400 when nothing usable is left. */
+export function savedName(raw: string): string {
+	const name = sanitizeName(raw)
+	if (name === undefined)
+		throw new HttpError(
+			'bad_request',
+			'Invalid name: it needs a letter or a digit (the file name keeps letters, digits, _ and -, at most 100)'
+		)
+	return name
+}
+
 const isCode = (error: unknown, ...codes: string[]) =>
 	typeof error === 'object' && error !== null && codes.includes((error as { code?: string }).code ?? '')
 
@@ -92,12 +103,7 @@ export class SavedStore {
 
 	/** Saves `result` under a fresh name (`name`, else `name-2`, `name-3`...), atomically. */
 	async save(rawName: string, request: string, result: unknown): Promise<SaveReceipt> {
-		const base = sanitizeName(rawName)
-		if (!base)
-			throw new HttpError(
-				'bad_request',
-				'Invalid name: it needs a letter or a digit (the file name keeps letters, digits, _ and -, at most 100)'
-			)
+		const base = savedName(rawName)
 		await mkdir(this.directory, { recursive: true })
 		if (!this.swept) {
 			this.swept = true

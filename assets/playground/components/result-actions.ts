@@ -6,9 +6,11 @@
 
 import { h } from '../../common/dom'
 import { formatBytes } from '../../common/format'
-import { type ApiResult, apiDownload, apiGet, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
+import { type ApiResult, apiDownload, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
 import { whileBusy } from '../lib/focus'
+import { formatQuantity } from '../lib/format'
 import { type Collectable, collectAll, focusJobWhenShown } from '../lib/jobs'
+import { fetchListAgain } from '../lib/list-again'
 import { promptForName } from './dialogs'
 import { showToast } from './toast'
 
@@ -23,47 +25,88 @@ export function suggestName(path: string): string {
 	return cleaned.slice(0, 80) || 'result'
 }
 
+/** A list on screen, for Save: the request it started from (its first page) and how many records it shows. */
+export interface ShownList {
+	path: string
+	records: number
+}
+
+type SaveAnswer = ApiResult<{ name?: string; file?: string; size?: number; records?: number }>
+
 /**
  * Saves a result: the server stores the result of the request this page names by its history id,
- * whatever was requested since (by this page or any other client). When the server no longer
- * keeps it (only the last 50 are kept) or this page never fetched it, it is fetched again first.
- * After "Load more" `request` is the last page, fetched as "Load more": the server joins it to the
- * pages before it, so the file holds every record on screen.
+ * whatever was requested since (by this page or any other client). After "Load more" `request` is
+ * the last page, whose result holds every page before it, and a list names how many records it
+ * shows: the server writes a result holding exactly those or refuses. When it no longer keeps the
+ * result (only the last 50 are kept; after a restart none), refuses it (the list's first pages are
+ * no longer kept), or this page never fetched it, the list is fetched again from its first page
+ * (lib/list-again.ts) and that is saved, the toast saying so: never fewer records than shown
+ * without a word.
  */
-export async function saveResult(request: DataRequest): Promise<void> {
-	const { path, loadMore } = request
+export async function saveResult(request: DataRequest, shown?: ShownList): Promise<void> {
 	const name = await promptForName({
 		title: 'Save result',
 		label: 'Name',
-		value: suggestName(path),
+		value: suggestName(shown?.path ?? request.path),
 		hint: 'Letters, digits, "_" and "-". An existing name gets a suffix; nothing is overwritten.',
 		confirmLabel: 'Save',
 		pattern: '[A-Za-z0-9_\\-]{1,100}(\\.json)?'
 	})
 	if (name === null) return
-	const saveById = (historyId: number) =>
-		apiRequest<{ name?: string; file?: string; size?: number }>('POST', '/api/save', {
+	const saveById = (historyId: number, records: number | undefined): Promise<SaveAnswer> =>
+		apiRequest('POST', '/api/save', {
 			name,
-			history_id: historyId
+			history_id: historyId,
+			...(records === undefined ? {} : { records })
 		})
 	const known = historyIdOf(request)
-	let result: ApiResult<{ name?: string; file?: string; size?: number }> | undefined =
-		known === undefined ? undefined : await saveById(known)
-	if (result === undefined || (!result.ok && result.code === 'not_found')) {
-		const refreshed = await apiGet(path, { loadMore })
-		const historyId = historyIdOf(request)
-		if (!refreshed.ok || historyId === undefined) {
-			showToast(`Could not refresh the result before saving: ${refreshed.error} (${refreshed.code})`, 'error')
-			return
-		}
-		result = await saveById(historyId)
+	const first = known === undefined ? undefined : await saveById(known, shown?.records)
+	// A 400 for a list is the refusal of an incomplete result (a bad name is refused before the result).
+	const notHeld =
+		first === undefined ||
+		(!first.ok && (first.code === 'not_found' || (shown !== undefined && first.status === 400)))
+	if (first && !notHeld) {
+		reportSave(first, name)
+		return
 	}
+	if (shown)
+		showToast(`Fetching the list again from its first page to save all ${shown.records} records…`, 'info')
+	const again = await fetchListAgain(shown?.path ?? request.path, shown?.records ?? 0)
+	const historyId = again.ok ? historyIdOf(again.last) : undefined
+	if (!again.ok || historyId === undefined) {
+		const why = again.ok ? 'its answer named no history id' : `${again.error} (${again.code})`
+		showToast(
+			`Not saved: the server no longer holds the result, and fetching it again failed: ${why}`,
+			'error'
+		)
+		return
+	}
+	const result = await saveById(historyId, shown ? again.records : undefined)
+	reportSave(result, name, shown && { shown: shown.records, fetched: again.records })
+}
+
+/** The toast after a save; `again` when the list was fetched again first (how many were shown and fetched). */
+function reportSave(result: SaveAnswer, name: string, again?: { shown: number; fetched: number }): void {
 	if (!result.ok || !result.envelope) {
-		showToast(`Save failed: ${result.error} (${result.code})`, 'error')
+		showToast(`Not saved: ${result.error} (${result.code})`, 'error')
 		return
 	}
 	const saved = result.envelope.data
-	showToast(`Saved as ${saved.file ?? saved.name ?? name} (${formatBytes(Number(saved.size))})`, 'success')
+	const records = saved.records ?? again?.fetched
+	const size = `${records === undefined ? '' : `${formatQuantity(records, 'record')}, `}${formatBytes(Number(saved.size))}`
+	const file = saved.file ?? saved.name ?? name
+	if (!again) {
+		showToast(`Saved as ${file} (${size})`, 'success')
+		return
+	}
+	const fewer = again.fetched < again.shown
+	const ending = fewer
+		? `: the list now ends there, ${again.shown - again.fetched} fewer than the ${again.shown} shown`
+		: ''
+	showToast(
+		`The server no longer held the ${again.shown} records shown: fetched the list again and saved it as ${file} (${size})${ending}`,
+		fewer ? 'info' : 'success'
+	)
 }
 
 /** The records to export: an array of objects as is, a single object as one row, else null. */
@@ -122,14 +165,23 @@ export async function copyJson(value: unknown): Promise<void> {
  * failed start leaves the focus on this button.
  */
 export function collectAllButton(list: Collectable): HTMLButtonElement {
+	// No job filters: under a search the button says the search is not applied.
 	const button = h('button', {
 		className: 'button',
-		text: 'Collect all',
-		attrs: { type: 'button', title: `Start a job that collects every record of this list (${list.kind})` },
+		text: list.search === undefined ? 'Collect all' : 'Collect all (without the search)',
+		attrs: {
+			type: 'button',
+			title:
+				list.search === undefined
+					? `Start a job that collects every record of this list (${list.kind})`
+					: `Start a job that collects every follower: the search "${list.search}" is not applied`
+		},
 		on: {
 			click: () =>
 				void whileBusy(button, async () => {
 					const started = await collectAll(list)
+					// Declined in the confirmation: nothing to report.
+					if (started.code === 'cancelled') return
 					if (!started.ok || !started.envelope) {
 						showToast(`Could not start the job: ${started.error} (${started.code})`, 'error')
 						return

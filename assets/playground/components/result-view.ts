@@ -117,17 +117,20 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 		)
 		const actions = h('div', { className: 'result-actions' })
 		if (options.save && current.path) {
-			// After "Load more" the last page, asked for as "Load more" again if needed: the server
-			// then saves every page on screen.
+			// After "Load more" the last page, whose result holds every page on screen; a list names its
+			// first page and how many records it shows, so Save writes them all or says why not.
 			const request = current.lastFetched
 				? { path: current.lastFetched, loadMore: true }
 				: { path: current.path, loadMore: false }
+			const list = Array.isArray(current.data)
+				? { path: current.path, records: current.data.length }
+				: undefined
 			actions.append(
 				h('button', {
 					className: 'button',
 					text: 'Save',
 					attrs: { type: 'button' },
-					on: { click: () => void saveResult(request) }
+					on: { click: () => void saveResult(request, list) }
 				})
 			)
 		}

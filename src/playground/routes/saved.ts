@@ -1,14 +1,16 @@
 /**
- * Save and saved files (docs/api-contract.md, "Saving"): `POST /api/save { name, history_id }`
+ * Save and saved files (docs/api-contract.md, "Saving"): `POST /api/save { name, history_id, records }`
  * writes the result of the data request with that history id (the `X-Smkit-History-Id` header of
  * its response; the UI always names it), or without `history_id` the last successful data response;
- * `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
+ * with `records` (how many records the client shows) only a result holding exactly those, else
+ * nothing; `GET /api/saved`, `GET|DELETE /api/saved/{filename}` list, read and delete. All file
  * handling (names, containment, atomic writes) lives in `saved-store.ts`.
  */
 import { Elysia, t } from 'elysia'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
-import { FILENAME_PATTERN } from '../saved-store'
+import type { KeptResult } from '../result-chain'
+import { FILENAME_PATTERN, savedName } from '../saved-store'
 import { documented } from './docs'
 import { DecimalInteger, objectBody } from './params'
 
@@ -19,7 +21,8 @@ const Receipt = t.Object(
 			description: 'Relative path, e.g. demo/saved/nike.json',
 			examples: ['demo/saved/nike.json']
 		}),
-		size: t.Integer({ description: 'Bytes' })
+		size: t.Integer({ description: 'Bytes' }),
+		records: t.Optional(t.Integer({ description: 'How many records the saved list holds (lists only)' }))
 	},
 	{ title: 'SavedReceipt' }
 )
@@ -55,6 +58,27 @@ const FilenameParams = t.Object({
 	})
 })
 
+/**
+ * A save naming how many records the client shows (`records`) writes only a result holding exactly
+ * those: one holding another number, or a later page of a list kept on its own (its first pages
+ * are no longer kept), is refused with a 400 and nothing is written, never saved as if complete.
+ */
+function refuseIncomplete(chosen: KeptResult, shown: number, historyId: number | undefined): void {
+	const which = historyId === undefined ? 'the last result' : `the result of history id ${historyId}`
+	const held = chosen.records === undefined ? 'no list' : `${chosen.records} records`
+	const again = 'fetch the list again from its first page (its later pages as "Load more"), then save'
+	if (chosen.laterPage)
+		throw new HttpError(
+			'bad_request',
+			`Not saved: ${which} is a later page of its list on its own (${held}; the pages before it are no longer kept), not the ${shown} records shown: ${again}`
+		)
+	if (chosen.records !== shown)
+		throw new HttpError(
+			'bad_request',
+			`Not saved: ${which} holds ${held}, not the ${shown} records shown: ${again}`
+		)
+}
+
 /** The saved-files route group. */
 export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api' })
@@ -70,8 +94,16 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 					)
 				}
 				if (!chosen) throw new HttpError('bad_request', 'Nothing to save yet: run a request first')
+				// A bad name first: the UI fetches the list again only for a refused incomplete result.
+				savedName(body.name)
+				if (body.records !== undefined) refuseIncomplete(chosen, body.records, body.history_id)
 				const receipt = await saved.save(body.name, chosen.request, chosen.envelope)
-				return ok(receipt, `Saved as ${receipt.file}`)
+				const { records } = chosen
+				const alone = chosen.laterPage ? ' (this page only: the list it continues is no longer kept)' : ''
+				return ok(
+					records === undefined ? receipt : { ...receipt, records },
+					`Saved as ${receipt.file}${alone}`
+				)
 			},
 			{
 				...objectBody(
@@ -92,6 +124,15 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 									error:
 										"Invalid body field 'history_id': expected a history id (a whole number from 1, at most 15 digits)"
 								})
+							),
+							records: t.Optional(
+								DecimalInteger({
+									minimum: 0,
+									description:
+										'How many records the client shows: only a result holding exactly those is written (after "Load more", the list from its first page), else a 400 and nothing is written',
+									error:
+										"Invalid body field 'records': expected a number of records (a whole number from 0, at most 15 digits)"
+								})
 							)
 						},
 						{ title: 'SaveRequest' }
@@ -104,6 +145,9 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 					{
 						description:
 							'Writes a successful data response (the one `history_id` names, else the last) to the saved folder as `<name>.json`. ' +
+							'With `records`, only a result holding that many records: a result holding another number, or a later page of a list ' +
+							'kept on its own (its first pages are no longer kept), is a 400 and nothing is written; fetch the list again from its ' +
+							'first page, its later pages with the `X-Smkit-Load-More` header, and save that. ' +
 							'400 when there is nothing to save; 404 when `history_id` names no kept result.',
 						errors: ['not_found']
 					}
