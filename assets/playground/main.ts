@@ -3,7 +3,7 @@
  * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
  */
 import { hasToken } from '../common/request'
-import { apiGet, onReachability, onSessionRefused } from './lib/api'
+import { apiGet, onReachability, onSessionRefused, onSessionWorks } from './lib/api'
 import { OPEN_REQUEST_EVENT } from './lib/open-request'
 import type { PanelEntry } from './lib/panel'
 import { type ServerStatus, setStatus } from './lib/state'
@@ -59,6 +59,8 @@ document.addEventListener(OPEN_REQUEST_EVENT, (event) => rerun((event as CustomE
 void refreshStatus()
 // Instagram refused the session on some call: show the new state (and how to reconnect) at once.
 onSessionRefused(() => void refreshStatus())
+// An answer showing the session works again while the banner says it ended: the banner follows at once.
+onSessionWorks(() => void refreshStatus())
 // The first request that finds the server gone shows the banner (and the session as unknown) at
 // once, not at the next poll; the first answer after that brings the status back.
 onReachability((reachable, error) => {

@@ -39,6 +39,13 @@ export const POLLING_PATHS: ReadonlySet<string> = new Set([
 	'/api/ai/history'
 ])
 
+/**
+ * Request header marking a request the page makes by itself to keep a panel current (the Jobs
+ * panel's periodic look, a job's progress it follows): neither counted nor recorded, so it never
+ * pushes a person's requests out of the last 50. The same request without it is recorded.
+ */
+export const POLL_HEADER = 'x-smkit-poll'
+
 /** Path plus query as shown in history and save files, with any `token` parameter dropped. */
 export function displayPath(url: URL): string {
 	// `url.searchParams` builds a parameter list; most queries cannot name `token` at all (not even
@@ -77,13 +84,13 @@ export class PlaygroundActivity {
 		return pathname.startsWith('/api/') && !POLLING_PATHS.has(pathname)
 	}
 
-	/** Records a finished request; returns the entry (undefined when the path is not tracked). */
+	/** Records a finished request; returns the entry (undefined when its path is not tracked, or it is a poll). */
 	finish(
 		request: Request,
 		outcome: { status: number; success: boolean; message?: string; error?: string }
 	): HistoryEntry | undefined {
 		const url = urlOf(request)
-		if (!this.tracks(url.pathname)) return undefined
+		if (!this.tracks(url.pathname) || request.headers.has(POLL_HEADER)) return undefined
 		const started = this.startedAt.get(request) ?? { clock: performance.now(), time: Date.now() }
 		this.totalRequests++
 		if (!outcome.success) this.totalErrors++

@@ -7,6 +7,7 @@
 import type { ApiGroupName } from '../../../src/client/client'
 import { requestHeaders } from '../../common/request'
 import { byteLength } from './format'
+import { getStatus, type ServerStatus } from './state'
 
 /** A successful envelope (docs/api-contract.md, "Envelope"); lists may carry `next_cursor`. */
 export interface SuccessEnvelope<T = unknown> {
@@ -63,6 +64,18 @@ const DATA_PATH = new RegExp(`^/api/(${API_GROUPS.join('|')})(/|\\?|$)`)
  */
 const LOAD_MORE_HEADER = 'X-Smkit-Load-More'
 
+/**
+ * Header of a request the page makes by itself to keep a panel current (a periodic look, a job it
+ * follows): the server leaves it out of its history, where it would push the person's own requests
+ * out of the last 50 (src/playground/activity.ts). A person's own request never carries it.
+ */
+const POLL_HEADER = 'X-Smkit-Poll'
+
+/** The headers of a poll made without `apiRequest` (a job's event stream): the token's, and the poll mark. */
+export function pollHeaders(): Record<string, string> {
+	return requestHeaders({ extra: { [POLL_HEADER]: '1' } })
+}
+
 /** A GET as the server tells requests apart for `POST /api/save`: its path, and whether it was "Load more". */
 export interface DataRequest {
 	path: string
@@ -94,6 +107,28 @@ const sessionListeners = new Set<(code: string) => void>()
 /** Calls `listener` whenever an answer says Instagram refused or ended the session (login or challenge required). */
 export function onSessionRefused(listener: (code: string) => void): void {
 	sessionListeners.add(listener)
+}
+
+const recoveryListeners = new Set<() => void>()
+/** The status shown when a data answer last said the session works again (asked once per status). */
+let recoveryAskedFor: ServerStatus | null = null
+
+/**
+ * Calls `listener` when a successful data answer comes without `X-Smkit-Session` while the status
+ * shown says the session expired or awaits a challenge: the server sets that header on every such
+ * answer while the session is ended, so the session works again and the status is stale. Once per
+ * status shown: the status read again ends it.
+ */
+export function onSessionWorks(listener: () => void): void {
+	recoveryListeners.add(listener)
+}
+
+function sessionWorks(): void {
+	const shown = getStatus()
+	if (shown === null || shown === recoveryAskedFor) return
+	if (shown.session !== 'expired' && shown.session !== 'challenge') return
+	recoveryAskedFor = shown
+	for (const listener of recoveryListeners) listener()
 }
 
 /**
@@ -152,12 +187,18 @@ export function withQuery(path: string, values: Record<string, string>): string 
 	return url.pathname + url.search
 }
 
+/** How a request is sent: `loadMore` asks for the next page of the list on screen, `poll` marks a poll. */
+export interface RequestOptions {
+	loadMore?: boolean
+	poll?: boolean
+}
+
 /** Sends a request and reads the envelope; never throws. */
 export async function apiRequest<T = unknown>(
 	method: string,
 	path: string,
 	body?: unknown,
-	options: { loadMore?: boolean } = {}
+	options: RequestOptions = {}
 ): Promise<ApiResult<T>> {
 	const started = performance.now()
 	const base = { method, path }
@@ -168,7 +209,10 @@ export async function apiRequest<T = unknown>(
 			method,
 			headers: requestHeaders({
 				json: body !== undefined,
-				extra: loadMore ? { [LOAD_MORE_HEADER]: '1' } : {}
+				extra: {
+					...(loadMore ? { [LOAD_MORE_HEADER]: '1' } : {}),
+					...(options.poll ? { [POLL_HEADER]: '1' } : {})
+				}
 			}),
 			body: body === undefined ? undefined : JSON.stringify(body),
 			credentials: 'same-origin',
@@ -210,7 +254,7 @@ export async function apiRequest<T = unknown>(
 		if (session === 'expired' || session === 'challenge') {
 			for (const listener of sessionListeners)
 				listener(`${session === 'expired' ? 'login' : 'challenge'}_required`)
-		}
+		} else if (DATA_PATH.test(path) && 'data' in envelope && !options.poll) sessionWorks()
 		return {
 			...base,
 			ok: true,
@@ -231,11 +275,8 @@ export async function apiRequest<T = unknown>(
 	return { ...base, ok: false, status: response.status, error, code, durationMs, sizeBytes }
 }
 
-/** GET shorthand; `loadMore` marks the next page of the list on screen ("Load more"). */
-export function apiGet<T = unknown>(
-	path: string,
-	options: { loadMore?: boolean } = {}
-): Promise<ApiResult<T>> {
+/** GET shorthand (`options`: see RequestOptions). */
+export function apiGet<T = unknown>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
 	return apiRequest<T>('GET', path, undefined, options)
 }
 

@@ -5,7 +5,9 @@
 
 import type { JobKind, Job as StoredJob, JobEvent as StoredJobEvent } from '../../../src/jobs/types'
 import { parseEventBlock } from '../../common/chat/api'
-import { type ApiResult, apiGet, apiRequest, authHeaders } from './api'
+import { confirmAction } from '../components/dialogs'
+import { type ApiResult, apiGet, apiRequest, pollHeaders } from './api'
+import { formatQuantity } from './format'
 
 /** The kinds in the order the Jobs form offers them. */
 export const JOB_KINDS = [
@@ -56,7 +58,8 @@ export function startJob(kind: JobKind, target: string, limit: number | null): P
 
 /**
  * Reads a job's event stream until it ends (the job settled), fails or `signal` aborts; each event
- * goes to `onEvent` as it arrives. Resolves to true when the stream ended normally.
+ * goes to `onEvent` as it arrives. Resolves to true when the stream ended normally. A poll: the
+ * Jobs panel follows its active jobs by itself, each time it shows (lib/api.ts, pollHeaders).
  */
 export async function followJob(
 	id: number,
@@ -66,7 +69,7 @@ export async function followJob(
 	let response: Response
 	try {
 		response = await fetch(`/api/jobs/${id}/events`, {
-			headers: authHeaders(),
+			headers: pollHeaders(),
 			cache: 'no-store',
 			signal
 		})
@@ -101,6 +104,8 @@ export interface Collectable {
 	value: string
 	/** The path names the user by pk: the job needs the username, looked up first. */
 	byUserPk: boolean
+	/** The search the list was shown with (followers' `q`), if any: no job applies it. */
+	search?: string
 }
 
 /** A post's comments (`/api/media/comments/{media_pk}`), not one comment's replies (`.../replies/{comment_pk}`). */
@@ -119,20 +124,52 @@ const COLLECTABLE: [RegExp, JobKind, boolean][] = [
 
 /** The job that collects the whole list `path` shows a page of, or null when no job kind does. */
 export function collectableList(path: string): Collectable | null {
+	const search = new URLSearchParams(path.split('?')[1] ?? '').get('q')
 	for (const [pattern, kind, byUserPk] of COLLECTABLE) {
 		const match = pattern.exec(path)
-		if (match) return { kind, value: decodeURIComponent(match[1] as string), byUserPk }
+		if (match)
+			return { kind, value: decodeURIComponent(match[1] as string), byUserPk, ...(search ? { search } : {}) }
 	}
 	return null
 }
 
-/** Starts the job for a collectable list (looking up the username when the path has a pk). */
+/**
+ * Starts the job for a collectable list (looking up the username when the path has a pk). A list
+ * shown with a search is collected whole, since no job filters: the person is asked first, told
+ * plainly that the search is not applied and how many records the job collects instead. Declined,
+ * nothing starts (the answer's code is `cancelled`).
+ */
 export async function collectAll(list: Collectable): Promise<ApiResult<Job>> {
 	let target = list.value
+	let size: number | undefined
 	if (list.byUserPk) {
-		const user = await apiGet<{ username?: string }>(`/api/users/id/${encodeURIComponent(list.value)}`)
+		const user = await apiGet<{ username?: string; follower_count?: number }>(
+			`/api/users/id/${encodeURIComponent(list.value)}`
+		)
 		if (!user.ok || !user.envelope?.data.username) return user as ApiResult<never>
 		target = user.envelope.data.username
+		if (list.kind === 'followers') size = user.envelope.data.follower_count
 	}
+	if (list.search !== undefined && !(await collectWithoutSearch(list.search, target, size)))
+		return {
+			ok: false,
+			status: 0,
+			error: 'you chose not to collect every follower',
+			code: 'cancelled',
+			durationMs: 0,
+			sizeBytes: 0,
+			method: 'POST',
+			path: '/api/jobs'
+		}
 	return startJob(list.kind, target, null)
+}
+
+/** Asks whether to collect every follower of `target` although the list on screen is a search's. */
+function collectWithoutSearch(search: string, target: string, size: number | undefined): Promise<boolean> {
+	const all = typeof size === 'number' ? `all ${formatQuantity(size, 'follower')}` : 'all followers'
+	return confirmAction({
+		title: `Collect ${all} of ${target}?`,
+		message: `The search "${search}" is not applied: a job collects every follower of ${target}, not only those the search found. To keep only those, download this result as CSV instead.`,
+		confirmLabel: `Collect ${all} (without the search)`
+	})
 }

@@ -129,8 +129,9 @@ export function createJobsPanel(): Panel {
 		void followJob(id, onEvent, controller.signal).then(async () => {
 			streams.delete(id)
 			if (controller.signal.aborted) return
-			// The stream ended: the job settled, or the connection dropped (then follow again).
-			const latest = await apiGet<Job>(`/api/jobs/${id}`)
+			// The stream ended: the job settled, or the connection dropped (then follow again). Following
+			// is the panel's own doing: a poll, as the stream is (lib/jobs.ts).
+			const latest = await apiGet<Job>(`/api/jobs/${id}`, { poll: true })
 			if (latest.ok && latest.envelope) {
 				if (isActive(latest.envelope.data)) await new Promise((resolve) => setTimeout(resolve, 1000))
 				show(latest.envelope.data)
@@ -138,9 +139,13 @@ export function createJobsPanel(): Panel {
 		})
 	}
 
-	/** Lists the jobs again; `quiet` (the periodic look) leaves the list as it is when that fails. */
+	/**
+	 * Lists the jobs again; `quiet` (the periodic look) leaves the list as it is when that fails, and
+	 * is a poll: not in the request history, where a look every few seconds would push the person's
+	 * own requests out (lib/api.ts). Opening the panel and Refresh are the person's: recorded.
+	 */
 	async function refresh(quiet = false): Promise<void> {
-		const result = await apiGet<Job[]>('/api/jobs')
+		const result = await apiGet<Job[]>('/api/jobs', { poll: quiet })
 		if (!result.ok || !result.envelope) {
 			if (quiet) return
 			replaceChildren(list, errorBox(result.code, `Could not list the jobs: ${result.error ?? ''}`))

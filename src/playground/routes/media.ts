@@ -18,6 +18,12 @@ const ByComment = t.Object({
 	})
 })
 
+/**
+ * `count` of a replies request without one: the walk goes on to the last reply (or to the client's
+ * cap of upstream pages per request, with a `next_cursor` to continue from).
+ */
+const EVERY_REPLY = Number.MAX_SAFE_INTEGER
+
 /** The media route group. */
 export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api/media' })
@@ -86,7 +92,11 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 		.get(
 			'/comments/:media_pk/replies/:comment_pk',
 			async ({ params: { media_pk, comment_pk }, query: { count, cursor } }) => {
-				const page = await ig.media.getCommentReplies(media_pk, comment_pk, { count, cursor })
+				// Without `count`, every reply ("Show all" on a comment's row), not one upstream page.
+				const page = await ig.media.getCommentReplies(media_pk, comment_pk, {
+					count: count ?? EVERY_REPLY,
+					cursor
+				})
 				return okPage(
 					page,
 					(received) =>
@@ -98,7 +108,7 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 				...singleQuery(ListQuery),
 				...documented(
 					'Media',
-					"Every reply to a comment, oldest first (a comment's replies show at most two)",
+					"Every reply to a comment, oldest first (a comment's replies show at most two); without count, all of them",
 					t.Array(CommentReply),
 					{ paginated: true }
 				)
