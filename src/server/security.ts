@@ -168,9 +168,10 @@ export function hostCheck(
 
 /**
  * Request headers a `--cors-origin` page may send: besides the body type and the token, the
- * playground's "Load more" marker (docs/api-contract.md, "Saving").
+ * playground's "Load more" marker (docs/api-contract.md, "Saving") and its poll marker (a panel's
+ * periodic look, kept out of History).
  */
-const CORS_ALLOWED_HEADERS = 'Content-Type, Authorization, X-Smkit-Load-More'
+const CORS_ALLOWED_HEADERS = 'Content-Type, Authorization, X-Smkit-Load-More, X-Smkit-Poll'
 
 /**
  * Response headers a `--cors-origin` page may read (a browser hides all but a few otherwise): the

@@ -153,17 +153,18 @@ describe('CORS origin', () => {
 		expect(executed).toEqual([])
 	})
 
-	it("lets the page send the Load more marker and read the playground's own response headers", async () => {
+	it("lets the page send the Load more and poll markers and read the playground's own response headers", async () => {
 		const preflight = await send(app, '/api/read', {
 			method: 'OPTIONS',
 			headers: {
 				origin: 'http://localhost:5173',
 				'access-control-request-method': 'GET',
-				'access-control-request-headers': 'x-smkit-load-more'
+				'access-control-request-headers': 'x-smkit-load-more, x-smkit-poll'
 			}
 		})
 		const allowedHeaders = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase()
 		expect(allowedHeaders.split(/,\s*/)).toContain('x-smkit-load-more')
+		expect(allowedHeaders.split(/,\s*/)).toContain('x-smkit-poll')
 		const read = await send(app, '/api/read', { headers: { origin: 'http://localhost:5173' } })
 		const exposed = (read.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/)
 		for (const header of ['x-smkit-history-id', 'x-smkit-session', 'retry-after', 'content-disposition'])
