@@ -3,9 +3,10 @@
  * and keeps `/api/status` fresh (every 15 seconds, and when the tab becomes visible again).
  */
 import { hasToken } from '../common/request'
-import { apiGet, onReachability, onSessionRefused, onSessionWorks } from './lib/api'
+import { apiGet, onReachability } from './lib/api'
 import { OPEN_REQUEST_EVENT } from './lib/open-request'
 import type { PanelEntry } from './lib/panel'
+import { onSessionRefused, onSessionWorks } from './lib/session-signals'
 import { type ServerStatus, setStatus } from './lib/state'
 import { createAiChatPanel } from './panels/ai-chat'
 import { createAnalyticsPanel } from './panels/analytics'

@@ -7,7 +7,7 @@
 import type { ApiGroupName } from '../../../src/client/client'
 import { requestHeaders } from '../../common/request'
 import { byteLength } from './format'
-import { getStatus, type ServerStatus } from './state'
+import { sessionRefused, sessionWorks } from './session-signals'
 
 /** A successful envelope (docs/api-contract.md, "Envelope"); lists may carry `next_cursor`. */
 export interface SuccessEnvelope<T = unknown> {
@@ -100,35 +100,6 @@ export function historyIdOf(request: DataRequest): number | undefined {
 /** The last successful data request this page made (what `POST /api/save` would store). */
 export function lastRequest(): DataRequest | null {
 	return lastSuccessfulRequest
-}
-
-const sessionListeners = new Set<(code: string) => void>()
-
-/** Calls `listener` whenever an answer says Instagram refused or ended the session (login or challenge required). */
-export function onSessionRefused(listener: (code: string) => void): void {
-	sessionListeners.add(listener)
-}
-
-const recoveryListeners = new Set<() => void>()
-/** The status shown when a data answer last said the session works again (asked once per status). */
-let recoveryAskedFor: ServerStatus | null = null
-
-/**
- * Calls `listener` when a successful data answer comes without `X-Smkit-Session` while the status
- * shown says the session expired or awaits a challenge: the server sets that header on every such
- * answer while the session is ended, so the session works again and the status is stale. Once per
- * status shown: the status read again ends it.
- */
-export function onSessionWorks(listener: () => void): void {
-	recoveryListeners.add(listener)
-}
-
-function sessionWorks(): void {
-	const shown = getStatus()
-	if (shown === null || shown === recoveryAskedFor) return
-	if (shown.session !== 'expired' && shown.session !== 'challenge') return
-	recoveryAskedFor = shown
-	for (const listener of recoveryListeners) listener()
 }
 
 /**
@@ -252,8 +223,7 @@ export async function apiRequest<T = unknown>(
 		// Answered, but Instagram ended the session with this answer (the server says so in a header).
 		const session = response.headers.get('x-smkit-session')
 		if (session === 'expired' || session === 'challenge') {
-			for (const listener of sessionListeners)
-				listener(`${session === 'expired' ? 'login' : 'challenge'}_required`)
+			sessionRefused(`${session === 'expired' ? 'login' : 'challenge'}_required`)
 		} else if (DATA_PATH.test(path) && 'data' in envelope && !options.poll) sessionWorks()
 		return {
 			...base,
@@ -270,7 +240,7 @@ export async function apiRequest<T = unknown>(
 			: `Unexpected answer from the server (HTTP ${response.status}).`
 	const code = envelope && typeof envelope.code === 'string' ? envelope.code : 'bad_response'
 	if (code === 'login_required' || code === 'challenge_required') {
-		for (const listener of sessionListeners) listener(code)
+		sessionRefused(code)
 	}
 	return { ...base, ok: false, status: response.status, error, code, durationMs, sizeBytes }
 }
