@@ -39,11 +39,14 @@ export function recordDemoHours(store: Store, hours: number): void {
 /** Moves the simulator's clock to the store's reading; resolves to the hours it moved (0: none). */
 export async function restoreDemoClock<Reading extends { hours: number }>(
 	store: Store,
-	clock: DemoClock<Reading>
+	clock: DemoClock<Reading>,
+	/** A reading the clock is known to have reached: a store not beyond it needs no question. */
+	known = 0
 ): Promise<number> {
 	const stored = storedDemoHours(store)
-	// Demo time never moved on this store (the usual case): the simulator is not even asked.
-	if (stored <= 0) return 0
+	// Demo time never moved on this store (the usual case), or not past what this clock reached:
+	// the simulator is not even asked.
+	if (stored <= known) return 0
 	const behind = stored - (await clock()).hours
 	let left = behind
 	// Whole moves of at most a week; the events of each hour apply as the clock passes it.
@@ -83,7 +86,14 @@ export async function storeDemoClock<Reading extends { hours: number }>(
 ): Promise<StoreDemoClock<Reading> | undefined> {
 	if (!demo) return undefined
 	if (demo.external) return { clock: demo.clock, moved: 0, sync: async () => {}, stop: () => {} }
+	// The store's reading this clock has reached: a follow asks the simulator only when it moved on.
+	let reached = storedDemoHours(store)
 	const moved = await restoreDemoClock(store, demo.clock)
+	const catchUp = async () => {
+		const stored = storedDemoHours(store)
+		await restoreDemoClock(store, demo.clock, reached)
+		reached = Math.max(reached, stored)
+	}
 	// One change of the clock at a time: a follow and a move never interleave.
 	let chain: Promise<unknown> = Promise.resolve()
 	const serial = <Result>(work: () => Promise<Result>): Promise<Result> => {
@@ -92,7 +102,7 @@ export async function storeDemoClock<Reading extends { hours: number }>(
 		return next
 	}
 	const sync = () =>
-		serial(() => restoreDemoClock(store, demo.clock)).then(
+		serial(catchUp).then(
 			() => undefined,
 			() => undefined
 		)
@@ -100,10 +110,11 @@ export async function storeDemoClock<Reading extends { hours: number }>(
 	timer?.unref?.()
 	const clock: DemoClock<Reading> = (advanceHours) =>
 		serial(async () => {
-			await restoreDemoClock(store, demo.clock)
+			await catchUp()
 			const reading = await demo.clock(advanceHours)
 			if (advanceHours !== undefined) {
 				recordDemoHours(store, reading.hours)
+				reached = Math.max(reached, reading.hours)
 				options.onMoved?.()
 			}
 			return reading
