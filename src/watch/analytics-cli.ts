@@ -42,12 +42,18 @@ const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']
 const date = (time: number | null) =>
 	time === null ? null : new Date(time * 1000).toISOString().slice(0, 10)
 
+/** The slot (or every slot of a tie) holding the most posts, named, e.g. `Mon, Thu (7 posts each)`. */
+export function busiest(counts: number[], name: (slot: number) => string): string {
+	const most = Math.max(...counts)
+	const slots = counts.flatMap((count, slot) => (count === most ? [name(slot)] : []))
+	return slots.length === 1 ? (slots[0] as string) : `${slots.join(', ')} (${most} posts each)`
+}
+
 /** A profile's figures as text. */
 export function analyticsText(figures: ProfileAnalytics): string {
 	const terms = (list: { term: string; posts: number }[], prefix: string) =>
 		list.length === 0 ? '-' : list.map((entry) => `${prefix}${entry.term} (${entry.posts})`).join(', ')
-	const busiest = figures.by_weekday.indexOf(Math.max(...figures.by_weekday))
-	const hour = figures.by_hour.indexOf(Math.max(...figures.by_hour))
+	const hourName = (hour: number) => `${String(hour).padStart(2, '0')}:00`
 	return [
 		terminalLine(`@${figures.username}${figures.full_name ? ` (${figures.full_name})` : ''}`) +
 			`: ${figures.posts_analyzed} recent posts, ${date(figures.first_post_at) ?? '-'} to ${date(figures.last_post_at) ?? '-'}`,
@@ -62,8 +68,11 @@ export function analyticsText(figures: ProfileAnalytics): string {
 				['Average comments', figures.avg_comments],
 				['Engagement rate (%)', figures.engagement_rate],
 				['Posts per week', figures.posts_per_week],
-				['Busiest weekday (UTC)', figures.posts_analyzed ? (WEEKDAYS[busiest] as string) : null],
-				['Busiest hour (UTC)', figures.posts_analyzed ? `${String(hour).padStart(2, '0')}:00` : null],
+				[
+					'Busiest weekday (UTC)',
+					figures.posts_analyzed ? busiest(figures.by_weekday, (day) => WEEKDAYS[day] as string) : null
+				],
+				['Busiest hour (UTC)', figures.posts_analyzed ? busiest(figures.by_hour, hourName) : null],
 				[
 					'Media mix',
 					`${figures.media_mix.photo} photo, ${figures.media_mix.video} video, ${figures.media_mix.reel} reel, ${figures.media_mix.carousel} carousel`
