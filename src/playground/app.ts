@@ -202,7 +202,12 @@ export function createPlaygroundApp(deps: PlaygroundDeps) {
 			}
 			set.status = failure.status
 			Object.assign(set.headers, failure.headers)
-			activity.finish(request, { status: failure.status, success: false, error: failure.body.error })
+			const entry = activity.finish(request, {
+				status: failure.status,
+				success: false,
+				error: failure.body.error
+			})
+			if (entry) set.headers[HISTORY_ID_HEADER] = String(entry.id)
 			return failure.body
 		})
 		.onAfterHandle(({ request, responseValue, set }) => {
