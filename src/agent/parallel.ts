@@ -60,9 +60,7 @@ export interface ParallelOptions {
 export function validateTasks(tasks: readonly unknown[]): string[] {
 	if (!Array.isArray(tasks) || tasks.length === 0) throw new ParallelTaskError('Give at least one task.')
 	if (tasks.length > maxParallelTasks) {
-		throw new ParallelTaskError(
-			`At most ${maxParallelTasks} tasks can run in parallel (got ${tasks.length}).`
-		)
+		throw new ParallelTaskError(`At most ${maxParallelTasks} tasks per request (got ${tasks.length}).`)
 	}
 	return tasks.map((task, index) => {
 		if (typeof task !== 'string' || !task.trim()) throw new ParallelTaskError(`Task ${index + 1} is empty.`)

@@ -78,7 +78,10 @@ describe('POST /api/parallel', () => {
 		const app = harness.agentWeb({ permission: 'full_access' })
 		const cases: [unknown, string][] = [
 			[{ tasks: [] }, 'Give at least one task'],
-			[{ tasks: Array.from({ length: 11 }, (_, index) => `t${index}`) }, 'Too many tasks: 11 (at most 10'],
+			[
+				{ tasks: Array.from({ length: 11 }, (_, index) => `t${index}`) },
+				'Too many tasks: 11 (at most 10 per request)'
+			],
 			[{ tasks: 'one' }, "'tasks' must be an array"],
 			[{ tasks: ['ok', '  '] }, 'Task 2 is empty'],
 			[{}, "'tasks' must be an array"]

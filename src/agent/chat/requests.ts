@@ -40,7 +40,7 @@ export function tasksBodyProblem(body: unknown): string {
 	if (!Array.isArray(tasks)) return "Body field 'tasks' must be an array of questions"
 	if (tasks.length === 0) return 'Give at least one task'
 	if (tasks.length > maxParallelTasks)
-		return `Too many tasks: ${tasks.length} (at most ${maxParallelTasks} run in parallel)`
+		return `Too many tasks: ${tasks.length} (at most ${maxParallelTasks} per request)`
 	for (const [index, task] of tasks.entries()) {
 		if (typeof task !== 'string' || task.trim() === '') return `Task ${index + 1} is empty or not a string`
 		if (task.length > maxMessageChars)
