@@ -96,7 +96,7 @@ export function parseAskOptions(question: unknown, raw: Record<string, unknown>)
 	}
 	if (options.parallel && options.tasks.length > maxParallelTasks) {
 		throw new UsageError(
-			`At most ${maxParallelTasks} tasks can run in parallel (got ${options.tasks.length}).`
+			`At most ${maxParallelTasks} tasks per --parallel ask (got ${options.tasks.length}).`
 		)
 	}
 	if (options.json && options.interactive)
