@@ -105,9 +105,10 @@ export async function runCollect(
 	const format = exportFormatFor(options.format, options.out)
 	// A job's error may quote Instagram's answer: no control character reaches the terminal.
 	const log = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
-	const store = openStore(options.dbPath)
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env, options.demo)
+	// After the settings are checked: a usage error leaves no empty store behind.
+	const store = openStore(options.dbPath)
 	for (const line of [...upstream.warnings, ...upstream.lines]) log(line)
 	// No retries inside the client: a 429, 5xx or dropped connection goes to the job, whose own
 	// back-off (longer, honouring Retry-After) the progress line shows as a wait; the client's

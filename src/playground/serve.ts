@@ -11,6 +11,7 @@ import { JobManager } from '../jobs/manager'
 import { OUTSIDE_OWNERS } from '../jobs/outside'
 import { JobStore } from '../jobs/store'
 import {
+	checkServerSettings,
 	type ParsedOptions,
 	parseOptions,
 	type RunningServer,
@@ -70,6 +71,8 @@ export async function startPlaygroundServer(
 	// Variables already set in the process environment win over the file (docs/api-contract.md).
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env, options.demo)
+	// Before the store and the simulator exist: a usage error leaves no empty store behind.
+	checkServerSettings(options, env)
 	for (const warning of upstream.warnings) print(warning)
 	const instagram = await openInstagram(options, env, upstream.clientOptions)
 	const ig = instagram.client

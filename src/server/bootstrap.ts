@@ -134,6 +134,19 @@ export function listen(
 }
 
 /**
+ * Checks the server settings `startServer` reads (a given access token, SMKIT_READ_TIMEOUT) without
+ * starting anything: a command calls it before it creates files, so a usage error leaves none.
+ */
+export function checkServerSettings(
+	options: { host: string; token?: string },
+	env: Record<string, string | undefined>
+): void {
+	readTimeoutFromEnv(env)
+	const token = options.token ?? env.SMKIT_TOKEN
+	if (token) resolveAccessToken(options.host, token)
+}
+
+/**
  * Resolves the access token, builds the app, listens and prints the first start-up lines: the URL,
  * how the token is given (the token itself only when generated here) and a warning when bound
  * beyond loopback. The command prints its own lines after these.
