@@ -155,6 +155,34 @@ export function formatCliError(error: unknown): string {
 	return `smkit: ${terminalText(message)}`
 }
 
+/** A cac usage shape (`collect <kind> <target>`, `--port <port>`) as the help writes it: `collect KIND TARGET`. */
+const usageWords = (shape: string) =>
+	shape.replace(
+		/<(\.\.\.)?([\w-]+)>|\[(\.\.\.)?([\w-]+)\]/g,
+		(_whole, many, needed, optionalMany, optional) =>
+			needed
+				? `${needed.toUpperCase()}${many ? '...' : ''}`
+				: `[${optional.toUpperCase()}${optionalMany ? '...' : ''}]`
+	)
+
+/**
+ * cac's own usage messages in smkit's wording (lower case, values in single quotes, shapes as the
+ * help writes them): `Unused args: \`a\`` reads `unexpected argument 'a'`.
+ */
+export function cacWording(message: string): string {
+	const quoted = (list: string) => [...list.matchAll(/`([^`]*)`/g)].map((match) => `'${match[1]}'`)
+	const unused = /^Unused args: (.*)$/s.exec(message)
+	if (unused) {
+		const words = quoted(unused[1] as string)
+		return `unexpected argument${words.length === 1 ? '' : 's'} ${words.join(', ')}`
+	}
+	const missing = /^missing required args for command `(.*)`$/s.exec(message)
+	if (missing) return `missing arguments: smkit ${usageWords(missing[1] as string)}`
+	const noValue = /^option `(--?[\w-]+)[^`]*` value is missing$/s.exec(message)
+	if (noValue) return `${noValue[1]} needs a value`
+	return message.replace(/^Unknown option `([^`]*)`/, "unknown option '$1'")
+}
+
 /** What a command given `--json` prints on standard output when it fails (its message goes to standard error too). */
 export interface JsonFailure {
 	success: false

@@ -7,7 +7,15 @@ import { cac } from 'cac'
 import packageJson from '../package.json'
 import { askOptions } from './agent/ask-options'
 import { agentWebOptions, runAgentWeb } from './agentweb/serve'
-import { didYouMean, exitCodeOf, formatCliError, jsonFailure, jsonText, UsageError } from './cli-error'
+import {
+	cacWording,
+	didYouMean,
+	exitCodeOf,
+	formatCliError,
+	jsonFailure,
+	jsonText,
+	UsageError
+} from './cli-error'
 import { jobsOptions, runJobsCommand } from './jobs/cli'
 import { collectOptions, runCollect } from './jobs/collect'
 import { mcpOptions } from './mcp/options'
@@ -195,8 +203,9 @@ function reportFailure(error: unknown): void {
 	// cac's own errors (an unknown option, a missing argument or option value, an extra argument)
 	// are usage mistakes: exit 2, with a pointer to the command's help.
 	const usage = error instanceof Error && error.name === 'CACError'
+	if (usage) error.message = cacWording(asTyped(error.message))
 	const command = cli.matchedCommand?.name
-	console.error(usage ? asTyped(formatCliError(error)) : formatCliError(error))
+	console.error(formatCliError(error))
 	if (usage || (error instanceof UsageError && error.pointsToHelp))
 		console.error(`Run 'smkit ${command ? `${command} ` : ''}--help' for the usage.`)
 	process.exitCode = usage ? 2 : exitCodeOf(error)

@@ -159,7 +159,7 @@ export function parseOptions<Properties extends TProperties>(
 		const { flag, default: fallback } = annotationsOf(schema)
 		const given = raw[flag ? cacKeyOf(flag) : key]
 		if (given === '' && flag)
-			throw new UsageError(`option \`${flag}\` value is missing`, { pointToHelp: true })
+			throw new UsageError(`${flag.split(' ')[0]} needs a value`, { pointToHelp: true })
 		const absent =
 			given === undefined ||
 			given === null ||

@@ -69,11 +69,11 @@ describe('smkit binary', () => {
 
 	it('answers a missing argument, a missing option value or an extra argument with exit code 2', async () => {
 		for (const [args, message, command] of [
-			[['collect', 'followers'], 'missing required args', 'collect'],
-			[['analytics', 'luna.explorer', '--posts'], 'value is missing', 'analytics'],
+			[['collect', 'followers'], 'smkit: missing arguments: smkit collect KIND TARGET\n', 'collect'],
+			[['analytics', 'luna.explorer', '--posts'], 'smkit: --posts needs a value\n', 'analytics'],
 			// An empty value (an unset shell variable) is a missing one, said the same way.
-			[['analytics', 'luna.explorer', '--posts', ''], 'option `--posts <n>` value is missing', 'analytics'],
-			[['logout', 'now'], 'Unused args', 'logout']
+			[['analytics', 'luna.explorer', '--posts', ''], 'smkit: --posts needs a value\n', 'analytics'],
+			[['logout', 'now'], "smkit: unexpected argument 'now'\n", 'logout']
 		] as const) {
 			const { code, stderr } = await run(...args)
 			expect(code).toBe(2)
@@ -176,11 +176,11 @@ describe('smkit binary', () => {
 	it('names an unknown option as it was typed, not in camelCase', async () => {
 		const { code, stderr } = await run('playground', '--api-key', 'x')
 		expect(code).toBe(2)
-		expect(stderr).toContain('Unknown option `--api-key`')
+		expect(stderr).toContain("unknown option '--api-key'")
 		// One close to an option of the command names it.
 		const typo = await run('collect', 'followers', 'luna.explorer', '--limt', '5')
 		expect(typo.code).toBe(2)
-		expect(typo.stderr).toStartWith("smkit: Unknown option `--limt` (did you mean '--limit'?)\n")
+		expect(typo.stderr).toStartWith("smkit: unknown option '--limt' (did you mean '--limit'?)\n")
 	})
 
 	it('takes a hyphenated switch before a word (--skip-check luna.explorer) as on', async () => {

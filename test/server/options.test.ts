@@ -139,12 +139,8 @@ describe('command options from schemas', () => {
 	})
 
 	it('an empty value is missing, not the default (an unset shell variable ran the whole list)', () => {
-		expect(usageError(() => parseOptions(options, { limit: '' })).message).toBe(
-			'option `--limit <n>` value is missing'
-		)
-		expect(usageError(() => parseOptions(options, { port: '' })).message).toBe(
-			'option `--port <port>` value is missing'
-		)
+		expect(usageError(() => parseOptions(options, { limit: '' })).message).toBe('--limit needs a value')
+		expect(usageError(() => parseOptions(options, { port: '' })).message).toBe('--port needs a value')
 		expect(usageError(() => parseOptions(options, { savedDir: '' })).exitCode).toBe(2)
 	})
 
