@@ -1,6 +1,6 @@
 /**
  * Saved results (docs/api-contract.md, "Saving"): JSON files in one directory, created on demand.
- * No request may read or delete outside that directory or learn an absolute path. Here a name is either produced by `sanitizeName` or
+ * No request may read or delete outside that directory or learn an absolute path. Here a name is either produced by `sanitizeName` (saved-names.ts) or
  * checked against that same strict form, then resolved and proved to sit inside the directory;
  * symbolic links are never followed, and no absolute server path leaves this module.
  */
@@ -8,13 +8,7 @@ import { constants } from 'node:fs'
 import { link, lstat, mkdir, open, readdir, realpath, rename, unlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { HttpError } from '../server/envelope'
-
-/** Longest saved name, without `.json`. */
-export const MAX_NAME_LENGTH = 100
-const namePattern = /^[A-Za-z0-9_-]{1,100}$/
-/** The `filename` path parameter: a sanitised name, with or without `.json`. */
-export const FILENAME_PATTERN = '^[A-Za-z0-9_-]{1,100}(\\.json)?$'
-const filenameRegex = new RegExp(FILENAME_PATTERN)
+import { cutName, isSavedName, MAX_NAME_BYTES, MAX_NAME_LENGTH, savedName } from './saved-names'
 
 /** What a saved file holds. */
 export interface SavedFile {
@@ -35,41 +29,11 @@ export interface SavedEntry extends SaveReceipt {
 	request: string | null
 }
 
-/**
- * Turns a free-form name into letters, digits, `_` and `-`: a trailing `.json` is dropped, every
- * run of other characters becomes one `_`, `_` and `-` are dropped from both ends, and the result
- * is cut to 100 characters (and never ends in `_` or `-`).
- * Returns undefined when nothing usable is left.
- */
-export function sanitizeName(raw: string): string | undefined {
-	const name = raw
-		.trim()
-		.replace(/\.json$/i, '')
-		.replace(/[^A-Za-z0-9_-]+/g, '_')
-		.replace(/^[_-]+|[_-]+$/g, '')
-		.slice(0, MAX_NAME_LENGTH)
-		// Cut, it may end in a separator again.
-		.replace(/[_-]+$/, '')
-	return name === '' ? undefined : name
-}
-
-/** The name a file is saved under (`sanitizeName`); a 400 when nothing usable is left. */
-export function savedName(raw: string): string {
-	const name = sanitizeName(raw)
-	if (name === undefined)
-		throw new HttpError(
-			'bad_request',
-			'Invalid name: it needs a letter or a digit (the file name keeps letters, digits, _ and -, at most 100)'
-		)
-	return name
-}
-
 const isCode = (error: unknown, ...codes: string[]) =>
 	typeof error === 'object' && error !== null && codes.includes((error as { code?: string }).code ?? '')
 
-/** The saved-files directory and everything done to it. */
 /** `.<name>.json.<pid>.<uuid>.tmp`, as `writeExclusive` names its temporary files. */
-const temporaryPattern = /^\.[A-Za-z0-9_-]+\.json\.(\d+)\.[0-9a-f-]{36}\.tmp$/
+const temporaryPattern = /^\.[\p{L}\p{M}\p{N}_-]+\.json\.(\d+)\.[0-9a-f-]{36}\.tmp$/u
 
 /** Whether a process with this pid exists (signal 0 only checks). */
 function isAlive(pid: number): boolean {
@@ -82,6 +46,7 @@ function isAlive(pid: number): boolean {
 	}
 }
 
+/** The saved-files directory and everything done to it. */
 export class SavedStore {
 	readonly directory: string
 	private readonly displayDirectory: string
@@ -111,7 +76,8 @@ export class SavedStore {
 		}
 		for (let attempt = 1; attempt < 10_000; attempt++) {
 			const suffix = attempt === 1 ? '' : `-${attempt}`
-			const name = base.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix
+			// Shortened to make room for the suffix, within both limits.
+			const name = cutName(base, MAX_NAME_LENGTH - suffix.length, MAX_NAME_BYTES - suffix.length) + suffix
 			const content: SavedFile = { name, saved_at: new Date().toISOString(), request, result }
 			const text = `${JSON.stringify(content, null, 2)}\n`
 			if (await this.writeExclusive(`${name}.json`, text)) {
@@ -162,7 +128,7 @@ export class SavedStore {
 		}
 	}
 
-	/** Saved files, newest first. Only regular `*.json` files with a valid name are listed. */
+	/** Saved files, newest first. Only regular `*.json` files with a saved name (`isSavedName`) are listed. */
 	async list(): Promise<SavedEntry[]> {
 		let names: string[]
 		try {
@@ -173,7 +139,7 @@ export class SavedStore {
 		}
 		const entries: SavedEntry[] = []
 		for (const fileName of names) {
-			if (!fileName.endsWith('.json') || !namePattern.test(fileName.slice(0, -5))) continue
+			if (!fileName.endsWith('.json') || !isSavedName(fileName.slice(0, -5))) continue
 			const content = await this.readRegularFile(fileName).catch(() => undefined)
 			if (!content) continue
 			let request: string | null = null
@@ -225,12 +191,21 @@ export class SavedStore {
 		return { deleted: fileName }
 	}
 
-	/** Validates a client-given name: the strict sanitised form, with `.json` added when missing. */
+	/**
+	 * Validates a client-given name: normalised to NFC (a decomposed spelling finds the file), it
+	 * must be a saved name (`isSavedName`), with `.json` added when missing. Checked before any
+	 * file system call, so an over-long name is a 400, never a file system error.
+	 */
 	private checkedFileName(filename: string): string {
-		if (!filenameRegex.test(filename)) {
-			throw new HttpError('bad_request', 'Invalid filename: use letters, digits, _ or - (optionally .json)')
+		const normalised = filename.normalize('NFC')
+		const name = normalised.endsWith('.json') ? normalised.slice(0, -5) : normalised
+		if (!isSavedName(name)) {
+			throw new HttpError(
+				'bad_request',
+				'Invalid filename: use letters and digits of any script, _ or - (at most 100 characters and 150 bytes, optionally .json)'
+			)
 		}
-		return filename.endsWith('.json') ? filename : `${filename}.json`
+		return `${name}.json`
 	}
 
 	/** Resolves a file name inside the (real) directory and proves it stays there. */

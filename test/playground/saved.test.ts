@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Value } from '@sinclair/typebox/value'
 import { Envelope, FailureEnvelope } from '../../src/playground/envelope'
-import { sanitizeName } from '../../src/playground/saved-store'
+import { sanitizeName } from '../../src/playground/saved-names'
 import { expectNoLeaks, type PlaygroundHarness, startPlayground } from './support'
 
 let playground: PlaygroundHarness
@@ -99,7 +99,7 @@ describe('POST /api/save', () => {
 	it('says what a name without a usable character lacks, not a length it does not break', async () => {
 		const body = await (await post('!!!')).json()
 		expect(body.error).toBe(
-			'Invalid name: it needs a letter or a digit (the file name keeps letters, digits, _ and -, at most 100)'
+			'Invalid name: it needs a letter or a digit (the file name keeps letters and digits of any script, _ or -, at most 100 characters and 150 bytes)'
 		)
 	})
 
@@ -150,7 +150,7 @@ describe('POST /api/save', () => {
 		expect(sanitizeName('-dash-')).toBe('dash')
 		expect(sanitizeName('___')).toBeUndefined()
 		expect(sanitizeName('report.JSON')).toBe('report')
-		expect(sanitizeName('ünïcödé name')).toBe('n_c_d_name')
+		expect(sanitizeName('ünïcödé name')).toBe('ünïcödé_name')
 	})
 })
 

@@ -81,18 +81,20 @@ const escaped = (code: number) =>
 		: `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`
 
 /**
- * The characters of a hashtag below U+FFFF as the ranges of a regex class: `_` and every letter,
- * mark and digit of any script (Unicode L, M, N), the characters the client's `requireTag` takes.
- * Spelled out because the validator compiles patterns without the `u` flag (no `\p{L}`), and so
- * do many JSON Schema tools; read from this runtime's Unicode tables, as `requireTag`'s are.
+ * The characters below U+FFFF of a word of any script as the ranges of a regex class: `_` and every
+ * letter, mark and digit of any script (Unicode L, M, N), plus the characters of `extra` (`-` for
+ * a saved file name). Without `extra`, the characters of a hashtag, those the client's `requireTag`
+ * takes. Spelled out because the validator compiles patterns without the `u` flag (no `\p{L}`),
+ * and so do many JSON Schema tools; read from this runtime's Unicode tables, as `requireTag`'s are.
  */
-function hashtagCharacterClass(): string {
+export function wordCharacterClass(extra = ''): string {
 	const word = /^[\p{L}\p{M}\p{N}_]$/u
 	const ranges: [number, number][] = []
 	for (let code = 0; code <= 0xffff; code++) {
-		// Surrogates come in pairs, matched below.
+		// Surrogates come in pairs, matched by the patterns using the class.
 		if (code >= 0xd800 && code <= 0xdfff) continue
-		if (!word.test(String.fromCharCode(code))) continue
+		const character = String.fromCharCode(code)
+		if (!word.test(character) && !extra.includes(character)) continue
 		const last = ranges.at(-1)
 		if (last && last[1] === code - 1) last[1] = code
 		else ranges.push([code, code])
@@ -103,12 +105,12 @@ function hashtagCharacterClass(): string {
 }
 
 /**
- * A hashtag as the server takes it, 1-100 characters: the class above, or a character beyond
+ * A hashtag as the server takes it, 1-100 characters: `wordCharacterClass()`, or a character beyond
  * U+FFFF (a surrogate pair to a validator reading UTF-16 units, one code point to one using `u`).
  * The class is exact; beyond U+FFFF the client's check still refuses what is no letter, mark or
  * digit (an emoji), which the description says.
  */
-const HASHTAG_PATTERN = `^(?:[${hashtagCharacterClass()}]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\u0000-\\uFFFF]){1,100}$`
+const HASHTAG_PATTERN = `^(?:[${wordCharacterClass()}]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\u0000-\\uFFFF]){1,100}$`
 
 /**
  * A hashtag without `#`: letters, marks and digits of any script and `_` (Unicode L, M, N), 1-100

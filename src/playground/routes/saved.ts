@@ -10,7 +10,7 @@ import { Elysia, t } from 'elysia'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import type { KeptResult } from '../result-chain'
-import { FILENAME_PATTERN, savedName } from '../saved-store'
+import { FILENAME_PATTERN, savedName } from '../saved-names'
 import { documented } from './docs'
 import { DecimalInteger, objectBody } from './params'
 
@@ -52,8 +52,11 @@ const FilenameParams = t.Object({
 	filename: t.String({
 		pattern: FILENAME_PATTERN,
 		error:
-			"Invalid path parameter 'filename': use letters, digits, _ or - (1-100 characters, optionally .json)",
-		description: 'A saved file name as /api/saved lists it (the .json extension is optional)',
+			"Invalid path parameter 'filename': use letters and digits of any script, _ or - (at most 100 characters and 150 bytes, optionally .json)",
+		description:
+			'A saved file name as /api/saved lists it (the .json extension is optional): letters, combining marks and digits of any script ' +
+			'(Unicode categories L, M and N), _ or -, at most 100 characters and 150 UTF-8 bytes, compared in NFC (a decomposed spelling finds the file). ' +
+			'The pattern lists the characters up to U+FFFF; a name no save could produce is a 400.',
 		examples: ['luna-profile.json']
 	})
 })
@@ -113,7 +116,8 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 								minLength: 1,
 								maxLength: 200,
 								error: "Invalid body field 'name': expected 1-200 characters",
-								description: 'File name; sanitised, and made unique rather than overwriting',
+								description:
+									'File name; reduced to letters and digits of any script, _ or - (NFC, at most 100 characters and 150 UTF-8 bytes), and made unique rather than overwriting',
 								examples: ['luna-profile']
 							}),
 							history_id: t.Optional(
