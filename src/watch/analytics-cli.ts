@@ -2,6 +2,7 @@
  * `smkit analytics USERNAME` and `smkit compare A B [C...]`: the playground's analytics figures on the
  * command line, as tables (the best value of each compared row marked with *) or `--json`.
  */
+import { existsSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
 import { InterruptedError, jsonText, terminalLine, UsageError } from '../cli-error'
 import { IgArgumentError } from '../client/errors'
@@ -14,9 +15,10 @@ import {
 	MAX_ANALYTICS_POSTS
 } from '../client/tools/analytics'
 import type { Comparison, ProfileAnalytics } from '../client/types'
-import { demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
+import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable } from '../server/table'
 import { upstreamOptions } from '../server/upstream-options'
+import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
 import { withInstagram } from './command-client'
 
 /** The options of `smkit analytics` and `smkit compare`. */
@@ -32,6 +34,10 @@ export const analyticsOptions = {
 	json: Type.Boolean({ default: false, flag: '--json', description: 'Print JSON instead of tables' }),
 	envPath: envPathOption,
 	demo: demoOption,
+	dbPath: dbPathOption(
+		"With --demo: the store whose demo time the figures are read at (a playground's Advance demo time); never created",
+		DEFAULT_DB_PATH
+	),
 	...upstreamOptions
 }
 
@@ -131,17 +137,26 @@ async function withAnalytics<Result>(
 	process.on('SIGINT', interrupt)
 	process.on('SIGTERM', interrupt)
 	let loggedIn = true
+	// Demo figures at the demo time a playground or watch run left on the store, as theirs are; a
+	// store not there is not made (these commands keep nothing).
+	const store: Store | undefined =
+		options.demo && existsSync(options.dbPath) ? openStore(options.dbPath) : undefined
 	try {
-		return await withInstagram(options, (ig) => {
-			loggedIn = ig.loggedIn
-			return work(new Analytics(ig), options, controller.signal)
-		})
+		return await withInstagram(
+			options,
+			(ig) => {
+				loggedIn = ig.loggedIn
+				return work(new Analytics(ig), options, controller.signal)
+			},
+			store
+		)
 	} catch (error) {
 		// Whatever the stopped request threw (an abort, a network error naming it), Ctrl-C is the cause.
 		if (controller.signal.aborted) throw new InterruptedError()
 		if (error instanceof IgArgumentError) throw new UsageError(error.message)
 		throw withSessionAdvice(error, loggedIn)
 	} finally {
+		store?.close()
 		process.off('SIGINT', interrupt)
 		process.off('SIGTERM', interrupt)
 	}
