@@ -22,9 +22,12 @@ export const RUNNER_NAMES: Readonly<Record<string, string>> = {
 /** The owners whose jobs the playground shows beside its own. */
 export const OUTSIDE_OWNERS: readonly string[] = ['cli', 'mcp']
 
-/** A username, hashtag or URL as one shell word. */
-const shellWord = (text: string) =>
-	/^[\w.#@:/?=&%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
+/**
+ * A username, hashtag, URL or path as one shell word: as it is when made only of characters no
+ * shell treats specially (`&`, `?`, `#` at the start, `~` would), else single-quoted.
+ */
+export const shellWord = (text: string) =>
+	/^[\w.@:/%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
 
 /** How the job's own process continues it. */
 export function continueHint(job: Job): string {
@@ -93,8 +96,33 @@ export function outsideView(jobs: JobStore, job: Job, viewer?: string): Job {
 	const hint =
 		viewer === job.owner && !jobs.otherWorld(job)
 			? 'resume it to continue from its last stored page'
-			: continueHint(job)
+			: job.owner === 'watch'
+				? watchListHint(jobs, job)
+				: continueHint(job)
 	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${hint}` }
+}
+
+/**
+ * How a watch's follower list stopped with its run continues: when that watch runs again, by id
+ * (`smkit watch run` alone runs only due watches, and a watch not due would leave it).
+ */
+function watchListHint(jobs: JobStore, job: Job): string {
+	const watch = watchOfList(jobs, job.id)
+	const command = `smkit watch run ${watch ?? 'ID'}${job.demo ? ' --demo' : ''}`
+	return watch === undefined
+		? `it continues when its watch runs again (${command}, same --db; smkit watch list shows the ids)`
+		: `it continues when watch ${watch} runs again (${command}, same --db)`
+}
+
+/** The id of the watch whose run not yet stored, or else whose snapshot, holds list `id`. */
+function watchOfList(jobs: JobStore, id: number): number | undefined {
+	const row = jobs.store.db
+		.query<{ watch: number }, [number, number]>(
+			`SELECT id AS watch FROM watches WHERE pending_job_id = ?
+			 UNION ALL SELECT watch_id FROM watch_snapshots WHERE follower_job_id = ? LIMIT 1`
+		)
+		.get(id, id)
+	return row?.watch
 }
 
 /**

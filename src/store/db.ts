@@ -32,6 +32,7 @@
 import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, normalize } from 'node:path'
+import { UsageError } from '../cli-error'
 import { MIGRATIONS, type Migration } from './migrations'
 
 /** Where the store lives unless `--db` says otherwise (relative to the working directory). */
@@ -57,13 +58,13 @@ export interface Store {
 
 /**
  * Whether the folder of the store at `path` is to be made: true for the default's (demo/) when it
- * is missing. Another --db's folder must exist: a mistyped one is an error naming it, instead of an
- * empty store started there.
+ * is missing. Another --db's folder must exist: a mistyped one is bad usage (a UsageError, exit 2,
+ * as a missing --out folder is) naming it, instead of an empty store started there.
  */
 export function missingStoreFolder(path: string): boolean {
 	if (path === ':memory:' || existsSync(dirname(path))) return false
 	if (normalize(path) !== normalize(DEFAULT_DB_PATH))
-		throw new Error(`there is no folder ${dirname(path)} (create it first, or give --db another path)`)
+		throw new UsageError(`there is no folder ${dirname(path)} (create it first, or give --db another path)`)
 	return true
 }
 
@@ -73,7 +74,9 @@ export function openStore(
 	migrations: readonly Migration[] = MIGRATIONS
 ): Store {
 	const fail = (error: unknown): never => {
-		throw storeError(path, error, 'cannot open the store')
+		const failure = storeError(path, error, 'cannot open the store')
+		// A --db in a folder that does not exist stays bad usage (missingStoreFolder).
+		throw error instanceof UsageError ? new UsageError(failure.message) : failure
 	}
 	let db: Database
 	try {

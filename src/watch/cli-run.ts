@@ -7,9 +7,11 @@ import { dirname } from 'node:path'
 import { InterruptedError, NotFoundError, UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
+import { shellWord } from '../jobs/outside'
 import { ProgressReporter } from '../jobs/progress'
 import { JobStore } from '../jobs/store'
-import type { Store } from '../store/db'
+import { DEFAULT_ENV_PATH } from '../server/options'
+import { DEFAULT_DB_PATH, type Store } from '../store/db'
 import type { WatchCommandOptions } from './cli'
 import { idOf, print, printJson, warn, when } from './cli-text'
 import { withInstagram } from './command-client'
@@ -67,11 +69,12 @@ export async function runWatches(
 	}
 	const outcomes: WatchOutcome[] = []
 	// Demo time as a playground on this store left it: both read one demo world.
-	const interrupted = await withInstagram(
+	const left = await withInstagram(
 		options,
 		(ig) => runEach(store, watches, { targets, dueAt }, ig, options, outcomes),
 		store
 	)
+	const interrupted = left !== undefined
 	// Interrupted, the list would read as complete (`[]`: none due): JSON says it failed instead.
 	if (options.json && !interrupted) printJson(outcomes)
 	const failed = outcomes.filter((outcome) => outcome.error !== undefined)
@@ -85,12 +88,32 @@ export async function runWatches(
 		process.exitCode = 1
 	}
 	if (interrupted) {
-		warn(
-			`Interrupted: run smkit watch run${options.demo ? ' --demo' : ''} again (a follower list continues where it stopped when run within the hour; later it starts over).`
-		)
+		warn(interruptedAdvice(left, options))
 		if (options.json) throw new InterruptedError()
 		process.exitCode = 130
 	}
+}
+
+/**
+ * What to run after Ctrl-C stopped the run: `smkit watch run` with the ids of the watches `left`
+ * (the one stopped, those not reached), since without ids only due watches run and a watch run by
+ * id when not due would not be continued; with the --demo, --db and --env the run was given
+ * (theirs when not the defaults), so it reads the same store and account.
+ */
+export function interruptedAdvice(
+	left: readonly Pick<Watch, 'id'>[],
+	options: Pick<WatchCommandOptions, 'demo' | 'dbPath' | 'envPath'>
+): string {
+	if (left.length === 0) return 'Interrupted: every watch of this run had stored its snapshot.'
+	const ids = left.map((watch) => watch.id)
+	const flags = [
+		options.demo ? ' --demo' : '',
+		options.dbPath === DEFAULT_DB_PATH ? '' : ` --db ${shellWord(options.dbPath)}`,
+		options.envPath === DEFAULT_ENV_PATH ? '' : ` --env ${shellWord(options.envPath)}`
+	].join('')
+	const which =
+		ids.length === 1 ? `watch ${ids[0]}` : `watches ${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`
+	return `Interrupted: run smkit watch run ${ids.join(' ')}${flags} to finish ${which} (a follower list continues where it stopped when run within the hour; later it starts over).`
 }
 
 /**
@@ -104,7 +127,10 @@ function otherModeOnly(count: number, demo: boolean): string {
 		: `${these} of demo mode: run smkit watch run --demo`
 }
 
-/** Runs the watches one after another into `outcomes`; true when Ctrl-C (or SIGTERM) stopped them. */
+/**
+ * Runs the watches one after another into `outcomes`. Stopped by Ctrl-C (or SIGTERM): the watches
+ * left, the one stopped first (a run waiting for another process's counts as stopped); else undefined.
+ */
 async function runEach(
 	store: Store,
 	watches: WatchStore,
@@ -112,7 +138,7 @@ async function runEach(
 	ig: InstagramClient,
 	options: WatchCommandOptions,
 	outcomes: WatchOutcome[]
-): Promise<boolean> {
+): Promise<Watch[] | undefined> {
 	// A long follower list shows its progress on a terminal, as collect does (redrawn in place; no
 	// lines for cron's mail). The line is cleared before the run's own line.
 	let progress: { id: number; reporter: ProgressReporter } | undefined
@@ -145,6 +171,7 @@ async function runEach(
 		options.json ? warn(line) : print(line)
 	}
 	let interrupted = false
+	let next = 0
 	const interrupt = () => {
 		interrupted = true
 		void scheduler.stop()
@@ -152,7 +179,8 @@ async function runEach(
 	process.once('SIGINT', interrupt)
 	process.once('SIGTERM', interrupt)
 	try {
-		for (const watch of targets) {
+		for (; next < targets.length; next++) {
+			const watch = targets[next] as Watch
 			if (interrupted) break
 			try {
 				const snapshot = await (dueAt
@@ -195,5 +223,5 @@ async function runEach(
 		process.off('SIGTERM', interrupt)
 		await scheduler.stop()
 	}
-	return interrupted
+	return interrupted ? targets.slice(next) : undefined
 }

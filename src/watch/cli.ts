@@ -145,6 +145,11 @@ export async function runWatchCommand(
 	}
 }
 
+/**
+ * `watch add TARGET`. A target already watched is a state of the store, not a mistyped command: a
+ * failure (exit 1, `failed` with --json; the playground answers it 400 `bad_request`, a code that
+ * smkit's commands keep for usage mistakes, exit 2).
+ */
 async function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): Promise<void> {
 	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
 	const spec = watchSpecOf(String(args[0]), options.every ?? '1d', options.followers)
@@ -164,11 +169,15 @@ async function add(watches: WatchStore, args: unknown[], options: WatchCommandOp
 				`Watch ${watch.id}: ${label(watch)} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; due now (smkit watch run${watch.demo ? ' --demo' : ''})`
 			)
 	} catch (error) {
-		if (error instanceof WatchExistsError) throw new UsageError(error.messageFor(options.demo))
+		if (error instanceof WatchExistsError) throw new Error(error.messageFor(options.demo))
 		throw error
 	}
 }
 
+/**
+ * `watch diff ID [--from S] [--to S]`. A watch with fewer than two snapshots has nothing to compare
+ * yet: a failure (exit 1, `failed`), as an unknown watch is; the snapshots given wrong are bad usage.
+ */
 function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
 	const id = idOf(args[0])
 	if (!watches.get(id)) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
@@ -176,7 +185,7 @@ function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions
 	const to = options.to ?? snapshots[snapshots.length - 1]?.id
 	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id
 	if (to === undefined || snapshots.length < 2)
-		throw new UsageError(
+		throw new Error(
 			`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (smkit watch run ${id}${watches.get(id)?.demo ? ' --demo' : ''})`
 		)
 	if (from === undefined)

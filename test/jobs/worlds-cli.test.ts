@@ -116,7 +116,7 @@ test('watch run runs only watches of its own Instagram and names those it left',
 	expect((await demo('watch', 'run', '1')).stdout).toMatch(/ok +watch 1 @luna\.explorer/)
 	expect((await real('watch', 'list')).stdout).toMatch(/^1 +@luna\.explorer \(demo\)/m)
 	const again = await real('watch', 'add', 'luna.explorer')
-	expect(again.code).toBe(2)
+	expect(again.code).toBe(1)
 	expect(again.stderr).toContain(
 		"Already watched, from demo mode's simulated Instagram: account luna.explorer (watch 1); a store watches a target once: remove watch 1 first, or keep real watches in another --db"
 	)

@@ -40,7 +40,8 @@ test('watch run exits 1 naming the failed watch, 0 when every due watch ran; dif
 	expect((await watch('add', '#sunset', '--every', '6h')).code).toBe(0)
 	expect((await watch('add', 'nobody.here.zz', '--skip-check')).code).toBe(0)
 	const duplicate = await watch('add', 'luna.explorer')
-	expect(duplicate.code).toBe(2)
+	// A state of the store, not a mistyped command.
+	expect(duplicate.code).toBe(1)
 	expect(duplicate.stderr).toContain('Already watched')
 	expect((await watch('add', 'x', '--every', '10d')).code).toBe(2)
 
@@ -227,7 +228,7 @@ test('watch add looks the account up: an unknown one exits 1 unless --skip-check
 	expect(skipped.stdout).toBe('Watch 1: @typo.here.zz every 1d; due now (smkit watch run)\n')
 	// Already watched: refused before Instagram is asked.
 	const before = simulator.requests.count(/web_profile_info/)
-	expect((await add('typo.here.zz', '--demo')).code).toBe(2)
+	expect((await add('typo.here.zz', '--demo')).code).toBe(1)
 	expect(simulator.requests.count(/web_profile_info/)).toBe(before)
 
 	const privateOne = await add('private.pat', '--followers', '--demo')
@@ -266,7 +267,9 @@ test('Ctrl-C during watch run exits 130 without calling the watch failed; the ne
 	simulator.faults.clear()
 	expect(await stdout).toBe('')
 	const errors = await stderr
-	expect(errors).toContain('Interrupted: run smkit watch run --demo again')
+	expect(errors).toContain(
+		'Interrupted: run smkit watch run 1 --demo --db interrupted.db --env none.env to finish watch 1'
+	)
 	expect(errors).not.toContain('FAILED')
 	expect((await interrupted('list')).stdout).toMatch(/1 +@mega\.travel \(demo\) +1d +list +0 +- +- /)
 	const rerun = await interrupted('run')
