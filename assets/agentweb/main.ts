@@ -1,7 +1,9 @@
 /**
  * The agent web page: a header with the provider, model, permission level and demo badge (from
  * `GET /api/status`), a notice when no AI provider is configured, and the shared chat component
- * with the parallel-tasks form.
+ * with the parallel-tasks form. The model badge names the model in use: with `--model auto` the
+ * status says `auto` until the server's model is known, so the badge follows the model an answer
+ * names, and reads the status again after each answer while it still says `auto`.
  */
 
 import { mountChatAcrossTabs } from '../common/chat/tabs'
@@ -39,14 +41,29 @@ async function loadStatus(): Promise<AgentWebStatus | null> {
 	}
 }
 
+/** The provider and model badge's text: `OpenAI · gpt-4o-mini`. */
+function modelText(status: AgentWebStatus): string {
+	return `${status.label ?? ''} · ${status.model ?? ''}`
+}
+
 async function start(): Promise<void> {
 	const chat = document.getElementById('chat') as HTMLElement
 	const badges = document.getElementById('badges') as HTMLElement
 	const notice = document.getElementById('notice') as HTMLElement
 	const status = await loadStatus()
 	if (status?.demo) badges.append(badge('Demo data', 'badge-demo'))
+	const modelBadge = badge(status ? modelText(status) : '', 'badge-model')
+	let model = status?.model
+	const showModel = (next: string | undefined) => {
+		if (!status || !next || next === model) return
+		model = next
+		modelBadge.textContent = modelText({ ...status, model })
+	}
+	const refreshModel = async () => {
+		if (model === 'auto') showModel((await loadStatus())?.model)
+	}
 	if (status?.available) {
-		badges.append(badge(`${status.label ?? ''} · ${status.model ?? ''}`))
+		badges.append(modelBadge)
 		if (status.permission) {
 			badges.append(badge(status.permission, status.permission === 'full_access' ? 'badge-warning' : ''))
 			badges.lastElementChild?.setAttribute('title', permissionText[status.permission] ?? '')
@@ -57,7 +74,11 @@ async function start(): Promise<void> {
 			? `AI is not configured: ${status.reason ?? 'set an AI provider key'}`
 			: 'The server could not be reached (or the access token is missing: open the URL the server printed).'
 	}
-	mountChatAcrossTabs(chat, { basePath: '/api', parallel: true }, 'smkit-agent-web-chat')
+	mountChatAcrossTabs(
+		chat,
+		{ basePath: '/api', parallel: true, onModel: showModel, onAnswered: () => void refreshModel() },
+		'smkit-agent-web-chat'
+	)
 }
 
 void start()

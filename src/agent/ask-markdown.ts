@@ -61,6 +61,43 @@ export function nestingDepth(tokens: readonly Token[], limit = renderedNestingLi
 	return deepest
 }
 
+/** The widest line of a rendering, in terminal columns (escape sequences take none). */
+function widestLine(rendered: string): number {
+	return Math.max(
+		0,
+		...rendered.split('\n').map((line) => Bun.stringWidth(line.replace(escapeSequences, '')))
+	)
+}
+
+/** A paragraph token of `inline` tokens (rendered, and reflowed, as any paragraph is). */
+function paragraph(inline: Token[]): Tokens.Paragraph {
+	return { type: 'paragraph', raw: '', text: '', tokens: inline }
+}
+
+/**
+ * A table too wide for the terminal, as one paragraph per row with a "column: value" line for each
+ * cell: the lines then wrap at the terminal's width as a paragraph's do, where a grid wider than the
+ * terminal would be broken up by the terminal itself, each row spilling over the next.
+ */
+export function tableAsRecords(token: Tokens.Table): Tokens.Paragraph[] {
+	return token.rows.map((row) =>
+		paragraph(
+			row.flatMap((cell, index): Token[] => {
+				const header = token.header[index]
+				const name: Token[] = header?.tokens.length
+					? header.tokens
+					: [{ type: 'text', raw: '', text: `Column ${index + 1}` }]
+				return [
+					...(index > 0 ? [{ type: 'br', raw: '' } as Tokens.Br] : []),
+					{ type: 'strong', raw: '', text: '', tokens: name },
+					{ type: 'text', raw: ': ', text: ': ' },
+					...cell.tokens
+				]
+			})
+		)
+	)
+}
+
 /** The answer as it came, control characters shown as text: for what the renderer cannot take. */
 function plainText(markdown: string): string {
 	return terminalText(markdown).replace(/\n+$/, '')
@@ -70,40 +107,45 @@ function plainText(markdown: string): string {
  * Renders Markdown for the terminal: the terminal's width, at most 100 columns. Some pseudo
  * terminals (script, CI runners) report 0 columns; reflowing to that would print nothing.
  * `colour` false (or NO_COLOR set to anything but '') keeps the layout and drops every escape code,
- * hyperlinks included (a link is then `text (url)`). An answer nested more deeply than
- * `renderedNestingLimit`, or whose rendering would pass `renderedLimit`, is printed as plain text.
+ * hyperlinks included (a link is then `text (url)`). A table wider than that width is printed as
+ * `tableAsRecords`. An answer nested more deeply than `renderedNestingLimit`, or whose rendering
+ * would pass `renderedLimit`, is printed as plain text.
  */
 export function renderMarkdown(
 	markdown: string,
 	columns = process.stdout.columns,
 	colour = !process.env.NO_COLOR
 ): string {
-	const width = columns && columns >= 20 ? columns : 80
+	const width = Math.min(columns && columns >= 20 ? columns : 80, 100)
 	const style = styler(colour)
 	const marked = new Marked()
 	// marked-terminal's typings lag behind marked's extension type; the runtime shape matches.
-	marked.use(
-		markedTerminal({
-			width: Math.min(width, 100),
-			reflowText: true,
-			emoji: false,
-			showSectionPrefix: false,
-			// The styles are given here rather than left to chalk's own detection, so that they follow
-			// the caller's decision (a terminal, NO_COLOR) and never differ from the rest of `ask`.
-			strong: style('bold'),
-			em: style('italic'),
-			codespan: style('yellow'),
-			del: style(['dim', 'strikethrough']),
-			link: style('blue'),
-			href: style(['blue', 'underline']),
-			heading: style(['green', 'bold']),
-			firstHeading: style(['magenta', 'bold', 'underline']),
-			// Gray only: an italic quote would lose its italics after the first inline style closes.
-			blockquote: style('gray')
-		}) as never
-	)
+	const terminal = markedTerminal({
+		width,
+		reflowText: true,
+		emoji: false,
+		showSectionPrefix: false,
+		// The styles are given here rather than left to chalk's own detection, so that they follow
+		// the caller's decision (a terminal, NO_COLOR) and never differ from the rest of `ask`.
+		strong: style('bold'),
+		em: style('italic'),
+		codespan: style('yellow'),
+		del: style(['dim', 'strikethrough']),
+		link: style('blue'),
+		href: style(['blue', 'underline']),
+		heading: style(['green', 'bold']),
+		firstHeading: style(['magenta', 'bold', 'underline']),
+		// Gray only: an italic quote would lose its italics after the first inline style closes.
+		blockquote: style('gray')
+	}) as { renderer: { table(this: unknown, token: Tokens.Table): string } }
+	marked.use(terminal as never)
 	marked.use({
 		renderer: {
+			// The grid when it fits the width (cli-table3 never wraps a cell), otherwise one record per row.
+			table(token: Tokens.Table) {
+				const grid = terminal.renderer.table.call(this, token)
+				return widestLine(grid) <= width ? grid : this.parser.parse(tableAsRecords(token))
+			},
 			// A tight list item's text arrives as one text token whose inline tokens (bold, code,
 			// links) marked-terminal prints raw; render them like a paragraph's.
 			text(token: Tokens.Text | Tokens.Escape) {

@@ -73,9 +73,9 @@ export async function runParallelAsk(
 					: `${failed} of ${results.length} tasks failed`
 		process.stdout.write(`${jsonText(jsonOutcome({ ...result, success, results }, code, error))}\n`)
 	} else if (options.quiet) {
-		// The answers as they are for a pipe; a terminal gets no control character (as a single ask).
+		// No control character, on a terminal or in a pipe (a file cat later runs it), as a single ask.
 		const answers = results.map((task) => task.answer).join('\n\n')
-		process.stdout.write(`${process.stdout.isTTY ? terminalText(answers) : answers}\n`)
+		process.stdout.write(`${terminalText(answers)}\n`)
 	} else {
 		printSummary(results, result)
 	}

@@ -2,7 +2,9 @@
  * What `smkit ask` shows on a terminal: a spinner and the live steps (code shown as it runs) on
  * stderr, the answer rendered from Markdown on stdout, the files it saved and a footer
  * "N steps · X tokens · Y.Ys". Off a terminal it prints plain text; `--quiet` prints only the
- * answer. NO_COLOR (any value but '', no-color.org) leaves out every escape code.
+ * answer. NO_COLOR (any value but '', no-color.org) leaves out every escape code. The answer's own
+ * control characters are shown as `\x1b`-style text wherever it goes: a file or a pipe is read on
+ * a terminal later (`cat`), where an escape sequence in it would still run.
  */
 import { styleText } from 'node:util'
 import { clip, jsonText, terminalText } from '../cli-error'
@@ -204,10 +206,11 @@ export async function printResponse(
 		return
 	}
 	if (response.answer) {
+		// Neutralised for a pipe too: the file it fills may be `cat`ed on a terminal (an OSC 52
+		// clipboard write, a window title). Plain text, newlines and tabs pass unchanged.
+		const text = terminalText(response.answer)
 		// Loaded here, not at start-up: see ask-markdown.ts.
-		const answer = process.stdout.isTTY
-			? `\n${(await import('./ask-markdown')).renderMarkdown(terminalText(response.answer))}`
-			: response.answer
+		const answer = process.stdout.isTTY ? `\n${(await import('./ask-markdown')).renderMarkdown(text)}` : text
 		process.stdout.write(`${answer}\n`)
 	}
 	if (response.error) process.stderr.write(`${paint('red', `smkit: ${terminalText(response.error)}`)}\n`)

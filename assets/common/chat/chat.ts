@@ -8,8 +8,10 @@ import './chat.css'
 import './steps.css'
 import './answer.css'
 import { h } from '../dom'
-import { ChatApi, type StreamEvent } from './api'
+import { ChatApi, isAgentEvent, type StreamEvent } from './api'
+import { LogFollower } from './follow'
 import { ParallelRun } from './parallel'
+import { tasksForm } from './tasks-form'
 import { AssistantTurn, type RestoredOutput, userBubble } from './turn'
 
 /** Options of `mountChat`. */
@@ -22,6 +24,19 @@ export interface ChatOptions {
 	examples?: readonly string[]
 	/** Called after "New conversation" emptied the server's conversation (not when it failed). */
 	onReset?: () => void
+	/** Called with the model an answer is made with, when the server names it (`--model auto`). */
+	onModel?: (model: string) => void
+	/** Called each time a question (or a parallel run) has ended, answered or not. */
+	onAnswered?: () => void
+}
+
+/** A bubble a request streams into: a single answer or a parallel run. */
+interface StreamView {
+	handle(event: StreamEvent): void
+	fail(message: string): void
+	readonly done: boolean
+	/** What to bring into view once it has ended. */
+	readonly shown: { start: HTMLElement; bubble: HTMLElement }
 }
 
 /** A mounted chat. */
@@ -84,23 +99,7 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 		input,
 		h('div', { className: 'chat-composer-actions' }, send, stop)
 	)
-	const tasksInput = h('textarea', {
-		className: 'chat-input chat-tasks-input',
-		attrs: {
-			rows: 3,
-			'aria-label': 'Tasks, one per line (at most 10)',
-			placeholder: 'One task per line (at most 10)'
-		}
-	})
-	const runTasks = h('button', {
-		className: 'chat-button',
-		text: 'Run in parallel',
-		attrs: { type: 'submit' }
-	})
-	const tasksForm = h('form', { className: 'chat-tasks-form' }, tasksInput, runTasks)
-	const parallel = options.parallel
-		? h('details', { className: 'chat-parallel' }, h('summary', null, 'Parallel tasks'), tasksForm)
-		: null
+	const tasks = options.parallel ? tasksForm((list) => runParallel(list)) : null
 	const element = h(
 		'div',
 		{ className: 'smkit-chat' },
@@ -108,14 +107,14 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 		log,
 		announcer,
 		composer,
-		parallel
+		tasks?.element
 	)
 	container.replaceChildren(element)
 
 	let running: AbortController | null = null
 	const setBusy = (busy: boolean) => {
 		send.disabled = busy
-		runTasks.disabled = busy
+		tasks?.setBusy(busy)
 		reset.disabled = busy
 		stop.hidden = !busy
 	}
@@ -148,20 +147,36 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 		)
 	}
 
-	/** Streams one request into `view` (a turn or a parallel run). */
-	const streamInto = async (
-		path: string,
-		body: unknown,
-		view: { handle(event: StreamEvent): void; fail(message: string): void; done: boolean }
-	) => {
+	const follower = new LogFollower(log)
+	/**
+	 * Streams one request into `view` (a turn or a parallel run), the log following it (follow.ts).
+	 * `refused`: the request ended without a single event (refused, unreachable, stopped at once).
+	 */
+	const streamInto = async (path: string, body: unknown, view: StreamView): Promise<{ refused: boolean }> => {
 		running = new AbortController()
 		setBusy(true)
-		const result = await api.stream(path, body, (event) => view.handle(event), running.signal)
+		const ended = () => (view.done ? view.shown : null)
+		let received = false
+		const result = await api.stream(
+			path,
+			body,
+			(event) => {
+				received = true
+				if (isAgentEvent(event) && event.type === 'status' && event.model) options.onModel?.(event.model)
+				follower.around(() => view.handle(event), ended)
+			},
+			running.signal
+		)
 		if (!view.done)
-			view.fail(result.ok ? 'The answer stopped before it finished.' : (result.error ?? 'Failed'))
+			follower.around(
+				() => view.fail(result.ok ? 'The answer stopped before it finished.' : (result.error ?? 'Failed')),
+				ended
+			)
 		announcer.textContent = 'Answer ready'
 		running = null
 		setBusy(false)
+		options.onAnswered?.()
+		return { refused: !result.ok && !received }
 	}
 
 	const ask = async (message: string) => {
@@ -174,17 +189,13 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 		await streamInto('/ask/stream', { message: question }, turn)
 	}
 
-	const runParallel = async () => {
-		const tasks = tasksInput.value
-			.split('\n')
-			.map((task) => task.trim())
-			.filter(Boolean)
-		if (!tasks.length || running) return
-		append(userBubble(tasks.map((task, index) => `${index + 1}. ${task}`).join('\n')))
-		const run = new ParallelRun(tasks, decide)
+	/** Runs checked tasks (tasks-form.ts); says whether the server refused them. */
+	async function runParallel(list: string[]): Promise<{ refused: boolean }> {
+		if (running) return { refused: true }
+		append(userBubble(list.map((task, index) => `${index + 1}. ${task}`).join('\n')))
+		const run = new ParallelRun(list, decide)
 		append(run.element)
-		tasksInput.value = ''
-		await streamInto('/parallel/stream', { tasks }, run)
+		return streamInto('/parallel/stream', { tasks: list }, run)
 	}
 
 	composer.addEventListener('submit', (event) => {
@@ -197,10 +208,6 @@ export function mountChat(container: HTMLElement, options: ChatOptions): Mounted
 			event.preventDefault()
 			void ask(input.value)
 		}
-	})
-	tasksForm.addEventListener('submit', (event) => {
-		event.preventDefault()
-		void runParallel()
 	})
 	stop.addEventListener('click', () => running?.abort())
 	reset.addEventListener('click', async () => {

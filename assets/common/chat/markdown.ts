@@ -4,7 +4,8 @@
  * marked turns Markdown into HTML with raw HTML shown as text and images shown as links (no request
  * to another origin); DOMPurify then keeps only Markdown's own tags, drops every attribute but a few,
  * removes links that are not absolute http(s) URLs, and opens the rest in a new tab with
- * `rel="noopener noreferrer"`. Code blocks get highlighting and a copy button.
+ * `rel="noopener noreferrer"`. Code blocks get highlighting and a copy button; table cells break
+ * lines at spaces only (`keepWordsWhole`).
  */
 import DOMPurify from 'dompurify'
 import { Marked, type Tokens } from 'marked'
@@ -92,6 +93,28 @@ const sanitizeOptions = {
 	RETURN_DOM_FRAGMENT: true as const
 }
 
+/** A run of non-space characters holding a dash or a slash, after which a browser may break a line. */
+const breakableWord = /(\S*[\p{Pd}/]\S*)/u
+
+/**
+ * Table cells break lines at spaces only: each word a browser could break after a hyphen or a
+ * slash (`2024-05-01`, `a/b`) is kept whole in a `span.chat-word`, so a table too wide for the
+ * bubble scrolls sideways rather than splitting its dates and addresses (answer.css).
+ */
+export function keepWordsWhole(cell: Element): void {
+	const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+	const texts: Text[] = []
+	for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text)
+	for (const text of texts) {
+		const parts = text.data.split(breakableWord)
+		if (parts.length === 1) continue
+		// split() with a capture group: the words are at the odd indexes, the text between at the even.
+		text.replaceWith(
+			...parts.map((part, index) => (index % 2 ? h('span', { className: 'chat-word', text: part }) : part))
+		)
+	}
+}
+
 /** Renders Markdown into a sanitised element (`div.chat-markdown`). */
 export function renderMarkdown(text: string): HTMLElement {
 	const container = h('div', { className: 'chat-markdown' })
@@ -101,5 +124,6 @@ export function renderMarkdown(text: string): HTMLElement {
 		const language = /language-(\S+)/.exec(code.className)?.[1]
 		enhanceCodeBlock(code as HTMLElement, language)
 	}
+	for (const cell of container.querySelectorAll('th, td')) keepWordsWhole(cell)
 	return container
 }

@@ -13,18 +13,27 @@ export class ParallelRun {
 	private readonly turns: AssistantTurn[]
 	private readonly status = h('p', { className: 'chat-parallel-status', attrs: { role: 'status' } })
 	private readonly summary = h('div', { className: 'chat-parallel-summary' })
+	private readonly taskList: HTMLElement
 	private finished = false
+	/** Whether any event of the run arrived (false: the request was refused, or never got through). */
+	private started = false
 
 	constructor(tasks: readonly string[], decide: Decide) {
 		this.turns = tasks.map((task, index) => new AssistantTurn(decide, `Task ${index + 1}: ${task}`))
 		this.status.textContent = `Running ${tasks.length} task${tasks.length === 1 ? '' : 's'}…`
+		this.taskList = h('div', { className: 'chat-parallel-tasks' }, ...this.turns.map((turn) => turn.element))
 		this.element = h(
 			'article',
 			{ className: 'chat-turn chat-parallel-run', attrs: { 'aria-busy': 'true' } },
 			this.status,
-			h('div', { className: 'chat-parallel-tasks' }, ...this.turns.map((turn) => turn.element)),
+			this.taskList,
 			this.summary
 		)
+	}
+
+	/** What to bring into view once the run has ended: the run, from its first line. */
+	get shown(): { start: HTMLElement; bubble: HTMLElement } {
+		return { start: this.element, bubble: this.element }
 	}
 
 	/** Whether the run's final `done` (or a failure) has arrived. */
@@ -34,6 +43,7 @@ export class ParallelRun {
 
 	/** Routes an event to its task, or handles the run's own events. */
 	handle(event: StreamEvent): void {
+		this.started = true
 		if (!isAgentEvent(event)) {
 			this.finish(event)
 			return
@@ -42,13 +52,20 @@ export class ParallelRun {
 		else if (event.type === 'status') this.status.textContent = event.message
 	}
 
-	/** Ends the run without its summary. */
+	/**
+	 * Ends the run without its summary. A run that never started (refused, unreachable) says why
+	 * once, in place of its tasks, rather than under each of them.
+	 */
 	fail(message: string): void {
 		if (this.finished) return
 		for (const turn of this.turns) turn.fail(message)
 		this.finished = true
 		this.element.setAttribute('aria-busy', 'false')
 		this.status.textContent = message
+		if (!this.started) {
+			this.taskList.hidden = true
+			this.status.classList.add('chat-error')
+		}
 	}
 
 	private finish(event: ParallelDoneEvent): void {

@@ -79,6 +79,11 @@ export class AssistantTurn {
 		return this.finished
 	}
 
+	/** What to bring into view once the bubble has ended: its answer (or error), to its end. */
+	get shown(): { start: HTMLElement; bubble: HTMLElement } {
+		return { start: this.answer, bubble: this.element }
+	}
+
 	/** Applies one stream event to this bubble. */
 	handle(event: StreamEvent): void {
 		if (!isAgentEvent(event)) return
