@@ -8,6 +8,8 @@ import { type Static, Type } from '@sinclair/typebox'
 import { KIND_SOURCES, TARGET_HINTS } from '../jobs/kinds'
 import type { JobManager } from '../jobs/manager'
 import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../jobs/types'
+import { MAX_WHOLE_NUMBER, wholeNumber } from './param-schemas'
+import { itemsThatFit, jsonLength, MAX_RESULT_CHARS, RESULT_LIMIT_TEXT } from './result-budget'
 import { failureResult, type ServerTool, successResult } from './tool'
 
 /** A job as the tools return it. */
@@ -47,8 +49,11 @@ const _sameShape: Static<typeof JobSchema> extends Job
 /** The largest page of records one call returns. */
 export const MAX_RECORDS_PAGE = 500
 
+/** The longest job target (a username, hashtag, media pk or post URL), as the playground's. */
+const MAX_TARGET_LENGTH = 2000
+
 const kindHelp = JOB_KINDS.map((kind) => `${kind}: ${TARGET_HINTS[kind]}`).join('; ')
-const jobId = Type.Integer({ minimum: 1, description: 'The id jobs_start returned' })
+const jobId = wholeNumber({ minimum: 1, description: 'The id jobs_start returned' })
 
 const readOnlyHints = { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
 
@@ -77,9 +82,16 @@ export function jobsTools(
 						JOB_KINDS.map((kind) => Type.Literal(kind)),
 						{ description: 'What to collect' }
 					),
-					target: Type.String({ minLength: 1, description: 'Whose list: see the kinds above' }),
+					target: Type.String({
+						minLength: 1,
+						maxLength: MAX_TARGET_LENGTH,
+						description: 'Whose list: see the kinds above'
+					}),
 					limit: Type.Optional(
-						Type.Integer({ minimum: 1, description: 'Stop after this many records (default: all)' })
+						wholeNumber({
+							minimum: 1,
+							description: `Stop after this many records (at most ${MAX_WHOLE_NUMBER}; default: all)`
+						})
 					)
 				},
 				{ additionalProperties: false }
@@ -127,11 +139,11 @@ export function jobsTools(
 		{
 			name: 'jobs_records',
 			title: 'Records a job collected',
-			description: `The records a job has stored so far, in arrival order, up to ${MAX_RECORDS_PAGE} per call: pass the result's next_offset as offset to read on (null once every stored record was read; a running job may store more later).`,
+			description: `The records a job has stored so far, in arrival order, up to ${MAX_RECORDS_PAGE} per call and ${RESULT_LIMIT_TEXT} of JSON (fewer records than limit come back when they would not fit): pass the result's next_offset as offset to read on (null once every stored record was read; a running job may store more later).`,
 			inputSchema: Type.Object(
 				{
 					id: jobId,
-					offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Records to skip (default 0)' })),
+					offset: Type.Optional(wholeNumber({ minimum: 0, description: 'Records to skip (default 0)' })),
 					limit: Type.Optional(
 						Type.Integer({
 							minimum: 1,
@@ -152,16 +164,26 @@ export function jobsTools(
 				const job = requireJob(input.id as number)
 				const offset = (input.offset as number | undefined) ?? 0
 				const limit = (input.limit as number | undefined) ?? 100
-				const records: unknown[] = []
-				for (const record of manager().jobs.records(job.id, offset)) {
-					if (records.length === limit) break
-					records.push(record)
-				}
+				const frame = jsonLength({ job, records: [], next_offset: MAX_WHOLE_NUMBER })
+				const records = recordsWithinBudget(manager().jobs.records(job.id, offset), limit, frame)
 				const end = offset + records.length
 				return successResult({ job, records, next_offset: end < job.collected ? end : null }, true)
 			}
 		}
 	]
+}
+
+/**
+ * Up to `limit` of `stored` records, from the first, that fit in the result budget beside the
+ * `frame` (the length of the result without them); one even when it alone is over the budget.
+ */
+function recordsWithinBudget(stored: Iterable<unknown>, limit: number, frame: number): unknown[] {
+	const records: unknown[] = []
+	for (const record of stored) {
+		if (records.length === limit) break
+		records.push(record)
+	}
+	return records.slice(0, itemsThatFit(records, MAX_RESULT_CHARS - frame))
 }
 
 /** A job id that is not one of this server's jobs. */

@@ -5,8 +5,17 @@
  * method added to the registry is a tool without further work (a test checks every entry maps).
  */
 import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox'
-import { type MethodParam, type MethodResult, type MethodSpec, methodRegistry } from '../client/registry'
+import {
+	invokeMethod,
+	type MethodParam,
+	type MethodResult,
+	type MethodSpec,
+	methodRegistry
+} from '../client/registry'
 import { Page } from '../client/types'
+import { cursorSchema, followerQuerySchema, stringParamSchema } from './param-schemas'
+import { pageWithinBudget, RESULT_LIMIT_TEXT } from './result-budget'
+import { toJson } from './tool'
 
 /** The largest `count` a list tool accepts in one call (bigger lists are jobs). */
 export const MAX_TOOL_COUNT = 200
@@ -21,6 +30,8 @@ export interface MethodTool {
 	/** The model the method returns, when it is an object (MCP output schemas are objects). */
 	outputSchema?: TSchema
 	method: MethodSpec
+	/** A list tool: takes `count` and `cursor`, and returns a page within the result budget (result-budget.ts). */
+	listed: boolean
 	/** The call's arguments, in the method's order, from the tool's validated input. */
 	toArguments(input: Record<string, unknown>): unknown[]
 }
@@ -30,33 +41,21 @@ export function toolNameOf(method: Pick<MethodSpec, 'group' | 'name'>): string {
 	return `${method.group}_${method.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()}`
 }
 
-/** The `{ count?, cursor? }` options of a list method (and `query?` of a searchable one), as optional top-level fields. */
+/**
+ * The `{ count?, cursor? }` options of a list method (and `query?` of the follower list, a search
+ * within it), as optional top-level fields.
+ */
 function listProperties(searchable: boolean): TProperties {
-	const search: TProperties = searchable
-		? {
-				query: Type.Optional(
-					Type.String({
-						minLength: 1,
-						description: 'Only the items whose username or full name contains this text'
-					})
-				)
-			}
-		: {}
 	return {
-		...search,
+		...(searchable ? { query: Type.Optional(followerQuerySchema) } : {}),
 		count: Type.Optional(
 			Type.Integer({
 				minimum: 1,
 				maximum: MAX_TOOL_COUNT,
-				description: `How many items to collect, across pages (1-${MAX_TOOL_COUNT}); default: one page`
+				description: `At most how many items to return, collected across pages (1-${MAX_TOOL_COUNT}); default: one page. Fewer come back when they would not fit in ${RESULT_LIMIT_TEXT}: continue with next_cursor`
 			})
 		),
-		cursor: Type.Optional(
-			Type.String({
-				minLength: 1,
-				description: 'next_cursor of a previous call, to continue the list where it stopped'
-			})
-		)
+		cursor: Type.Optional(cursorSchema)
 	}
 }
 
@@ -64,11 +63,11 @@ const isListOptions = (param: MethodParam) =>
 	/^\{\s*count\?: number, cursor\?: string(, query\?: string)?\s*\}$/.test(param.type)
 const isSearchable = (param: MethodParam) => param.type.includes('query?: string')
 
-/** The schema of one plain parameter; every registry parameter but the list options is a string. */
+/** The schema of one plain parameter, with its bounds; every registry parameter but the list options is a string. */
 function parameterSchema(method: MethodSpec, param: MethodParam): TSchema {
 	if (param.type !== 'string')
 		throw new TypeError(`${method.path}: parameter ${param.name} of type ${param.type} has no tool schema`)
-	return Type.String({ minLength: 1, description: param.description })
+	return stringParamSchema(method, param)
 }
 
 /**
@@ -90,7 +89,7 @@ function describe(method: MethodSpec, listed: boolean): string {
 	const lines = [`${method.description}.`]
 	if (listed)
 		lines.push(
-			"A page of the list: pass `count` to collect more items across pages, and the result's `next_cursor` as `cursor` to continue (null at the end)."
+			`A page of the list: pass \`count\` to collect more items across pages, and the result's \`next_cursor\` as \`cursor\` to continue (null at the end). A result holds at most ${RESULT_LIMIT_TEXT} of JSON: when the items asked for would not fit, it holds the first ones that do, and \`next_cursor\` continues right after them (no item is skipped or cut).`
 		)
 	lines.push(`Client method: ig.${method.path}; result: ${method.returns}.`)
 	if (method.access === 'write')
@@ -116,6 +115,7 @@ export function methodTool(method: MethodSpec): MethodTool {
 		inputSchema: Type.Object(properties, { additionalProperties: false }),
 		outputSchema,
 		method,
+		listed,
 		toArguments(input) {
 			return method.params.map((param) => {
 				if (!isListOptions(param)) return input[param.name]
@@ -127,6 +127,22 @@ export function methodTool(method: MethodSpec): MethodTool {
 			})
 		}
 	}
+}
+
+/**
+ * Runs a method tool with validated `input` on `client` and resolves to its result as JSON: a list
+ * tool's page within the result budget (fewer items, and a cursor right after them).
+ */
+export function runMethodTool(
+	client: object,
+	tool: MethodTool,
+	input: Record<string, unknown>
+): Promise<unknown> {
+	const call = (count?: number) => {
+		const args = tool.toArguments(count === undefined ? input : { ...input, count })
+		return invokeMethod(client, tool.method.path, args).then(toJson)
+	}
+	return tool.listed ? pageWithinBudget(call) : call()
 }
 
 /** One tool per registry method; write methods only when `includeWrites`. */

@@ -4,7 +4,7 @@
  * output schema, failure as a tool error whose text is the API's failure envelope (code, message).
  */
 import type { TObject, TSchema } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
+import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value'
 import type { ErrorCode } from '../server/envelope'
 import { fail } from '../server/envelope'
 
@@ -64,14 +64,26 @@ export function failureResult(code: ErrorCode, message: string): ToolResult {
 	return { isError: true, content: [{ type: 'text', text: JSON.stringify(fail(message, code)) }] }
 }
 
-/** Checks a call's arguments; the message names the first bad field (and a union's choices). */
+/**
+ * Checks a call's arguments; the message names the first bad field and what it takes: a union's
+ * choices, the form of a string not matching its pattern (as the field's description says it), or
+ * else the validator's wording.
+ */
 export function checkInput(schema: TObject, input: unknown): string | undefined {
 	if (Value.Check(schema, input)) return undefined
 	const [problem] = [...Value.Errors(schema, input)]
 	const field = (problem?.path ?? '').replace(/^\//, '').replaceAll('/', '.')
-	const choices = literalChoices(problem?.schema)
-	const detail = choices ? `expected one of ${choices.join(', ')}` : (problem?.message ?? 'invalid value')
+	const detail = expectation(problem) ?? problem?.message ?? 'invalid value'
 	return field ? `Invalid argument '${field}': ${detail}` : `Invalid arguments: ${detail}`
+}
+
+/** What a failed enum or pattern expects, in words; undefined where the validator's own wording is clear. */
+function expectation(problem: ValueError | undefined): string | undefined {
+	const choices = literalChoices(problem?.schema)
+	if (choices) return `expected one of ${choices.join(', ')}`
+	const description = (problem?.schema as { description?: unknown } | undefined)?.description
+	if (problem?.type === ValueErrorType.StringPattern && typeof description === 'string')
+		return `expected ${description}`
 }
 
 /** The values of a union of literals (an enum such as a job's kind); undefined for other schemas. */
