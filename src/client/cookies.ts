@@ -160,8 +160,19 @@ export function parseCookieHeader(text: string): ImportedCookie[] {
 	return cookies
 }
 
+/**
+ * Whether a text given where a file name is expected (`--cookies`) looks like cookies themselves:
+ * `name=value` pairs separated by `;`, or a session cookie's `name=`. Such a text is never echoed
+ * in a message: it holds the session's values.
+ */
+export function looksLikeCookies(text: string): boolean {
+	if (text.includes('=') && text.includes(';')) return true
+	const names = Object.keys(SESSION_COOKIE_VARIABLES).join('|')
+	return new RegExp(`(?:^|[\\s;:])(?:${names})\\s*=`, 'i').test(text)
+}
+
 /** A value the environment file and a Cookie header can carry: printable ASCII, no spaces, separators or quotes (so the env file can hold it verbatim). */
-function isUsableValue(value: string): boolean {
+export function isUsableValue(value: string): boolean {
 	return value.length > 0 && value.length <= 4096 && /^[\x21-\x7e]+$/.test(value) && !/[;"']/.test(value)
 }
 

@@ -5,9 +5,9 @@
  * readable by others, not even for a moment, and a crash leaves the old file whole. Other lines
  * (comments, AI keys, settings) are kept as they were.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { SESSION_VARIABLES } from './cookies'
 import { fileWriteError } from './file-write-error'
 
@@ -29,9 +29,22 @@ function assignment(name: string, value: string): string {
 	return /^[\w%.:+/=-]+$/.test(value) ? `${name}=${value}` : `${name}='${value}'`
 }
 
-/** The real file behind `path` (a symlinked .env is updated where it points), or `path` itself when absent. */
+/** Symbolic links followed at most, as the system does (ELOOP past it). */
+const MAX_LINKS = 40
+
+/**
+ * The real file behind `path`: a symlinked .env is written where it points, also when the file it
+ * names does not exist yet (a dangling link, `.env -> secrets/app.env`: that file is created, mode
+ * 0600, and the link stays); `path` itself when it is no link. A loop of links cannot be written.
+ */
 function targetOf(path: string): string {
-	return existsSync(path) ? realpathSync(path) : path
+	if (existsSync(path)) return realpathSync(path)
+	let current = path
+	for (let links = 0; links <= MAX_LINKS; links++) {
+		if (!lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink()) return current
+		current = resolve(dirname(current), readlinkSync(current))
+	}
+	throw fileWriteError(path, Object.assign(new Error('too many levels of symbolic links'), { code: 'ELOOP' }))
 }
 
 /**

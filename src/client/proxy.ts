@@ -78,6 +78,16 @@ export function redactProxyUrl(text: string): string {
 	return hidden ? plain.replace('//', '//[redacted]@') : plain
 }
 
+/**
+ * Why a proxy answered 407: it wants credentials its URL does not give (with how to write them, an
+ * example whose `USER:PASSWORD` placeholder redaction leaves as it is), or refused the ones given.
+ */
+export function proxyAuthenticationFailure(proxyUrl: string): string {
+	return new URL(proxyUrl).username === ''
+		? 'the proxy asks for credentials (HTTP 407): give them in its URL, http://USER:PASSWORD@host:port'
+		: 'the proxy refused its credentials (HTTP 407)'
+}
+
 /** Checks one proxy URL; throws {@link ProxyConfigError} for other schemes or a missing host. */
 export function validateProxyUrl(text: string): string {
 	const trimmed = text.trim()

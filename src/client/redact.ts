@@ -40,16 +40,27 @@ export function secretVariants(secret: string): string[] {
 }
 
 /** The `user:password@` part of a URL (`http://user:pw@proxy:8080`): proxy credentials. */
-const urlCredentials = /(\b[a-z][a-z0-9+.-]*:\/\/)(?!\[redacted\]@)[^\s/?#@"'<>]+@/gi
+const urlCredentials = /(\b[a-z][a-z0-9+.-]*:\/\/)(?!\[redacted\]@)([^\s/?#@"'<>]+)@/gi
 
-/** `text` with every spelling of each secret, every session cookie value and every URL's credentials replaced by `[redacted]`. */
+/**
+ * The placeholder of the examples messages give (`http://USER:PASSWORD@host:port`), exactly so
+ * written (upper case), which is no credential and is left as it is. A proxy whose password is
+ * really `PASSWORD` still has it redacted: known secrets are replaced before this rule runs.
+ */
+export const CREDENTIALS_PLACEHOLDER = 'USER:PASSWORD'
+
+/** `text` with every spelling of each secret, every session cookie value and every URL's credentials (but the example placeholder) replaced by `[redacted]`. */
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
 	let result = text
 	for (const secret of secrets) {
 		if (!secret || secret.length < MIN_SECRET_LENGTH) continue
 		for (const variant of secretVariants(secret)) result = result.split(variant).join(REDACTED)
 	}
-	return result.replace(cookieValue, `$1${REDACTED}`).replace(urlCredentials, `$1${REDACTED}@`)
+	return result
+		.replace(cookieValue, `$1${REDACTED}`)
+		.replace(urlCredentials, (whole, scheme: string, credentials: string) =>
+			credentials === CREDENTIALS_PLACEHOLDER ? whole : `${scheme}${REDACTED}@`
+		)
 }
 
 /** A JSON-like value with `redact` applied to every string in it (keys included); other values as they are. */

@@ -24,7 +24,7 @@ import {
 	sessionSecrets,
 	withFormContentType
 } from './headers'
-import { DIRECT, type ProxyEntry, type ProxyPool } from './proxy'
+import { DIRECT, type ProxyEntry, type ProxyPool, proxyAuthenticationFailure } from './proxy'
 import { type RateLimiter, sleep, untilAborted } from './rate-limit'
 import { redactSecrets } from './redact'
 import { readUpstreamText } from './response-body'
@@ -114,6 +114,11 @@ export class Transport {
 	/** The viewer's own pk (`DS_USER_ID`), or undefined without credentials. */
 	get viewerPk(): string | undefined {
 		return this.#session?.dsUserId
+	}
+
+	/** A copy of the session as it stands: Instagram's updates (Set-Cookie) applied; undefined without one. */
+	currentSession(): Session | undefined {
+		return this.#session ? { ...this.#session } : undefined
 	}
 
 	/** Replaces the session (a new login, or none after a logout); the next request warms up again. */
@@ -213,12 +218,7 @@ export class Transport {
 						...(proxy ? { proxy: proxy.url } : DIRECT)
 					})
 					text = await readUpstreamText(response, `${spec.method} ${spec.path}`)
-					if (proxy && response.status === 407)
-						throw new Error(
-							new URL(proxy.url).username === ''
-								? 'the proxy asks for credentials (HTTP 407): give them in its URL, http://user:password@host:port'
-								: 'the proxy refused its credentials (HTTP 407)'
-						)
+					if (proxy && response.status === 407) throw new Error(proxyAuthenticationFailure(proxy.url))
 					if (proxy) settings.proxies?.recordSuccess(proxy)
 					break
 				} catch (error) {

@@ -26,6 +26,19 @@ export const LOGIN_HINT =
 	'connect an account with smkit login --cookies cookies.txt (cookies exported from a browser logged in to instagram.com), or use --demo for demo data'
 
 /**
+ * What to say when Instagram answered an anonymous (logged-out) request, one that carries no
+ * cookie, with `login_required`: Instagram often turns logged-out visitors away, which says nothing
+ * about the session, so there is nothing to reconnect. Names `loggedInEquivalent`, the way to ask
+ * with the session (with how to connect one first when `loggedIn` is false).
+ */
+export function anonymousRefusalAdvice(loggedInEquivalent: string, loggedIn: boolean): string {
+	const next = loggedIn
+		? `Ask with the session instead: ${loggedInEquivalent}`
+		: `The logged-in equivalent, ${loggedInEquivalent}, needs an account: ${LOGIN_HINT}`
+	return `Instagram refused an anonymous (logged-out) request, as it often does to logged-out visitors: this says nothing about the session. ${next}`
+}
+
+/**
  * A session error Instagram answered (`login_required`, `challenge_required`) as the same error
  * with what to do added to its message, as the servers' answers have it: a command line reporting
  * Instagram's bare 'login_required' leaves a cron job's reader without a next step. `loggedIn`

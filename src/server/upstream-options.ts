@@ -10,7 +10,8 @@ import { Type } from '@sinclair/typebox'
 import { UsageError } from '../cli-error'
 import type { ClientOptions } from '../client/client'
 import { fileReadReason } from '../client/file-write-error'
-import { bypassesProxy, ProxyConfigError, ProxyPool, validateProxyUrl } from '../client/proxy'
+import { bypassesProxy, ProxyConfigError, ProxyPool, redactProxyUrl, validateProxyUrl } from '../client/proxy'
+import { redactSecrets } from '../client/redact'
 import { INSTAGRAM_ORIGIN } from '../client/request'
 import { BUDGET_FACTORS, isSpeedMode, type SpeedMode, unlimitedWarning } from '../client/speed'
 
@@ -72,22 +73,67 @@ export interface UpstreamSettings {
 }
 
 /**
- * Proxy URLs of a `--proxy-file`: one a line, blank lines and `#` comments skipped. A line that is
- * no usable proxy is bad usage naming its line number, so it can be found in a list of hundreds.
+ * A `--proxy-file` argument as an error message may show it: a proxy URL given where the file is
+ * expected shows no credentials (`http://[redacted]@host:port`; a scheme-less `user:password@host`
+ * or `host:port:user:password` as `[redacted proxy]`), nor does any other path holding a URL's
+ * `user:password@`. `proxyLike` says whether it looks like a proxy rather than a file name.
+ */
+export function shownProxyFileArgument(argument: string): { shown: string; proxyLike: boolean } {
+	const text = argument.trim()
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { shown: redactProxyUrl(text), proxyLike: true }
+	if (/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/i.test(text)) return { shown: text, proxyLike: true }
+	if (/^[^\s/@]+@[^\s/@]+:\d{1,5}$|^[^\s/:]+:\d{1,5}:[^\s:]+:\S+$/.test(text))
+		return { shown: '[redacted proxy]', proxyLike: true }
+	return { shown: redactSecrets(argument, []), proxyLike: false }
+}
+
+/** Why a `--proxy-file` cannot be read; a proxy URL given in its place is told to go to `--proxy`. */
+function unreadableProxyFile(path: string, error: unknown): UsageError {
+	const { shown, proxyLike } = shownProxyFileArgument(path)
+	return new UsageError(
+		proxyLike
+			? `--proxy-file: cannot read '${shown}': --proxy-file takes a file of proxy URLs; for one proxy use --proxy URL`
+			: `--proxy-file: cannot read '${shown}': ${fileReadReason(error)}`
+	)
+}
+
+/**
+ * The proxy URL of one `--proxy-file` line, or undefined for a blank or comment line. A comment may
+ * also follow the URL after white space (`http://host:8080   # backup`): a proxy URL has no fragment
+ * and no white space, so ` #` starts a comment, unless the text before it is no usable proxy (a
+ * password cut by a space and `#`), which is then diagnosed as the whole line.
+ */
+export function proxyFileLine(raw: string): string | undefined {
+	const line = raw.trim()
+	if (line === '' || line.startsWith('#')) return undefined
+	const beforeComment = line.replace(/\s+#.*$/, '')
+	if (beforeComment !== line) {
+		try {
+			return validateProxyUrl(beforeComment)
+		} catch (error) {
+			if (!(error instanceof ProxyConfigError)) throw error
+		}
+	}
+	return validateProxyUrl(line)
+}
+
+/**
+ * Proxy URLs of a `--proxy-file`: one a line, blank lines and `#` comments skipped (whole lines, or
+ * after a URL and white space). A line that is no usable proxy is bad usage naming its line number,
+ * so it can be found in a list of hundreds.
  */
 export function readProxyFile(path: string): string[] {
 	let text: string
 	try {
 		text = readFileSync(path, 'utf8')
 	} catch (error) {
-		throw new UsageError(`--proxy-file: cannot read '${path}': ${fileReadReason(error)}`)
+		throw unreadableProxyFile(path, error)
 	}
 	const urls: string[] = []
 	for (const [index, raw] of text.split(/\r?\n/).entries()) {
-		const line = raw.trim()
-		if (line === '' || line.startsWith('#')) continue
 		try {
-			urls.push(validateProxyUrl(line))
+			const url = proxyFileLine(raw)
+			if (url !== undefined) urls.push(url)
 		} catch (error) {
 			if (!(error instanceof ProxyConfigError)) throw error
 			throw new UsageError(`--proxy-file: '${path}' line ${index + 1}: ${error.message}`)
@@ -129,6 +175,19 @@ function resolveSpeed(
 }
 
 /**
+ * `--proxy-mode` given without any proxy. In demo mode the simulated Instagram runs in this process
+ * and the environment's proxy (HTTPS_PROXY ...) is not used for it: only --proxy and --proxy-file
+ * count, and the message says so rather than suggest the variable.
+ */
+function noProxyToChoose(mode: string, inProcess: boolean): UsageError {
+	return new UsageError(
+		inProcess
+			? `--proxy-mode ${mode} needs proxies to choose from: give --proxy-file (or --proxy); in demo mode the environment's proxy (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY) is not used, since the simulated Instagram runs in this process`
+			: `--proxy-mode ${mode} needs proxies to choose from: give --proxy-file (or --proxy, or HTTPS_PROXY in the environment)`
+	)
+}
+
+/**
  * Resolves the proxies and speed of a command. `env` is the merged environment (file and process);
  * `demo` says the upstream is the simulator. A bad proxy or speed is a UsageError (exit 2) whose
  * message shows proxy URLs without credentials.
@@ -152,10 +211,7 @@ export function resolveUpstream(
 	const urls = options.proxyFile
 		? readProxyFile(options.proxyFile)
 		: [options.proxy ?? fromEnvironment?.url].filter((url): url is string => Boolean(url))
-	if (options.proxyMode && urls.length === 0)
-		throw new UsageError(
-			`--proxy-mode ${options.proxyMode} needs proxies to choose from: give --proxy-file (or --proxy, or HTTPS_PROXY in the environment)`
-		)
+	if (options.proxyMode && urls.length === 0) throw noProxyToChoose(options.proxyMode, inProcess)
 	const speed = resolveSpeed(options.speed, env, demo)
 	const lines: string[] = []
 	if (inProcess && environmentProxy)

@@ -2,10 +2,11 @@
  * Connecting an account from exported browser cookies, shared by `smkit login` and the
  * playground's Connect account dialog: read the cookies (cookies.ts), ask Instagram whether the
  * session works with one light authenticated call, and only then store it in the environment
- * file (env-file.ts). Nothing here returns or prints a cookie value.
+ * file (env-file.ts) with the values Instagram set while answering (Set-Cookie) in place of the
+ * exported ones. Nothing here returns or prints a cookie value.
  */
 import { type ClientOptions, type Credentials, InstagramClient } from '../client/client'
-import { importSession, type SessionImport } from '../client/cookies'
+import { importSession, isUsableValue, type SessionImport } from '../client/cookies'
 import { credentialsFromEnv } from '../client/env'
 import { storeSessionVariables } from '../client/env-file'
 import { RECONNECT_HINT, type SessionReport } from '../client/session-health'
@@ -45,7 +46,38 @@ export async function checkImportedSession(
 	const report = options.skipCheck
 		? probe.session.report()
 		: await probe.checkSession({ signal: options.signal })
-	return { imported, credentials, report }
+	const updated = withSessionUpdates(imported, probe.transport.currentSession())
+	return { imported: updated, credentials: credentialsFromEnv(updated.variables) as Credentials, report }
+}
+
+/** Cookie → variable of the values Instagram may set while answering the check. */
+const UPDATED_VARIABLES = {
+	sessionId: 'SESSION_ID',
+	csrfToken: 'CSRF_TOKEN',
+	dsUserId: 'DS_USER_ID',
+	mid: 'MID',
+	igDid: 'IG_DID',
+	datr: 'DATR',
+	rur: 'RUR'
+} as const
+
+/**
+ * The import with the cookie values Instagram set while answering the check (`Set-Cookie`, which
+ * replaces the session's values after every answer, docs/instagram.md "Session updates") in place
+ * of the exported ones: what the client then uses and what is stored are the values Instagram
+ * gave last, as a browser would keep them. A value the environment file could not hold verbatim
+ * keeps the exported one.
+ */
+function withSessionUpdates(
+	imported: SessionImport,
+	session: Partial<Credentials> | undefined
+): SessionImport {
+	const variables = { ...imported.variables }
+	for (const [field, variable] of Object.entries(UPDATED_VARIABLES)) {
+		const value = session?.[field as keyof typeof UPDATED_VARIABLES]
+		if (value !== undefined && isUsableValue(value)) variables[variable] = value
+	}
+	return { ...imported, variables }
 }
 
 /** Stores a checked session's variables in the environment file (mode 0600); resolves to the names written. */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { terminalLine, UsageError } from '../cli-error'
-import { CookieImportError, SESSION_VARIABLES } from '../client/cookies'
+import { CookieImportError, looksLikeCookies, SESSION_VARIABLES } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { envFileProblem, removeSessionVariables } from '../client/env-file'
 import { fileReadReason } from '../client/file-write-error'
@@ -58,13 +58,26 @@ function checkEnvPath(path: string): void {
 		throw new UsageError(`--env: there is no folder '${dirname(path)}' for '${path}'`)
 }
 
+/**
+ * Why `--cookies FILE` cannot be read. Cookies given in place of the file (`--cookies 'sessionid=…;
+ * csrftoken=…'`) are never echoed: the message says they look like a Cookie header and how to give
+ * them (standard input or a file), where the shell's history and the process list do not keep them.
+ */
+function unreadableCookies(file: string, error: unknown): UsageError {
+	if (looksLikeCookies(file))
+		return new UsageError(
+			'--cookies takes a file, and what was given looks like a Cookie header (not shown here): give it through standard input (--cookies -, then paste it) or save it in a file and name the file'
+		)
+	return new UsageError(`--cookies: cannot read '${file}': ${fileReadReason(error)}`)
+}
+
 /** Reads the cookies from the file, or from standard input (with a prompt on a terminal). */
 async function readCookies(file: string | undefined): Promise<string> {
 	if (file && file !== '-') {
 		try {
 			return readFileSync(file, 'utf8')
 		} catch (error) {
-			throw new UsageError(`--cookies: cannot read '${file}': ${fileReadReason(error)}`)
+			throw unreadableCookies(file, error)
 		}
 	}
 	if (process.stdin.isTTY)
