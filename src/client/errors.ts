@@ -45,6 +45,11 @@ export class IgApiError extends IgError {
 	readonly retryAfter?: number
 	/** Challenge or checkpoint URL Instagram asked the user to visit. */
 	readonly challengeUrl?: string
+	/**
+	 * Answered to an anonymous request (no cookie sent; set by the transport): a `login_required`
+	 * then turns a logged-out visitor away and says nothing about the session.
+	 */
+	anonymous = false
 
 	constructor(
 		kind: IgErrorKind,

@@ -163,9 +163,11 @@ export class Transport {
 				if (!spec.anonymous) sessionEnded ? settings.health.recordEnded() : settings.health.recordSuccess()
 				return data
 			} catch (error) {
-				// Local decisions (status 0: no credentials, own budget) say nothing about the session.
-				if (!spec.anonymous && error instanceof IgApiError && error.upstreamStatus !== 0)
-					settings.health.recordFailure(error.kind)
+				// Local decisions (status 0: no credentials, own budget) say nothing about the session,
+				// nor does an answer to a request that sent none (marked for the messages).
+				if (error instanceof IgApiError && error.upstreamStatus !== 0)
+					if (spec.anonymous) error.anonymous = true
+					else settings.health.recordFailure(error.kind)
 				if (attempt >= settings.maxRetries || !isRetryable(error, idempotent)) throw error
 				const delay = backoffDelay(attempt, settings.retryBaseDelayMs, retryAfterOf(error))
 				// Out of waiting budget: the caller gets this error, with Instagram's Retry-After on it.

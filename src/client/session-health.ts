@@ -35,7 +35,17 @@ export function anonymousRefusalAdvice(loggedInEquivalent: string, loggedIn: boo
 	const next = loggedIn
 		? `Ask with the session instead: ${loggedInEquivalent}`
 		: `The logged-in equivalent, ${loggedInEquivalent}, needs an account: ${LOGIN_HINT}`
-	return `Instagram refused an anonymous (logged-out) request, as it often does to logged-out visitors: this says nothing about the session. ${next}`
+	return `${ANONYMOUS_REFUSAL}. ${next}`
+}
+
+/** What a `login_required` answered to an anonymous request (`IgApiError.anonymous`) means. */
+export const ANONYMOUS_REFUSAL =
+	'Instagram refused an anonymous (logged-out) request, as it often does to logged-out visitors: this says nothing about the session'
+
+/** The advice for a `login_required` answered to an anonymous request; none for other kinds. */
+function anonymousAdvice(kind: string, loggedIn: boolean): string | undefined {
+	if (kind !== 'login_required') return undefined
+	return `${ANONYMOUS_REFUSAL}; ${loggedIn ? 'the logged-in requests ask with the session' : `the logged-in requests need an account: ${LOGIN_HINT}`}`
 }
 
 /**
@@ -48,8 +58,9 @@ export function anonymousRefusalAdvice(loggedInEquivalent: string, loggedIn: boo
  */
 export function withSessionAdvice(error: unknown, loggedIn = true): unknown {
 	if (!(error instanceof IgApiError) || error.upstreamStatus === 0) return error
-	const advice =
-		error.kind === 'login_required'
+	const advice = error.anonymous
+		? anonymousAdvice(error.kind, loggedIn)
+		: error.kind === 'login_required'
 			? loggedIn
 				? `The session has expired: to reconnect, ${RECONNECT_HINT}`
 				: `Not logged in: ${LOGIN_HINT}`

@@ -7,7 +7,7 @@
  */
 import { terminalLine, terminalText } from '../cli-error'
 import { IgApiError, IgError } from '../client/errors'
-import { CHALLENGE_HINT, RECONNECT_HINT } from '../client/session-health'
+import { ANONYMOUS_REFUSAL, CHALLENGE_HINT, RECONNECT_HINT } from '../client/session-health'
 import { unwrapParseError } from './body'
 import { type ErrorCode, type FailureBody, fail, HttpError, httpStatusOf } from './envelope'
 import { redactSecrets } from './redact'
@@ -90,6 +90,12 @@ export function toFailure(thrown: unknown, elysiaCode: unknown, context: Failure
 
 /** A client error: its `kind` is the envelope code (docs/api-contract.md, "Errors"), with Retry-After on rate limits. */
 function clientFailure(error: IgError, context: FailureContext): Failure {
+	// No cookie was sent: a logged-out visitor turned away, whatever the session's state.
+	if (error.kind === 'login_required' && error instanceof IgApiError && error.anonymous)
+		return failure(
+			'login_required',
+			`${redactSecrets(error.message)}. ${ANONYMOUS_REFUSAL}; the logged-in requests (a profile by username, a user's feed) ask with the session`
+		)
 	if (error.kind === 'login_required' && !context.loggedIn)
 		return failure('login_required', NOT_LOGGED_IN_MESSAGE)
 	if (error.kind === 'login_required')

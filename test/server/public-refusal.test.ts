@@ -4,6 +4,9 @@
  * names the logged-in route, never "reconnect", and the session state stays valid.
  */
 import { afterEach, describe, expect, it } from 'bun:test'
+import { IgApiError } from '../../src/client/errors'
+import { withSessionAdvice } from '../../src/client/session-health'
+import { toFailure } from '../../src/server/errors'
 import { expectFailure, expectNoLeaks, usePlayground } from '../playground/support'
 
 const playground = usePlayground()
@@ -47,6 +50,24 @@ describe('login_required to an anonymous request', () => {
 		})
 		playground.simulator.faults.clear()
 		expect((await playground.get('/api/public/profile/luna.explorer')).status).toBe(200)
+	})
+
+	it('reaches the agent, MCP and the command line with the same meaning, from the client itself', async () => {
+		refuseAnonymous()
+		const error = await playground.ig.public.getProfile('luna.explorer').then(
+			() => undefined,
+			(failure: unknown) => failure
+		)
+		expect(error).toBeInstanceOf(IgApiError)
+		expect((error as IgApiError).anonymous).toBe(true)
+		const { status, body } = toFailure(error, 'UNKNOWN', { server: 'mcp', loggedIn: true })
+		expect(status).toBe(401)
+		expect(body.error).toContain('Instagram refused an anonymous (logged-out) request')
+		expect(body.error).not.toMatch(/expired|reconnect/)
+		const advised = withSessionAdvice(error, true) as Error
+		expect(advised.message).toContain('Instagram refused an anonymous (logged-out) request')
+		expect(advised.message).not.toMatch(/expired|reconnect/)
+		expect((await playground.json('/api/status')).body.data.session).toBe('valid')
 	})
 
 	it('leaks no credential or absolute path', () => expectNoLeaks(playground))
