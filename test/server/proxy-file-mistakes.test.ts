@@ -72,7 +72,8 @@ describe('comments in a --proxy-file', () => {
 			const message = usageError(() => resolveUpstream({ proxyFile: file }, {})).message
 			expect(message).toContain(`'${file}' line 1: http://[redacted]: cannot be read as a proxy URL`)
 			expect(message).toContain('percent-encoded')
-			expect(message).not.toMatch(/X|Y@/)
+			// The temporary folder's random name may hold an X: only the rest is looked at.
+			expect(message.replaceAll(file, '')).not.toMatch(/X|Y@/)
 		}
 	})
 })
