@@ -6,7 +6,8 @@
 
 import { h } from '../../common/dom'
 import { formatBytes } from '../../common/format'
-import { type ApiResult, apiDownload, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
+import { type ApiResult, apiRequest, type DataRequest, historyIdOf } from '../lib/api'
+import { apiDownload } from '../lib/download'
 import { whileBusy } from '../lib/focus'
 import { formatQuantity } from '../lib/format'
 import { type Collectable, collectAll, focusJobWhenShown } from '../lib/jobs'
