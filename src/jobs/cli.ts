@@ -16,7 +16,7 @@ import { dbPathOption, type ParsedOptions, parseOptions } from '../server/option
 import { formatTable, when } from '../server/table'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { EXPORT_FORMATS, exportFormatFor } from './export'
-import { checkOutPath } from './export-file'
+import { checkOutPath } from './out-path'
 import { outsideView, RUNNER_NAMES } from './outside'
 import { counted } from './progress'
 import { RecordSink } from './record-sink'

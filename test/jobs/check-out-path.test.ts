@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { UsageError } from '../../src/cli-error'
 import { FileWriteError } from '../../src/client/file-write-error'
-import { checkOutPath } from '../../src/jobs/export-file'
+import { checkOutPath } from '../../src/jobs/out-path'
 
 const root = process.getuid?.() === 0
 let folder: string
@@ -27,7 +27,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
  * 65534 when the tests run as root, else as the user running them. `ok` when it refuses nothing.
  */
 function checkAsOtherUser(path: string): string {
-	const script = `import { checkOutPath } from ${JSON.stringify(resolve('src/jobs/export-file.ts'))}
+	const script = `import { checkOutPath } from ${JSON.stringify(resolve('src/jobs/out-path.ts'))}
 try { checkOutPath(${JSON.stringify(path)}); console.log('ok') } catch (error) { console.log(error.name + ': ' + error.message) }`
 	const result = spawnSync(process.execPath, ['-e', script], {
 		encoding: 'utf8',
