@@ -3,7 +3,7 @@
  * machine, over loopback only, and prints one table (also written to the git-ignored
  * `bench/results.json`). Every server under test runs in its own process (the compiled `./smkit`,
  * built first when missing or stale), and so does the load (one load-worker process). Sized to
- * finish in about six minutes on two shared cores.
+ * finish in about five minutes on two shared cores.
  *
  * Options: --rounds N (5) --duration MS (2000, measured per target and round) --slice MS (250)
  * --warmup MS (10000, per target and endpoint before the rounds) --concurrency N (50)

@@ -60,7 +60,8 @@ export async function startAgentWebServer(
 	print: (line: string) => void = console.log,
 	extras: AgentWebServeExtras = {}
 ): Promise<RunningAgentWeb> {
-	// Variables already set in the process environment win over the file (docs/api-contract.md).
+	// Variables already set in the process environment win over the file (docs/architecture.md,
+	// "Configuration and credentials").
 	const env = loadAgentEnv(options.envPath)
 	const upstream = resolveUpstream(options, env, options.demo)
 	for (const warning of upstream.warnings) print(warning)

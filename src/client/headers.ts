@@ -160,7 +160,10 @@ export function authenticatedHeaders(session: Session, origin: string): Record<s
 /** Which anonymous profile a public request uses. */
 export type AnonymousProfile = 'html' | 'web' | 'mobile' | 'graphql_docid'
 
-/** Headers of an anonymous request: never a cookie, a rotating desktop user agent (1.4). */
+/**
+ * Headers of an anonymous request: never a cookie, a rotating desktop user agent (docs/instagram.md,
+ * "Anonymous requests").
+ */
 export function anonymousHeaders(
 	profile: AnonymousProfile,
 	origin: string,

@@ -1,5 +1,6 @@
 /**
- * The client's models, declared once as TypeBox schemas (they also feed the playground's OpenAPI).
+ * The client's models under one import: re-exports `client/models/*.ts`, where each model is
+ * declared once as a TypeBox schema (they also feed the playground's OpenAPI).
  *
  * Field names mirror Instagram's snake_case. Every id (`pk`, `id`, `*_id`) is a decimal string
  * because media pks exceed 2^53. Times are Instagram's unix seconds. Fields a source may lack are

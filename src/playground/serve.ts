@@ -68,7 +68,8 @@ export async function startPlaygroundServer(
 	hooks: PlaygroundServeHooks = {},
 	print: (line: string) => void = console.log
 ): Promise<RunningPlayground> {
-	// Variables already set in the process environment win over the file (docs/api-contract.md).
+	// Variables already set in the process environment win over the file (docs/architecture.md,
+	// "Configuration and credentials").
 	const env = mergeEnv(loadEnvFile(options.envPath))
 	const upstream = resolveUpstream(options, env, options.demo)
 	// Before the store and the simulator exist: a usage error leaves no empty store behind.

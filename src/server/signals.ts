@@ -1,4 +1,7 @@
-/** Process signals the long-running commands (playground, agent web, simulator) stop on. */
+/**
+ * Process signals the long-running commands stop on: the playground, the agent web server, the
+ * simulator and `smkit mcp` (over stdio or `--http`).
+ */
 
 /** Resolves on the first SIGINT or SIGTERM, then stops listening for them. */
 export function waitForStopSignal(): Promise<NodeJS.Signals> {

@@ -63,7 +63,7 @@ const UPDATED_VARIABLES = {
 
 /**
  * The import with the cookie values Instagram set while answering the check (`Set-Cookie`, which
- * replaces the session's values after every answer, docs/instagram.md "Session updates") in place
+ * replaces the session's values after every answer, docs/instagram.md, "Session updates") in place
  * of the exported ones: what the client then uses and what is stored are the values Instagram
  * gave last, as a browser would keep them. A value the environment file could not hold verbatim
  * keeps the exported one.

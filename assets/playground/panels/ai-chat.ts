@@ -3,10 +3,11 @@
  * against the playground's `/api/ai/*` routes. Without an AI provider, from `/api/status`
  * (`ai_available`, `ai_provider`, `ai_model`), the panel explains how to enable one.
  *
- * Server side (docs/api-contract.md, "Chat"): `POST /api/ai/ask {message}`, `POST /api/ai/ask/stream`
- * (server-sent events), `POST /api/ai/reset`, `GET /api/ai/history`. Use `apiRequest` from
- * `../lib/api` (it adds the access token and the JSON content type) and build every node with
- * `h()` from `assets/common/dom.ts`: answers may quote Instagram text and must stay text.
+ * Server side (docs/api-contract.md, "Chat"): the chat asks with `POST /api/ai/ask/stream {message}`
+ * (server-sent events), decides approvals with `POST /api/ai/approve`, and uses `POST /api/ai/reset`
+ * and `GET /api/ai/history`. Those requests go through `ChatApi` (assets/common/chat/api.ts), which
+ * takes the access token and the JSON content type from assets/common/request.ts. Build every node
+ * with `h()` from `assets/common/dom.ts`: answers may quote Instagram text and must stay text.
  */
 import { mountChatAcrossTabs } from '../../common/chat/tabs'
 import { h, replaceChildren } from '../../common/dom'
