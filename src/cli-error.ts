@@ -112,17 +112,22 @@ export function terminalText(text: string): string {
 	)
 }
 
-/** A character as its JSON and JavaScript escape, e.g. `\u202e`. */
+/** A character as its JavaScript escape: `\u202e`, or `\u{e0041}` beyond U+FFFF. */
 export function unicodeEscape(character: string): string {
-	return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+	const code = character.codePointAt(0) ?? 0
+	return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
 /**
- * Bidirectional embeddings, overrides, isolates and marks, and zero-width characters: invisible,
- * yet a terminal with bidirectional support reorders the text around them, so code or a message to
- * approve could read otherwise than what runs or is sent.
+ * Characters shown as nothing (Unicode's default-ignorable code points: zero-width characters,
+ * bidirectional embeddings, overrides, isolates and marks, the soft hyphen, Hangul fillers,
+ * variation selectors, the tag characters U+E0000-E007F that spell ASCII invisibly) and the Arabic
+ * letter mark. A terminal with bidirectional support reorders the text around some; others carry
+ * text nobody sees, so code or a message to approve could read otherwise than what runs or is
+ * sent. Emoji's presentation selector (U+FE0F) after a pictograph is left as it is.
  */
-const invisibleCharacters = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+const invisibleCharacters =
+	/(?!(?<=\p{Extended_Pictographic})\ufe0f)[\p{Default_Ignorable_Code_Point}\u061c]/gu
 
 /** `text` with every invisible or direction-changing character written as its `\u202e`-style escape. */
 export function revealInvisible(text: string): string {

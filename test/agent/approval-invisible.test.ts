@@ -19,6 +19,15 @@ test('revealInvisible writes each invisible or direction-changing character as i
 	expect(revealInvisible('Łuna ✨ مرحبا שלום')).toBe('Łuna ✨ مرحبا שלום')
 })
 
+test('text no one sees is revealed too: tag characters, fillers, soft hyphens, variation selectors', () => {
+	// "Hi" spelled in tag characters, after a Hangul filler, a soft hyphen and a combining grapheme joiner.
+	expect(revealInvisible('ok\u{E0048}\u{E0069}\u3164\u00ad\u034f\ufe01.')).toBe(
+		'ok\\u{e0048}\\u{e0069}\\u3164\\u00ad\\u034f\\ufe01.'
+	)
+	// An emoji's presentation selector stays; one after a letter does not.
+	expect(revealInvisible('I ❤️ it\ufe0f')).toBe('I ❤️ it\\ufe0f')
+})
+
 test('the terminal approval shows the code and the title with those characters escaped', async () => {
 	let shown = ''
 	process.stderr.write = ((chunk: string | Uint8Array) => {

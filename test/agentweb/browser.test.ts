@@ -54,7 +54,9 @@ function script(request: RecordedRequest) {
 		'Follow xss': `await ig.friendships.follow('${xssPk}')`,
 		'Save a report': "await saveFile('report.csv', 'name,likes\\nluna,3')",
 		// "Trojan Source": the override and isolate reorder how the follow reads around the string.
-		'Hidden follow': `const note = 'read only \u202e'; await ig.friendships.follow('${lunaPk}') // \u2066'`
+		'Hidden follow': `const note = 'read only \u202e'; await ig.friendships.follow('${lunaPk}') // \u2066'`,
+		// Tag characters spell ASCII nobody sees; a Hangul filler and a soft hyphen show as nothing.
+		'Tagged comment': `await ig.media.comment('1', 'Great shot!\u{E0032}\u{E0046}\u{E0041}\u3164\u00ad ❤️')`
 	}
 	if (question === 'Hostile') return reply.text(hostileAnswer)
 	if (question === 'Failing question') return reply.error(503, 'overloaded')
@@ -305,6 +307,15 @@ describe('an approval card shows what runs', () => {
 			await card.locator('.chat-deny').click()
 			await page.locator('.chat-log > .chat-assistant[aria-busy="false"]').last().waitFor()
 			expect(await card.getAttribute('data-outcome')).toBe('denied')
+			// Text no one sees is shown as escapes too, an emoji's own selector left as it is.
+			await ask('Tagged comment')
+			const tagged = page.locator('.chat-log > .chat-assistant').last().locator('.chat-approval').first()
+			await tagged.waitFor()
+			const code = (await tagged.locator('code').textContent()) ?? ''
+			expect(code).toContain('Great shot!\\u{e0032}\\u{e0046}\\u{e0041}\\u3164\\u00ad ❤️')
+			expect(code).not.toMatch(/[\u{E0000}-\u{E007F}\u3164\u00ad]/u)
+			await tagged.locator('.chat-deny').click()
+			await page.locator('.chat-log > .chat-assistant[aria-busy="false"]').last().waitFor()
 		},
 		BROWSER_TIMEOUT
 	)

@@ -24,19 +24,23 @@ const outcomeText: Record<string, string> = {
 }
 
 /**
- * Characters that change how the text around them reads without being seen: bidirectional
- * embeddings, overrides, isolates and marks, and zero-width characters. In code or a message to
+ * Characters shown as nothing or that change how the text around them reads: Unicode's
+ * default-ignorable code points (zero-width characters, bidirectional embeddings, overrides,
+ * isolates and marks, the soft hyphen, Hangul fillers, variation selectors, the tag characters
+ * U+E0000-E007F that spell ASCII invisibly) and the Arabic letter mark. In code or a message to
  * approve they can make it read otherwise than what runs or is sent (an override can turn a call
- * into what looks like a comment), so a card shows each as its `\u202e` escape instead.
+ * into what looks like a comment; tag characters can carry a sentence nobody sees), so a card shows
+ * each as its escape instead. Emoji's presentation selector (U+FE0F) after a pictograph stays.
  */
-const INVISIBLE_CHARACTERS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g
+const INVISIBLE_CHARACTERS =
+	/(?!(?<=\p{Extended_Pictographic})\ufe0f)[\p{Default_Ignorable_Code_Point}\u061c]/gu
 
-/** `text` with every invisible or direction-changing character written as its `\uXXXX` escape. */
+/** `text` with every invisible or direction-changing character written as its `\u202e` (or `\u{e0041}`) escape. */
 export function revealInvisible(text: string): string {
-	return text.replace(
-		INVISIBLE_CHARACTERS,
-		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
-	)
+	return text.replace(INVISIBLE_CHARACTERS, (character) => {
+		const code = character.codePointAt(0) ?? 0
+		return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`
+	})
 }
 
 /** A card and the way to close it when the outcome arrives. */
