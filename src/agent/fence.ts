@@ -2,19 +2,20 @@
  * Neutralises anything in untrusted text that a model could read as the data fence's own tag
  * (`<tool_output>` or `</tool_output>` for the agent), so Instagram data or run output cannot close the fence and
  * speak as instructions. Matching ignores case and catches look-alikes: other angle brackets
- * (full-width, small, single guillemet, mathematical, HTML and JavaScript escapes), other slashes,
- * spaces, invisible characters or combining marks inside the tag, any separator or none between the
- * two words, letters that look the same (full-width, mathematical, accented, Cyrillic and Greek
+ * (full-width, small, guillemets, mathematical, tag characters, HTML and JavaScript escapes), other slashes,
+ * spaces, invisible (default-ignorable) characters or combining marks inside the tag, any separator or none between the
+ * two words, letters that look the same (full-width, mathematical, small capitals, tag characters, accented, Cyrillic and Greek
  * twins, 0 for o, 1 or I for l), and any character of the tag written as an escape (HTML entities,
  * `\u` and `\x` escapes, percent-encoding, `\/`). A matched tag's bracket becomes `[`, which no reader takes for a tag opener
  * (an escape such as `&lt;` would itself be one of the look-alikes), and the text stays readable.
  */
 
 /** Openers of a tag, and the escapes that stand for one. */
-const angleBracket = /<|＜|﹤|‹|〈|〈|⟨|˂|❮|⧼|ᐸ|&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\u\{0*3c\}|\\x3c|%3c/giu
+const angleBracket =
+	/<|＜|﹤|‹|«|〈|〈|⟨|《|˂|❮|⧼|ᐸ|\u{E003C}|&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\u\{0*3c\}|\\x3c|%3c/giu
 
 /** Characters a tag may carry between its bracket, slash and letters without changing how it reads. */
-const ignorable = /^[\s_\-.·‐-―＿﹍﹎﹏\p{Cf}\p{M}]$/u
+const ignorable = /^[\s_\-.·‐-―＿﹍﹎﹏\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]$/u
 
 /**
  * An escape that stands for one character (numeric and common named HTML entities, JavaScript's
@@ -58,8 +59,11 @@ function characterAt(text: string, position: number): { character: string; lengt
 				: namedEntities[(name ?? '').toLowerCase()]
 		if (character !== undefined) return { character, length: written.length }
 	}
-	const character = String.fromCodePoint(text.codePointAt(position) as number)
-	return { character, length: character.length }
+	const code = text.codePointAt(position) as number
+	const written = String.fromCodePoint(code)
+	// A tag character (U+E0020-E007E) spells its ASCII twin invisibly: read as that character.
+	const character = code >= 0xe0020 && code <= 0xe007e ? String.fromCharCode(code - 0xe0000) : written
+	return { character, length: written.length }
 }
 
 /** Slash look-alikes of a closing tag. */
@@ -69,6 +73,7 @@ const slash = /^[/／⁄∕⧸\\]$/u
 const lookAlikes: Record<string, string> = {
 	т: 't',
 	τ: 't',
+	ᴛ: 't',
 	ţ: 't',
 	о: 'o',
 	ο: 'o',
@@ -77,6 +82,8 @@ const lookAlikes: Record<string, string> = {
 	σ: 'o',
 	'0': 'o',
 	ӏ: 'l',
+	ʟ: 'l',
+	ɪ: 'l',
 	ı: 'l',
 	i: 'l',
 	'1': 'l',
@@ -88,6 +95,7 @@ const lookAlikes: Record<string, string> = {
 	µ: 'u',
 	р: 'p',
 	ρ: 'p',
+	ᴘ: 'p',
 	ⲣ: 'p'
 }
 
