@@ -84,6 +84,44 @@ describe('save, saved, CSV', () => {
 	)
 
 	test(
+		'Save takes names in any script, as the server keeps them, and refuses one with no letter or digit',
+		async () => {
+			await openPanel(ui.page, ui.playground, 'public/profile')
+			await runAction(ui.page, 'profile')
+			const dialog = ui.page.getByRole('dialog', { name: 'Save result' })
+			for (const [typed, kept] of [
+				['путешествия 2024', 'путешествия_2024'],
+				['旅行', '旅行'],
+				['e\u0301te\u0301', 'été']
+			]) {
+				await ui.page.locator('main .result-actions button', { hasText: 'Save' }).click()
+				await dialog.locator('input[name="name"]').fill(typed)
+				await dialog.locator('button[type=submit]').click()
+				await ui.page.locator('.toast', { hasText: kept }).waitFor()
+			}
+			// Nothing a file could be named after: the dialog says so and sends nothing.
+			await ui.page.locator('main .result-actions button', { hasText: 'Save' }).click()
+			await dialog.locator('input[name="name"]').fill('😀 !!')
+			await dialog.locator('button[type=submit]').click()
+			expect(
+				await dialog
+					.locator('input[name="name"]')
+					.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)
+			).toBe(true)
+			await dialog.locator('button', { hasText: 'Cancel' }).click()
+			await openPanel(ui.page, ui.playground, 'saved')
+			for (const name of ['путешествия_2024', '旅行', 'été']) {
+				const row = ui.page.locator('main .saved-table tbody tr', { hasText: `${name}.json` })
+				await row.waitFor()
+				await row.locator('button', { hasText: 'Delete' }).click()
+				await ui.page.locator('dialog.dialog[open] button', { hasText: 'Delete' }).click()
+				await row.waitFor({ state: 'detached' })
+			}
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'Save stores the result on screen even after requests from other panels',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'hashtags/info')

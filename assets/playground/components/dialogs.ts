@@ -57,6 +57,8 @@ export async function promptForName(options: PromptOptions): Promise<string | nu
 				autocomplete: 'off',
 				spellcheck: 'false',
 				pattern: options.pattern,
+				// The browser shows it when the text does not match the pattern.
+				title: options.pattern ? options.hint : undefined,
 				'aria-describedby': options.hint ? hintId : undefined
 			}
 		})

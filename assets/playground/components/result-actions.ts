@@ -49,9 +49,10 @@ export async function saveResult(request: DataRequest, shown?: ShownList): Promi
 		title: 'Save result',
 		label: 'Name',
 		value: suggestName(shown?.path ?? request.path),
-		hint: 'Letters, digits, "_" and "-". An existing name gets a suffix; nothing is overwritten.',
+		hint: 'Letters and digits of any script, "_" and "-"; spaces and other characters become "_". An existing name gets a suffix; nothing is overwritten.',
 		confirmLabel: 'Save',
-		pattern: '[A-Za-z0-9_\\-]{1,100}(\\.json)?'
+		// What the server keeps needs a letter or a digit, of any script (docs/api-contract.md, "Saving").
+		pattern: '.*[\\p{L}\\p{N}].*'
 	})
 	if (name === null) return
 	const saveById = (historyId: number, records: number | undefined): Promise<SaveAnswer> =>

@@ -107,7 +107,8 @@ export function createSavedPanel(): Panel {
 			h(
 				'th',
 				{ className: 'saved-name', attrs: { scope: 'row' } },
-				h('span', { text: entry.name ?? fileName }),
+				// Each part in its own direction: an Arabic name keeps `_2024` where it was typed.
+				h('span', { text: entry.name ?? fileName, attrs: { dir: 'auto' } }),
 				h('small', { text: entry.file ?? fileName })
 			),
 			h('td', { className: 'cell-number', text: formatBytes(Number(entry.size)) }),
