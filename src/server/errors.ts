@@ -7,7 +7,7 @@
  */
 import { terminalLine, terminalText } from '../cli-error'
 import { IgApiError, IgError } from '../client/errors'
-import { ANONYMOUS_REFUSAL, CHALLENGE_HINT, RECONNECT_HINT } from '../client/session-health'
+import { ANONYMOUS_REFUSAL, CHALLENGE_HINT, LOGIN_HINT, RECONNECT_HINT } from '../client/session-health'
 import { unwrapParseError } from './body'
 import { type ErrorCode, type FailureBody, fail, HttpError, httpStatusOf } from './envelope'
 import { redactSecrets } from './redact'
@@ -94,7 +94,7 @@ function clientFailure(error: IgError, context: FailureContext): Failure {
 	if (error.kind === 'login_required' && error instanceof IgApiError && error.anonymous)
 		return failure(
 			'login_required',
-			`${redactSecrets(error.message)}. ${ANONYMOUS_REFUSAL}; the logged-in requests (a profile by username, a user's feed) ask with the session`
+			`${redactSecrets(error.message)}. ${ANONYMOUS_REFUSAL}; the logged-in requests (a profile by username, a user's feed) ${context.loggedIn ? 'ask with the session' : `need an account: ${LOGIN_HINT}`}`
 		)
 	if (error.kind === 'login_required' && !context.loggedIn)
 		return failure('login_required', NOT_LOGGED_IN_MESSAGE)

@@ -64,6 +64,11 @@ describe('login_required to an anonymous request', () => {
 		expect(status).toBe(401)
 		expect(body.error).toContain('Instagram refused an anonymous (logged-out) request')
 		expect(body.error).not.toMatch(/expired|reconnect/)
+		// Without a session there is none to ask with: how to connect one instead.
+		const anonymous = toFailure(error, 'UNKNOWN', { server: 'mcp', loggedIn: false }).body.error
+		expect(anonymous).toContain('Instagram refused an anonymous (logged-out) request')
+		expect(anonymous).toContain('need an account: connect an account with smkit login')
+		expect(anonymous).not.toContain('ask with the session')
 		const advised = withSessionAdvice(error, true) as Error
 		expect(advised.message).toContain('Instagram refused an anonymous (logged-out) request')
 		expect(advised.message).not.toMatch(/expired|reconnect/)
