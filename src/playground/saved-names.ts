@@ -21,7 +21,7 @@ export const MAX_NAME_BYTES = 150
  * bound, 300, lets a decomposed (NFD) spelling through (it has at most 1.5 code points per byte of
  * the NFC name). The exact rule is `isSavedName`'s, which the store applies: the rest is a 400.
  */
-export const FILENAME_PATTERN = `^(?:[${wordCharacterClass('-')}]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\u0000-\\uFFFF]){1,${2 * MAX_NAME_BYTES}}(?:\\.json)?$`
+export const FILENAME_PATTERN = `^(?:[${wordCharacterClass('-\u200c\u200d')}]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^\\u0000-\\uFFFF]){1,${2 * MAX_NAME_BYTES}}(?:\\.json)?$`
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8')
@@ -51,12 +51,12 @@ export function cutName(name: string, maxLength: number, maxBytes: number): stri
 		if (cut === '') for (const character of segment) if (!take(character)) break
 		break
 	}
-	return cut.replace(/[_-]+$/, '')
+	return cut.replace(/[_\-\u200c\u200d]+$/u, '')
 }
 
 /**
- * Turns a free-form name into letters, combining marks and digits of any script, `_` and `-`: it is
- * normalised to NFC, a trailing `.json` is dropped, every run of other characters (with the marks
+ * Turns a free-form name into letters, combining marks and digits of any script, `_` and `-` (and
+ * the joiners ZWNJ and ZWJ between two letters, as Persian writes): it is normalised to NFC, a trailing `.json` is dropped, every run of other characters (with the marks
  * that follow them) becomes one `_`, a mark following `_`, `-` or nothing is dropped, `_` and `-`
  * are dropped from both ends, and the result is cut to 100 characters and 150 UTF-8 bytes at a
  * character boundary (never ending in `_` or `-`).
@@ -67,7 +67,9 @@ export function sanitizeName(raw: string): string | undefined {
 		.normalize('NFC')
 		.trim()
 		.replace(/\.json$/i, '')
-		.replace(/(?:[^\p{L}\p{M}\p{N}_-]\p{M}*)+/gu, '_')
+		.replace(/(?:[^\p{L}\p{M}\p{N}_\-\u200c\u200d]\p{M}*)+/gu, '_')
+		// A joiner (ZWNJ, ZWJ: Persian writes with them) is kept only between two letters.
+		.replace(/(?<![\p{L}\p{M}])[\u200c\u200d]+|[\u200c\u200d]+(?![\p{L}\p{M}])/gu, '')
 		// A mark with no letter or digit to sit on (after a separator, or first).
 		.replace(/(^|[_-])\p{M}+/gu, '$1')
 		.replace(/^[_-]+|[_-]+$/g, '')
