@@ -27,6 +27,13 @@ import { runSimulator, simulatorOptions } from './simulator/serve'
 import { analyticsOptions, runAnalyticsCommand, runCompareCommand } from './watch/analytics-cli'
 import { runWatchCommand, watchOptions } from './watch/cli'
 
+/**
+ * Files and folders smkit makes are its user's alone (mode 0600, folders 0700): the store, saved
+ * results, exports, downloads and the agent's files hold an account's data (its messages among
+ * them), which other users of a shared machine would otherwise read. `chmod` shares one.
+ */
+process.umask(process.umask() | 0o077)
+
 const cli = cac('smkit')
 
 /**
