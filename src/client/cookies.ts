@@ -160,15 +160,21 @@ export function parseCookieHeader(text: string): ImportedCookie[] {
 	return cookies
 }
 
+/** The longest `--cookies` argument a message shows back: longer, it is pasted text rather than a path. */
+const LONGEST_SHOWN_PATH = 200
+
 /**
- * Whether a text given where a file name is expected (`--cookies`) looks like cookies themselves:
- * `name=value` pairs separated by `;`, or a session cookie's `name=`. Such a text is never echoed
- * in a message: it holds the session's values.
+ * Whether a text given where a file name is expected (`--cookies`) may be shown back in a message:
+ * only when it looks like a plain path. That is at most 200 characters, none of `=` `;` (a Cookie
+ * header's), a tab or line break (a cookies.txt line's), `{` `[` `"` (a JSON export's), and no
+ * session cookie's name (sessionid, csrftoken, ds_user_id, mid, ig_did, datr, rur) as a word of it
+ * (as a cookies.txt line copied with spaces for tabs has). Anything else may be the cookies
+ * themselves, holding the session's values, and is never echoed.
  */
-export function looksLikeCookies(text: string): boolean {
-	if (text.includes('=') && text.includes(';')) return true
+export function looksLikePlainPath(text: string): boolean {
+	if (text.length > LONGEST_SHOWN_PATH || /[=;\t\r\n{["]/.test(text)) return false
 	const names = Object.keys(SESSION_COOKIE_VARIABLES).join('|')
-	return new RegExp(`(?:^|[\\s;:])(?:${names})\\s*=`, 'i').test(text)
+	return !new RegExp(`(?:^|[^a-z0-9])(?:${names})(?![a-z0-9])`, 'i').test(text)
 }
 
 /** A value the environment file and a Cookie header can carry: printable ASCII, no spaces, separators or quotes (so the env file can hold it verbatim). */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { terminalLine, UsageError } from '../cli-error'
-import { CookieImportError, looksLikeCookies, SESSION_VARIABLES } from '../client/cookies'
+import { CookieImportError, looksLikePlainPath, SESSION_VARIABLES } from '../client/cookies'
 import { loadEnvFile, mergeEnv } from '../client/env'
 import { envFileProblem, removeSessionVariables } from '../client/env-file'
 import { fileReadReason } from '../client/file-write-error'
@@ -59,14 +59,15 @@ function checkEnvPath(path: string): void {
 }
 
 /**
- * Why `--cookies FILE` cannot be read. Cookies given in place of the file (`--cookies 'sessionid=…;
- * csrftoken=…'`) are never echoed: the message says they look like a Cookie header and how to give
- * them (standard input or a file), where the shell's history and the process list do not keep them.
+ * Why `--cookies FILE` cannot be read. The argument is shown only when it looks like a plain path
+ * (`looksLikePlainPath`); anything else (a Cookie header, a JSON export, a cookies.txt line given in
+ * place of the file) is never echoed: the message says it looks like cookies and how to give them
+ * (standard input or a file), where the shell's history and the process list do not keep them.
  */
 function unreadableCookies(file: string, error: unknown): UsageError {
-	if (looksLikeCookies(file))
+	if (!looksLikePlainPath(file))
 		return new UsageError(
-			'--cookies takes a file, and what was given looks like a Cookie header (not shown here): give it through standard input (--cookies -, then paste it) or save it in a file and name the file'
+			'--cookies takes a file, and what was given looks like cookies pasted in place of a file name (not shown here): give them through standard input (--cookies -, then paste them) or save them in a file and name the file'
 		)
 	return new UsageError(`--cookies: cannot read '${file}': ${fileReadReason(error)}`)
 }

@@ -2,9 +2,11 @@
  * `smkit analytics USERNAME` and `smkit compare A B [C...]`: the playground's analytics figures on the
  * command line, as tables (the best value of each compared row marked with *) or `--json`.
  */
+import { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
+import { normalize } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { InterruptedError, jsonText, terminalLine, UsageError } from '../cli-error'
+import { InterruptedError, jsonText, terminalLine, terminalText, UsageError } from '../cli-error'
 import { IgArgumentError } from '../client/errors'
 import { withSessionAdvice } from '../client/session-health'
 import {
@@ -18,7 +20,8 @@ import type { Comparison, ProfileAnalytics } from '../client/types'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable } from '../server/table'
 import { upstreamOptions } from '../server/upstream-options'
-import { DEFAULT_DB_PATH, openStore, type Store } from '../store/db'
+import { DEFAULT_DB_PATH, missingStoreFolder, type Store } from '../store/db'
+import { storedDemoHours } from '../store/demo-clock'
 import { withInstagram } from './command-client'
 
 /** The options of `smkit analytics` and `smkit compare`. */
@@ -35,7 +38,7 @@ export const analyticsOptions = {
 	envPath: envPathOption,
 	demo: demoOption,
 	dbPath: dbPathOption(
-		"With --demo: the store whose demo time the figures are read at (a playground's Advance demo time); never created",
+		"With --demo: the store whose demo time the figures are read at (a playground's Advance demo time); only read, never created or changed",
 		DEFAULT_DB_PATH
 	),
 	...upstreamOptions
@@ -119,6 +122,46 @@ export function comparisonText(comparison: Comparison): string {
 	].join('\n')
 }
 
+/** A store read through a read-only connection: its demo time is read, nothing is written. */
+function readOnlyStore(db: Database, path: string): Store {
+	return { db, path, transaction: (work) => db.transaction(work)(), close: () => db.close() }
+}
+
+/**
+ * The store whose demo time the `--demo` figures are read at, opened read-only: these commands keep
+ * nothing, so no file is made, migrated or written (an empty or text file stays as it is). A --db in
+ * a folder that does not exist is bad usage (a UsageError, as for every command). Undefined, and the
+ * simulator at the moment demo time starts, without --demo; when the default store is not there
+ * (said of nothing); when a --db given is not there (`No store at X`, said); or when the file's demo
+ * time cannot be read (not a database, not a smkit store: `cannot read demo time from X`, with why).
+ */
+export function demoTimeStore(options: Pick<AnalyticsCommandOptions, 'demo' | 'dbPath'>): Store | undefined {
+	const path = options.dbPath
+	if (!options.demo || path === ':memory:') return undefined
+	try {
+		if (missingStoreFolder(path)) return undefined
+	} catch (error) {
+		throw error instanceof UsageError ? new UsageError(`--db ${path}: ${error.message}`) : error
+	}
+	const say = (line: string) => process.stderr.write(`${terminalText(line)}\n`)
+	if (!existsSync(path)) {
+		if (normalize(path) !== normalize(DEFAULT_DB_PATH)) say(`No store at ${path}: demo time as it starts`)
+		return undefined
+	}
+	let db: Database | undefined
+	try {
+		db = new Database(path, { readonly: true, strict: true })
+		const store = readOnlyStore(db, path)
+		storedDemoHours(store)
+		return store
+	} catch (error) {
+		db?.close()
+		const reason = error instanceof Error ? error.message : String(error)
+		say(`cannot read demo time from ${path}: ${reason}; demo time as it starts`)
+		return undefined
+	}
+}
+
 /**
  * Runs `work` on the command's client. Ctrl-C (or SIGTERM) stops its requests and ends the command
  * as an InterruptedError (exit 130), so `--json` still prints the failure's JSON on standard output
@@ -129,6 +172,8 @@ async function withAnalytics<Result>(
 	work: (analytics: Analytics, options: AnalyticsCommandOptions, signal: AbortSignal) => Promise<Result>
 ): Promise<Result> {
 	const options = parseOptions(analyticsOptions, raw)
+	// Demo figures at the demo time a playground or watch run left on the store, as theirs are.
+	const store = demoTimeStore(options)
 	const controller = new AbortController()
 	const interrupt = () => {
 		if (controller.signal.aborted) process.exit(130)
@@ -137,10 +182,6 @@ async function withAnalytics<Result>(
 	process.on('SIGINT', interrupt)
 	process.on('SIGTERM', interrupt)
 	let loggedIn = true
-	// Demo figures at the demo time a playground or watch run left on the store, as theirs are; a
-	// store not there is not made (these commands keep nothing).
-	const store: Store | undefined =
-		options.demo && existsSync(options.dbPath) ? openStore(options.dbPath) : undefined
 	try {
 		return await withInstagram(
 			options,

@@ -5,13 +5,20 @@
  */
 import { clip, idArgument, jsonText, terminalText } from '../cli-error'
 import { formatTable, when } from '../server/table'
+import { type PendingList, pendingListStatus } from './cli-show'
 import { label } from './scheduler'
 import type { Snapshot, SnapshotDiff, Watch } from './types'
 
 export { when }
 
-/** The watch list. */
-export function watchTable(watches: readonly (Watch & { running?: boolean })[]): string {
+/** A watch as `watch list` and `watch show` give it: whether another process runs it, and its list waiting for a run. */
+export type ShownWatch = Watch & { running?: boolean; pending_list?: PendingList | null }
+
+/**
+ * The watch list. Status: `running` (another process runs it now), else the failure of its last run,
+ * else its follower list waiting for a run (`list paused 400/5,400`), else the last run's status.
+ */
+export function watchTable(watches: readonly ShownWatch[]): string {
 	return formatTable(
 		['id', 'watch', 'every', 'followers', 'snapshots', 'last run', 'status', 'next run'],
 		watches.map((watch) => [
@@ -25,7 +32,7 @@ export function watchTable(watches: readonly (Watch & { running?: boolean })[]):
 				? 'running'
 				: watch.last_status === 'failed'
 					? clip(`failed: ${watch.last_error ?? ''}`, 60)
-					: watch.last_status,
+					: (pendingListStatus(watch.pending_list ?? null) ?? watch.last_status),
 			when(watch.next_run_at)
 		])
 	)
@@ -37,17 +44,25 @@ const change = (now: number | null, before: number | null | undefined) =>
 		? null
 		: `${now - before >= 0 ? '+' : ''}${now - before}`
 
-/** A watch and its snapshots, oldest first: the counts over time and each run's change. */
-export function historyText(watch: Watch & { running?: boolean }, snapshots: readonly Snapshot[]): string {
+/**
+ * A watch and its snapshots, oldest first: the counts over time and each run's change; `notes` (what
+ * its follower list waiting for a run is at) follow its heading.
+ */
+export function historyText(
+	watch: ShownWatch,
+	snapshots: readonly Snapshot[],
+	notes: readonly string[] = []
+): string {
 	const next = watch.running ? 'running now' : `next run ${when(watch.next_run_at)}`
 	const head = `Watch ${watch.id}: ${label(watch)}${watch.demo ? ' (demo)' : ''} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; ${next}`
-	const failed = watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []
+	const said = [
+		...(watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []),
+		...notes
+	]
 	if (snapshots.length === 0)
-		return [
-			head,
-			...failed,
-			`No snapshot yet: smkit watch run ${watch.id}${watch.demo ? ' --demo' : ''}`
-		].join('\n')
+		return [head, ...said, `No snapshot yet: smkit watch run ${watch.id}${watch.demo ? ' --demo' : ''}`].join(
+			'\n'
+		)
 	const table =
 		watch.kind === 'account'
 			? formatTable(
@@ -82,7 +97,7 @@ export function historyText(watch: Watch & { running?: boolean }, snapshots: rea
 					]),
 					[3]
 				)
-	return [head, ...failed, '', table].join('\n')
+	return [head, ...said, '', table].join('\n')
 }
 
 /** A diff of two snapshots. */

@@ -11,16 +11,19 @@
 import { existsSync } from 'node:fs'
 import { Type } from '@sinclair/typebox'
 import { didYouMean, NotFoundError, UsageError } from '../cli-error'
+import { loadEnvFile, mergeEnv } from '../client/env'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
-import { upstreamOptions } from '../server/upstream-options'
+import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { checkWatchTarget } from './check'
 import { runWatches } from './cli-run'
-import { diffText, historyText, idOf, print, printJson, warn, watchTable } from './cli-text'
+import { pendingList, pendingListLine } from './cli-show'
+import { diffText, historyText, idOf, print, printJson, type ShownWatch, warn, watchTable } from './cli-text'
 import { withInstagram } from './command-client'
 import { label } from './scheduler'
 import { WatchExistsError, WatchStore } from './store'
 import { watchSpecOf } from './target'
+import type { Watch, WatchSpec } from './types'
 
 /** The options of `smkit watch`. */
 export const watchOptions = {
@@ -90,32 +93,26 @@ export async function runWatchCommand(
 	if (options.skipCheck && action !== 'add') throw new UsageError('--skip-check goes with watch add only')
 	if ((options.from !== undefined || options.to !== undefined) && action !== 'diff')
 		throw new UsageError('--from and --to go with watch diff only')
+	const arity = arityProblem(action, args)
+	if (arity) throw new UsageError(arity)
 	// Only add makes a store: a mistyped --db is said instead of listing or running an empty new file.
 	if (action !== 'add' && options.dbPath !== ':memory:' && !existsSync(options.dbPath)) {
 		const missing = `there is no store at ${options.dbPath} yet (smkit watch add creates it; --db names another)`
-		if (action !== 'list' && args.length > 0) throw new NotFoundError(`No watch ${idOf(args[0])}: ${missing}`)
-		if (action !== 'run' && action !== 'list') throw new UsageError(`watch ${action} takes one watch ID`)
-		if (args.length > 0) throw new UsageError('watch list takes no arguments')
+		if (args.length > 0) throw new NotFoundError(`No watch ${idOf(args[0])}: ${missing}`)
 		if (options.json) printJson([])
 		warn(`No watches: ${missing}`)
 		return
 	}
+	// Bad usage is said before the store is opened, so none leaves an empty store behind: add's
+	// target and interval, and the upstream settings of the actions that ask Instagram.
+	const spec = action === 'add' ? addSpec(args, options) : undefined
+	if (action === 'add' || action === 'run') checkUpstream(options)
 	const store = openStore(options.dbPath)
 	try {
 		const watches = new WatchStore(store, { demo: options.demo })
-		if (action === 'add') return await add(watches, args, options)
-		if (
-			(action === 'list' && args.length > 0) ||
-			((action === 'remove' || action === 'diff' || action === 'show') && args.length !== 1)
-		)
-			throw new UsageError(
-				action === 'list' ? 'watch list takes no arguments' : `watch ${action} takes one watch ID`
-			)
+		if (spec) return await add(watches, spec, options)
 		if (action === 'list') {
-			// As the API's watch list: whether another process (a playground, a cron run) runs it now.
-			const all = watches
-				.list()
-				.map((watch) => ({ ...watch, running: watches.leases.heldElsewhere(watch.id) }))
+			const all = watches.list().map((watch) => shownWatch(watches, watch))
 			if (options.json) printJson(all)
 			else print(all.length === 0 ? 'No watches yet: smkit watch add USERNAME' : watchTable(all))
 			return
@@ -133,8 +130,10 @@ export async function runWatchCommand(
 			const watch = watches.get(id)
 			if (!watch) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 			const snapshots = watches.snapshots(id)
-			const shown = { ...watch, running: watches.leases.heldElsewhere(id) }
-			return options.json ? printJson({ watch: shown, snapshots }) : print(historyText(shown, snapshots))
+			const shown = shownWatch(watches, watch)
+			if (options.json) return printJson({ watch: shown, snapshots })
+			const list = shown.pending_list
+			return print(historyText(shown, snapshots, list ? [pendingListLine(watch, list, options)] : []))
 		}
 		await runWatches(store, watches, args, options)
 	} catch (error) {
@@ -145,14 +144,46 @@ export async function runWatchCommand(
 	}
 }
 
+/** Why the arguments do not fit the action (list takes none; show, diff and remove one watch ID), or undefined. */
+function arityProblem(action: string, args: unknown[]): string | undefined {
+	if (action === 'list' && args.length > 0) return 'watch list takes no arguments'
+	if ((action === 'remove' || action === 'diff' || action === 'show') && args.length !== 1)
+		return `watch ${action} takes one watch ID`
+}
+
+/**
+ * A watch as `watch list` and `watch show` give it, as the API's watch list: whether another process
+ * (a playground, a cron run) runs it now, and the follower list waiting for its run (`pending_list`).
+ */
+function shownWatch(watches: WatchStore, watch: Watch): ShownWatch {
+	return {
+		...watch,
+		running: watches.leases.heldElsewhere(watch.id),
+		pending_list: pendingList(watches, watch)
+	}
+}
+
+/**
+ * The proxies and speed as `withInstagram` resolves them (environment file, then the process's):
+ * a bad one (`--proxy-mode` without proxies, SMKIT_SPEED=bogus) throws its UsageError here, before
+ * the store is opened or created. Read again when Instagram is asked.
+ */
+function checkUpstream(options: WatchCommandOptions): void {
+	resolveUpstream(options, mergeEnv(loadEnvFile(options.envPath)), options.demo)
+}
+
+/** The watch `watch add TARGET` makes; no target or a bad one, or a bad --every, is bad usage. */
+function addSpec(args: unknown[], options: WatchCommandOptions): WatchSpec {
+	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
+	return watchSpecOf(String(args[0]), options.every ?? '1d', options.followers)
+}
+
 /**
  * `watch add TARGET`. A target already watched is a state of the store, not a mistyped command: a
  * failure (exit 1, `failed` with --json; the playground answers it 400 `bad_request`, a code that
  * smkit's commands keep for usage mistakes, exit 2).
  */
-async function add(watches: WatchStore, args: unknown[], options: WatchCommandOptions): Promise<void> {
-	if (args.length !== 1) throw new UsageError('watch add takes one TARGET: a username or #hashtag')
-	const spec = watchSpecOf(String(args[0]), options.every ?? '1d', options.followers)
+async function add(watches: WatchStore, spec: WatchSpec, options: WatchCommandOptions): Promise<void> {
 	try {
 		// Already watched: said before Instagram is asked anything.
 		watches.ensureNew(spec)

@@ -205,11 +205,13 @@ test('bad usage exits 2 naming the actions, or the option an action does not tak
 		expect(result.stderr).toContain(message)
 		expect(result.code).toBe(2)
 	}
-	const folder = await smkit('watch', 'list', '--db', '.')
-	expect(folder.stderr).toContain("--db must be the path of a database file, not a folder: '.'")
-	expect(folder.code).toBe(2)
+	const folderDb = await smkit('watch', 'list', '--db', '.')
+	expect(folderDb.stderr).toContain("--db must be the path of a database file, not a folder: '.'")
+	expect(folderDb.code).toBe(2)
 	const list = await usage('list', '--json')
 	expect(JSON.parse(list.stdout)).toEqual([])
+	// A watch add given bad usage said it before opening the store: none was made.
+	expect(existsSync(join(folder, 'usage.db'))).toBe(false)
 })
 
 test('watch add looks the account up: an unknown one exits 1 unless --skip-check; a failed look-up only warns', async () => {
@@ -271,7 +273,10 @@ test('Ctrl-C during watch run exits 130 without calling the watch failed; the ne
 		'Interrupted: run smkit watch run 1 --demo --db interrupted.db --env none.env to finish watch 1'
 	)
 	expect(errors).not.toContain('FAILED')
-	expect((await interrupted('list')).stdout).toMatch(/1 +@mega\.travel \(demo\) +1d +list +0 +- +- /)
+	// Never run to its end, and its follower list paused where Ctrl-C stopped it.
+	expect((await interrupted('list')).stdout).toMatch(
+		/1 +@mega\.travel \(demo\) +1d +list +0 +- +list paused [\d,]+\/[\d,]+ /
+	)
 	const rerun = await interrupted('run')
 	expect(rerun.code).toBe(0)
 	expect(rerun.stdout).toMatch(/ok +watch 1 @mega\.travel: snapshot \d+, ([\d,]+) followers \(list of \1\)/)
