@@ -119,15 +119,14 @@ export function classifyResponse(answer: UpstreamAnswer, context: AnswerContext)
 		const words = redact(message).slice(0, QUOTED_MESSAGE_CHARS)
 		const reasonSaid = words && reason !== 'error' && !reason.includes(words) ? `${reason}, ` : ''
 		const description = `Instagram: ${words || reason} (${reasonSaid}HTTP ${status} from ${context.method} ${context.endpoint})`
-		return {
-			ok: false as const,
-			error: new IgApiError(kind, redact(description), {
-				upstreamStatus: status,
-				body: body ? redactValue(body, redact) : redact(answer.text).slice(0, 500),
-				endpoint: `${context.method} ${context.endpoint}`,
-				...extra
-			})
-		}
+		const endpoint = `${context.method} ${context.endpoint}`
+		const error = new IgApiError(kind, redact(description), {
+			upstreamStatus: status,
+			body: body ? redactValue(body, redact) : redact(answer.text).slice(0, 500),
+			endpoint,
+			...extra
+		})
+		return { ok: false as const, error }
 	}
 
 	if (status === 429)

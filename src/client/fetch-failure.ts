@@ -1,8 +1,11 @@
 /**
- * What a failed `fetch` becomes in the transport (`request.ts`): the error the caller sees, and
- * whether the attempt may move on to the next proxy at once.
+ * What a failed `fetch` becomes in the transport (`request.ts`): the error the caller sees (without
+ * Bun's advice to debug fetch), and whether the attempt may move on to the next proxy at once.
  */
 import { IgNetworkError, IgTimeoutError } from './errors'
+
+/** Bun's sentence after a failed fetch's reason: advice to whoever debugs fetch, not to the user. */
+const VERBOSE_ADVICE = /\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/g
 
 /** Error codes of a connection that was never made: a request that failed so reached nobody. */
 const NOT_CONNECTED =
@@ -40,11 +43,9 @@ export function fetchFailure(
 			cause: error
 		})
 	if (context.callerAborted) return undefined
-	const reason = error instanceof Error ? error.message : String(error)
-	return new IgNetworkError(`Could not reach Instagram${via} (${endpoint}): ${context.redact(reason)}`, {
-		endpoint,
-		cause: error
-	})
+	const reason = (error instanceof Error ? error.message : String(error)).replace(VERBOSE_ADVICE, '')
+	const message = `Could not reach Instagram${via} (${endpoint}): ${context.redact(reason)}`
+	return new IgNetworkError(message, { endpoint, cause: error })
 }
 
 /**

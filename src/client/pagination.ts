@@ -10,9 +10,27 @@
  * `next_cursor` is null only at the end. When `count` ends inside an upstream page, `next_cursor`
  * names that position (the upstream page's cursor plus how many of its items were returned), so the
  * next call fetches the page again and continues after them. Callers treat cursors as opaque.
+ *
+ * What a misbehaving upstream cannot make a walk do: return a record twice (a record whose `pk` the
+ * walk returned already is dropped, as jobs drop it), or end early. A page whose next cursor is one
+ * the walk followed already (page after page would come again), or a run of `STALE_PAGES` pages
+ * with no new record (a page served again under a new cursor each time) stops the walk: it returns
+ * what it has with a `next_cursor` that continues right after it (never null: the list has not
+ * ended), or, when it has nothing, fails with `ListStalledError` (`upstream_error`).
  */
 import { IgApiError, IgArgumentError } from './errors'
+import {
+	ListStalledError,
+	newWalk,
+	type Position,
+	type StallReason,
+	stall,
+	takeNew,
+	type WalkState
+} from './list-walk'
 import type { PageData } from './types'
+
+export { ListStalledError, STALE_PAGES, type StallReason } from './list-walk'
 
 /** Trailing options of every list method. */
 export interface ListOptions {
@@ -50,12 +68,6 @@ export function foreignCursor(): IgArgumentError {
 }
 /** The largest in-page offset a cursor may carry. */
 const MAX_OFFSET = 100_000
-
-/** A position in a list: an upstream page's cursor and how many of that page's items come before it. */
-interface Position {
-	cursor: string | null
-	skip: number
-}
 
 /** Validates `count`: a positive integer, or undefined. */
 export function checkCount(count: number | undefined): void {
@@ -102,35 +114,56 @@ export async function paginate<Item>(
 	options: ListOptions = {},
 	shape: 'paged' | 'whole' = 'paged'
 ): Promise<Page<Item>> {
+	return walk(fetchPage, options, shape, newWalk())
+}
+
+/**
+ * One call of a walk (`state` is the walk's: a fresh one per call, or an iteration's across its
+ * calls). A record whose key the walk returned already is dropped; the walk stops where Instagram
+ * answers with a cursor it followed already or with `STALE_PAGES` pages in a row of nothing new
+ * (`stall`), with a cursor that continues, or `ListStalledError` when this call has nothing.
+ */
+async function walk<Item>(
+	fetchPage: PageFetcher<Item>,
+	options: ListOptions,
+	shape: 'paged' | 'whole',
+	state: WalkState
+): Promise<Page<Item>> {
 	const { count } = options
 	checkCount(count)
 	const items: Item[] = []
-	const seen = new Set<string>()
+	let stalled: StallReason | null = null
 	let position: Position | null = decodePosition(options.cursor)
 	if (shape === 'whole' && position.cursor !== null) throw foreignCursor()
-	if (position.cursor) seen.add(position.cursor)
+	if (position.cursor) state.cursors.add(position.cursor)
 	for (let pages = 0; position && pages < MAX_PAGES; pages++) {
+		const at: Position = position
 		const wanted = count === undefined ? undefined : count - items.length
-		const limit = wanted === undefined ? undefined : position.skip + wanted
-		const page: PageData<Item> = await (pages === 0 && options.cursor === position.cursor
-			? fetchFromCallersCursor(fetchPage, position.cursor, limit)
-			: fetchPage(position.cursor, limit))
+		const limit = wanted === undefined ? undefined : at.skip + wanted
+		const page: PageData<Item> = await (pages === 0 && options.cursor === at.cursor
+			? fetchFromCallersCursor(fetchPage, at.cursor, limit)
+			: fetchPage(at.cursor, limit))
 		// The page may come back shorter than when the cursor was made: skip into the following pages.
-		const rest = position.skip === 0 ? page.items : page.items.slice(position.skip)
-		const taken = wanted === undefined || wanted >= rest.length ? rest : rest.slice(0, wanted)
-		items.push(...taken)
-		if (taken.length < rest.length) {
-			position = { cursor: position.cursor, skip: position.skip + taken.length }
+		const rest = at.skip === 0 ? page.items : page.items.slice(at.skip)
+		const { used, added } = takeNew(rest, items, count, state.keys)
+		if (used < rest.length) {
+			position = { cursor: at.cursor, skip: at.skip + used }
 			break
 		}
-		const skipped = Math.max(0, position.skip - page.items.length)
-		// A repeated cursor would fetch the same page again: treat it as the end.
-		const next = page.next_cursor && !seen.has(page.next_cursor) ? page.next_cursor : null
-		if (next) seen.add(next)
+		stalled = stall(state, at, rest.length, added, page.next_cursor)
+		if (stalled) {
+			// Right after what was returned: the page that repeated is asked again, past its records.
+			position = stalled === 'repeated_cursor' ? { cursor: at.cursor, skip: at.skip + used } : state.staleFrom
+			break
+		}
+		const skipped = Math.max(0, at.skip - page.items.length)
+		const next = page.next_cursor
+		if (next) state.cursors.add(next)
 		position = next ? { cursor: next, skip: skipped } : null
 		if (count === undefined ? skipped === 0 : items.length >= count) break
 	}
-	return makePage(items, position && encodePosition(position), fetchPage, shape)
+	if (stalled && items.length === 0) throw new ListStalledError(stalled)
+	return makePage(items, position && encodePosition(position), fetchPage, shape, state)
 }
 
 /**
@@ -174,23 +207,26 @@ export function paginateWhole<Item>(
 	return paginate(async () => ({ items: await fetchAll(), next_cursor: null }), options, 'whole')
 }
 
-/** Wraps items and a cursor as a `Page` whose iterator yields `items`, then every item after the cursor. */
+/**
+ * Wraps items and a cursor as a `Page` whose iterator yields `items`, then every item after the
+ * cursor: one walk (`state`) across its calls, so a record comes once and a cursor that comes
+ * round again, or pages with nothing new, end the iteration with `ListStalledError`.
+ */
 export function makePage<Item>(
 	items: Item[],
 	nextCursor: string | null,
 	fetchPage?: PageFetcher<Item>,
-	shape: 'paged' | 'whole' = 'paged'
+	shape: 'paged' | 'whole' = 'paged',
+	state: WalkState = newWalk()
 ): Page<Item> {
 	const page = { items, next_cursor: nextCursor } as Page<Item>
 	Object.defineProperty(page, Symbol.asyncIterator, {
 		enumerable: false,
 		value: async function* iterate(): AsyncGenerator<Item> {
 			yield* items
-			const seen = new Set<string>()
 			let cursor = nextCursor
-			while (cursor && fetchPage && !seen.has(cursor)) {
-				seen.add(cursor)
-				const next = await paginate(fetchPage, { cursor }, shape)
+			while (cursor && fetchPage) {
+				const next = await walk(fetchPage, { cursor }, shape, state)
 				yield* next.items
 				cursor = next.next_cursor
 			}

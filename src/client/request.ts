@@ -29,6 +29,7 @@ import { type RateLimiter, sleep, untilAborted } from './rate-limit'
 import { redactSecrets } from './redact'
 import { readUpstreamText } from './response-body'
 import { backoffDelay, isRetryable, retryAfterOf } from './retry'
+import { retriesAllowed } from './retry-scope'
 import type { SessionHealth } from './session-health'
 import type { ClientStats } from './stats'
 
@@ -168,7 +169,7 @@ export class Transport {
 				if (error instanceof IgApiError && error.upstreamStatus !== 0)
 					if (spec.anonymous) error.anonymous = true
 					else settings.health.recordFailure(error.kind)
-				if (attempt >= settings.maxRetries || !isRetryable(error, idempotent)) throw error
+				if (attempt >= retriesAllowed(settings.maxRetries) || !isRetryable(error, idempotent)) throw error
 				const delay = backoffDelay(attempt, settings.retryBaseDelayMs, retryAfterOf(error))
 				// Out of waiting budget: the caller gets this error, with Instagram's Retry-After on it.
 				if (waited + delay > settings.maxRetryWait) throw error

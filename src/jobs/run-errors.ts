@@ -1,11 +1,42 @@
 /**
  * How a job's run ends or waits, by error: what pauses it until the user acts, what it waits out
- * and tries again, and what stops it because another process decided (see run.ts).
+ * and tries again, what fails it because the list stopped leading anywhere, and what stops it
+ * because another process decided (see run.ts).
  */
 import { isAbsolute, relative } from 'node:path'
 import { IgApiError, IgError } from '../client/errors'
+import { unreachableProxyOf } from '../client/fetch-failure'
+import { STALE_PAGES, type StallReason } from '../client/pagination'
 import { DownloadError } from './downloads'
+import { counted } from './progress'
 import type { JobStatus } from './types'
+
+/**
+ * How many times a page whose cursor came back again (`ListStalledError`) is asked for again, with
+ * the job's usual back-off, before the job fails: in practice such an answer is a passing fault.
+ */
+export const STALL_RETRIES = 3
+
+/**
+ * Instagram's pages stopped leading anywhere new: a cursor it gave again, attempt after attempt, or
+ * `STALE_PAGES` pages in a row without a new record. The job fails, never `done` on a partial list;
+ * it keeps its records and cursor, so running it again continues (see `stoppedEarly`).
+ */
+export class ListStopped extends Error {
+	override name = 'ListStopped'
+	constructor(readonly reason: StallReason) {
+		super(reason)
+	}
+}
+
+/** The failed job's message: what Instagram did, after how many records, and what to do. */
+export function stoppedEarly(reason: StallReason, collected: number): string {
+	const what =
+		reason === 'repeated_cursor'
+			? 'Instagram gave the same cursor again'
+			: `Instagram gave ${STALE_PAGES} pages in a row without a new record`
+	return `${what} after ${counted(collected, 'record')}: the list stopped early; run again to continue`
+}
 
 /** Every attempt in a row could not connect to the proxy (or proxies) named: the job pauses. */
 export class ProxyUnreachableError extends Error {
@@ -16,6 +47,45 @@ export class ProxyUnreachableError extends Error {
 			`Could not connect to ${named}, attempt after attempt (connection refused or host unreachable): check that it runs and its address, then resume the job`
 		)
 	}
+}
+
+/**
+ * Attempts in a row that could not connect to a proxy (refused, unknown host, unreachable): at
+ * `max` of them, `ProxyUnreachableError` naming the proxies, since such a proxy will not start
+ * accepting connections by itself. Any other failure, or a success, ends the run of them.
+ */
+export class ProxyRefusals {
+	readonly #proxies = new Set<string>()
+	#inARow = 0
+	constructor(private readonly max: number) {}
+
+	/** An attempt failed with `error` (an aborted one says nothing about the proxy). */
+	failed(error: unknown, aborted: boolean): void {
+		if (aborted) return
+		const proxy = unreachableProxyOf(error)
+		if (!proxy) {
+			this.succeeded()
+			return
+		}
+		this.#proxies.add(proxy)
+		if (++this.#inARow >= this.max) throw new ProxyUnreachableError([...this.#proxies])
+	}
+
+	/** An attempt got through. */
+	succeeded(): void {
+		this.#inARow = 0
+		this.#proxies.clear()
+	}
+}
+
+/**
+ * The wait before attempt `attempt + 1`: `firstMs` doubling per attempt up to `maxMs`, with a
+ * jitter of 0.8-1.2, and never shorter than the Retry-After Instagram sent.
+ */
+export function backoffWait(error: unknown, attempt: number, firstMs: number, maxMs: number): number {
+	const retryAfter = error instanceof IgError ? (error as { retryAfter?: number }).retryAfter : undefined
+	const step = Math.min(firstMs * 2 ** attempt, maxMs) * (0.8 + 0.4 * Math.random())
+	return Math.round(Math.max(step, (retryAfter ?? 0) * 1000))
 }
 
 /** Another process runs the job already. */
@@ -57,6 +127,28 @@ export function isTransient(error: unknown): boolean {
 /** An upstream 4xx answer other than a rate limit (429). */
 function refusedByInstagram(error: IgApiError): boolean {
 	return error.upstreamStatus >= 400 && error.upstreamStatus < 500 && error.upstreamStatus !== 429
+}
+
+/**
+ * How a run that stopped on `error` (not aborted) ends: paused until the user acts (a session to
+ * connect again or confirm, a proxy that refuses connections), or failed, with the message and
+ * code the job shows. `collected`: the records stored, which a list that stopped early names.
+ */
+export function endingOf(
+	error: unknown,
+	collected: () => number
+): { status: JobStatus; message: string; code: string } {
+	const kind = error instanceof IgError ? error.kind : null
+	// Without credentials nothing was asked of Instagram: the client's own message says what to do.
+	if (error instanceof IgApiError && error.kind === 'login_required' && error.upstreamStatus === 0)
+		return { status: 'paused', message: `${describe(error)}; then resume the job`, code: error.kind }
+	if (kind && PAUSING[kind])
+		return { status: 'paused', message: `${PAUSING[kind]} (${describe(error)})`, code: kind }
+	if (error instanceof ProxyUnreachableError)
+		return { status: 'paused', message: error.message, code: 'upstream_error' }
+	if (error instanceof ListStopped)
+		return { status: 'failed', message: stoppedEarly(error.reason, collected()), code: 'upstream_error' }
+	return { status: 'failed', message: describe(error), code: kind ?? 'internal_error' }
 }
 
 /** An error's message, for the job's status line: shown by the API, so without server paths. */

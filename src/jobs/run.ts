@@ -7,30 +7,37 @@
  *
  * Upstream trouble never ends a job early: 429s, 5xx, malformed answers, time-outs and connection
  * failures make it wait (status `waiting`, growing back-off, Instagram's Retry-After honoured) and
- * try the same page again; a full client budget makes it wait for the next slot. Only
- * `login_required` and `challenge_required` stop it, as `paused` with what to do; a target that does
- * not exist or cannot be seen fails it. Aborting the signal stops it between two writes and leaves
+ * try the same page again (the client never retries for it: `withoutClientRetries`, so each wait
+ * shows); a full client budget makes it wait for the next slot. `login_required` and
+ * `challenge_required` pause it with what to do; a target that does not exist or cannot be seen
+ * fails it, and so does a list that stops leading anywhere new (a cursor given again, still after
+ * `STALL_RETRIES` asks; `STALE_PAGES` pages in a row without a new record), its records and cursor
+ * kept for a run again (`ListStopped`). Aborting the signal stops it between two writes and leaves
  * the status to the caller (pause, cancel, shutdown). Another process pausing, cancelling or deleting
  * the job stops it the same way at its next checkpoint (each page, and each second of a back-off or of
  * a request on its way: checkpoints.ts); one resuming it meanwhile (queued) has it go on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { InstagramClient } from '../client/client'
-import { IgApiError, IgError } from '../client/errors'
-import { unreachableProxyOf } from '../client/fetch-failure'
+import { IgError } from '../client/errors'
+import { ListStalledError, STALE_PAGES } from '../client/pagination'
 import { fetchThroughProxies } from '../client/proxy'
+import { withoutClientRetries } from '../client/retry-scope'
 import type { Media } from '../client/types'
 import { checkpoints } from './checkpoints'
 import { downloadFolder, sweepTemporaryFiles, withFiles } from './downloads'
 import { KIND_SOURCES } from './kinds'
 import {
 	ACTIVE,
+	backoffWait,
 	describe,
+	endingOf,
 	isTransient,
 	JobBusyError,
 	JobWorldError,
-	PAUSING,
-	ProxyUnreachableError,
+	ListStopped,
+	ProxyRefusals,
+	STALL_RETRIES,
 	StoppedElsewhere
 } from './run-errors'
 import { JobStore, type KeyedRecord } from './store'
@@ -90,7 +97,7 @@ export async function runJob(jobs: JobStore, id: number, options: RunOptions): P
 	const refusal = job && jobs.otherWorld(job)
 	if (refusal) throw new JobWorldError(refusal)
 	if (!jobs.claim(id)) throw new JobBusyError(`job ${id} is being run by another process`)
-	return runningJob.run(id, () => runClaimed(jobs, id, options))
+	return runningJob.run(id, () => withoutClientRetries(() => runClaimed(jobs, id, options)))
 }
 
 /** Runs job `id`, claimed by this process, and releases it at the end. */
@@ -134,10 +141,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		heldWait = null
 	}
 
-	const maxProxyRefusals = options.maxProxyRefusals ?? 5
-	/** Proxies that refused the connection in the attempts since the last success (one run of them). */
-	const refusingProxies = new Set<string>()
-	let refusalsInARow = 0
+	const refusals = new ProxyRefusals(options.maxProxyRefusals ?? 5)
 
 	/**
 	 * Runs `step` (a request, watched: checkpoints.ts) until it succeeds, waiting between transient
@@ -147,30 +151,21 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		step: (stop: AbortSignal) => Promise<Result>,
 		stop: AbortSignal = signal
 	): Promise<Result> {
+		let stalls = 0
 		for (let attempt = 0; ; attempt++) {
 			try {
 				// Taken back from queued meanwhile, it is what the run has it as: waiting after a failure.
 				const result = await watched(step, stop, attempt === 0 ? 'running' : 'waiting')
-				refusalsInARow = 0
-				refusingProxies.clear()
+				refusals.succeeded()
 				const running = jobs.setStatusFrom(id, 'running', ['waiting'])
 				if (running) emit({ type: 'status', job: running })
 				return result
 			} catch (error) {
 				if (error instanceof StoppedElsewhere) throw error
-				const proxy = stop.aborted ? undefined : unreachableProxyOf(error)
-				if (proxy) {
-					refusingProxies.add(proxy)
-					if (++refusalsInARow >= maxProxyRefusals) throw new ProxyUnreachableError([...refusingProxies])
-				} else if (!stop.aborted) {
-					refusalsInARow = 0
-					refusingProxies.clear()
-				}
+				refusals.failed(error, stop.aborted)
+				if (error instanceof ListStalledError && ++stalls > STALL_RETRIES) throw new ListStopped(error.reason)
 				if (stop.aborted || !isTransient(error) || attempt + 1 >= maxAttempts) throw error
-				const retryAfter =
-					error instanceof IgError ? (error as { retryAfter?: number }).retryAfter : undefined
-				const step = Math.min(backoffMs * 2 ** attempt, maxBackoffMs) * (0.8 + 0.4 * Math.random())
-				const wait = Math.round(Math.max(step, (retryAfter ?? 0) * 1000))
+				const wait = backoffWait(error, attempt, backoffMs, maxBackoffMs)
 				const code = error instanceof IgError ? error.kind : 'upstream_error'
 				const message = `${describe(error)}; trying again in ${Math.ceil(wait / 1000)} s`
 				// Unless another process paused, cancelled or deleted the job meanwhile: its word stands
@@ -230,15 +225,17 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 			if (beforePage) await watched(beforePage, stop, 'running')
 			return patiently(async (request) => {
 				const fetched = await source.page(options.ig, targetId as string, from, request)
+				// A cursor this run has asked with already (this page's, or A, B, A...) is not the end: the
+				// page is asked again (a passing fault), and the job fails if it keeps coming (`patiently`).
+				const next = fetched.next_cursor
+				if (next !== null && asked.has(next)) throw new ListStalledError('repeated_cursor')
 				const items = room === null ? fetched.items : newItems(fetched.items).slice(0, Math.max(0, room))
 				const records: KeyedRecord[] = []
 				for (const item of items) {
 					const data = folder ? await withFiles(item as Media, folder, request, download) : item
 					records.push({ key: source.key(item), data })
 				}
-				// A cursor this run has asked with already (this page's, or A, B, A...) would walk the same pages forever: the end.
-				const next = fetched.next_cursor
-				return { records, next: next !== null && asked.has(next) ? null : next }
+				return { records, next }
 			}, stop)
 		}
 		// Without a limit, the next page is asked for before this one is stored, so Instagram answers
@@ -246,13 +243,15 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		const readAhead = new AbortController()
 		const aheadSignal = AbortSignal.any([signal, readAhead.signal])
 		let ahead: { from: string; page: Promise<Page> } | null = null
-		let emptyPages = 0
+		/** Stored pages in a row that added no record: a page served again under new cursors. */
+		let nothingNew = 0
 		try {
 			for (;;) {
 				const current = checkpoint()
 				if (!current) return jobs.get(id) ?? job
 				job = current
-				if (jobs.walkComplete(id) || emptyPages >= 5) break
+				if (jobs.walkComplete(id)) break
+				if (nothingNew >= STALE_PAGES) throw new ListStopped('no_new_records')
 				const page: Page =
 					ahead !== null && ahead.from === cursor
 						? await ahead.page
@@ -269,7 +268,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				// Stopped elsewhere while the page was on its way: it is not stored (the next run asks again).
 				if (!checkpoint()) return jobs.get(id) ?? job
 				const added = jobs.storePage(id, page.records, page.next)
-				emptyPages = page.records.length === 0 ? emptyPages + 1 : 0
+				nothingNew = added === 0 ? nothingNew + 1 : 0
 				cursor = page.next
 				const stored = jobs.get(id)
 				// Deleted by another process while this page was on its way: nothing more to do.
@@ -287,13 +286,8 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		return setStatus('done')
 	} catch (error) {
 		if (signal.aborted || error instanceof StoppedElsewhere) return jobs.get(id) ?? last
-		const kind = error instanceof IgError ? error.kind : null
-		// Without credentials nothing was asked of Instagram: the client's own message says what to do.
-		if (error instanceof IgApiError && error.kind === 'login_required' && error.upstreamStatus === 0)
-			return setStatus('paused', `${describe(error)}; then resume the job`, error.kind)
-		if (kind && PAUSING[kind]) return setStatus('paused', `${PAUSING[kind]} (${describe(error)})`, kind)
-		if (error instanceof ProxyUnreachableError) return setStatus('paused', error.message, 'upstream_error')
-		return setStatus('failed', describe(error), kind ?? 'internal_error')
+		const ending = endingOf(error, () => jobs.get(id)?.collected ?? 0)
+		return setStatus(ending.status, ending.message, ending.code)
 	} finally {
 		stopListening?.()
 		jobs.release(id)

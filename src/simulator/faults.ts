@@ -1,7 +1,10 @@
 /**
  * Fault injection for tests and benchmarks: latency, 429 bursts, 5xx, malformed JSON, challenge,
- * login expiry and hangs. Rules are matched in order against the path and query of each upstream
- * request; `times` limits how often a rule fires and `probability` draws from a seeded generator.
+ * login expiry and hangs, and the faults of a list's pages (fault-bodies.ts): a page whose next
+ * cursor is its own (`repeat_cursor`), the same page again under a new cursor each time
+ * (`stale_page`), a success answer without its list (`wrong_shape`). Rules are matched in order
+ * against the path and query of each upstream request; `times` limits how often a rule fires and
+ * `probability` draws from a seeded generator.
  */
 import { deriveSeed, Random } from './prng'
 
@@ -14,8 +17,11 @@ export type FaultKind =
 	| 'challenge'
 	| 'login'
 	| 'hang'
+	| 'repeat_cursor'
+	| 'stale_page'
+	| 'wrong_shape'
 
-/** A fault rule (the shared contract). `status` and `format` refine `server_error`. */
+/** A fault rule (the shared contract). `status` and `format` refine `server_error`, `body` `wrong_shape`. */
 export interface FaultRule {
 	kind: FaultKind
 	/** Chance that a matching request is hit, 0..1 (default 1). */
@@ -32,6 +38,8 @@ export interface FaultRule {
 	status?: number
 	/** `server_error`: body as Instagram's HTML error page or a JSON fail body (default: html for 502-504). */
 	format?: 'html' | 'json'
+	/** `wrong_shape`: the 200 answer's JSON text (default `{"status":"ok"}`). */
+	body?: string
 }
 
 /** A rule as the controller holds it, with how often it may still fire. */
@@ -61,7 +69,10 @@ const KINDS: readonly FaultKind[] = [
 	'malformed',
 	'challenge',
 	'login',
-	'hang'
+	'hang',
+	'repeat_cursor',
+	'stale_page',
+	'wrong_shape'
 ]
 
 /** Checks a rule from untrusted input (the HTTP control endpoint) and returns it typed. */
@@ -82,6 +93,8 @@ export function validateFaultRule(input: unknown): FaultRule {
 	number('status', 500, 599)
 	if (rule.format !== undefined && rule.format !== 'html' && rule.format !== 'json')
 		throw new TypeError('format must be html or json')
+	if (rule.body !== undefined && (typeof rule.body !== 'string' || rule.body.length > 10_000))
+		throw new TypeError('body must be a string of at most 10000 characters')
 	if (rule.pathPattern !== undefined) {
 		if (typeof rule.pathPattern !== 'string') throw new TypeError('pathPattern must be a string')
 		new RegExp(rule.pathPattern)

@@ -62,6 +62,7 @@ import { handleControl } from './control'
 import { controlGuard } from './control-guard'
 import { DEMO_CREDENTIALS, type DemoCredentials } from './credentials'
 import { megaFollowerCount } from './dataset-mega'
+import { answerWithPageFault, PAGE_FAULTS } from './fault-bodies'
 import { type FaultController, type FaultKind, Faults } from './faults'
 import { hasSession } from './http'
 import { DEFAULT_SEED } from './presets'
@@ -157,14 +158,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			let faultKind: FaultKind | null = null
 			let malformed = false
 			let response: Response | null = null
+			const route = () => routeRequest(request, url, { state: state(), origin, session })
 			for (const fault of faults.take(url.pathname + url.search)) {
 				faultKind = fault.kind
 				if (fault.kind === 'latency' || fault.kind === 'hang') bunServer.timeout(request, 0)
 				if (fault.kind === 'latency') await delay(fault.latencyMs ?? 1000, request, waiters)
 				else if (fault.kind === 'malformed') malformed = true
+				else if (PAGE_FAULTS.has(fault.kind)) response = await answerWithPageFault(fault, request, url, route)
 				else response = await applyFault(fault, request, url, origin, waiters)
 			}
-			response ??= await routeRequest(request, url, { state: state(), origin, session })
+			response ??= await route()
 			if (malformed) {
 				const text = await response.text()
 				response = new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), {

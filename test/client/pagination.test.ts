@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import { IgApiError, IgArgumentError } from '../../src/client/errors'
-import { type PageFetcher, paginate } from '../../src/client/pagination'
+import { ListStalledError, type PageFetcher, paginate } from '../../src/client/pagination'
 
 /** Ten numbered items served three per page; records the cursors asked for. */
 function numbered(total = 10, size = 3) {
@@ -156,11 +156,16 @@ describe('paginate', () => {
 		expect(all).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
 	})
 
-	it('treats a repeated cursor as the end', async () => {
+	it('stops at a repeated cursor with a cursor that continues, never null', async () => {
 		let calls = 0
-		const page = await paginate(async () => ({ items: [calls++], next_cursor: 'same' }), { count: 10 })
+		const fetchPage: PageFetcher<number> = async () => ({ items: [calls++], next_cursor: 'same' })
+		const page = await paginate(fetchPage, { count: 10 })
 		expect(page.items).toEqual([0, 1])
-		expect(page.next_cursor).toBeNull()
+		expect(page.next_cursor).not.toBeNull()
+		// Still repeating, and nothing to return: an upstream error, not an empty end of the list.
+		const error = await paginate(fetchPage, { count: 10, cursor: page.next_cursor }).catch((caught) => caught)
+		expect(error).toBeInstanceOf(ListStalledError)
+		expect((error as ListStalledError).kind).toBe('upstream_error')
 	})
 
 	it('rejects a count that is not a positive integer', async () => {

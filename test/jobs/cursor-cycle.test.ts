@@ -1,7 +1,8 @@
 /**
  * An upstream whose cursors go round (page A points to B, B back to A): a job without a limit
- * would ask for the same pages forever. It ends once a cursor it has asked with comes back, with
- * every record of the pages once.
+ * would ask for the same pages forever. A cursor it has asked with that comes back is not the end
+ * of the list: the page is asked for again a few times, then the job fails (never `done` on a
+ * partial list) with every record stored once and a message saying to run it again.
  */
 import { afterEach, beforeEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -54,19 +55,23 @@ function cyclingClient(asked: (string | null)[]): InstagramClient {
 }
 
 for (const limit of [null, 100])
-	test(`cursors that go round end the walk (limit ${limit}): each record once, each page asked for once`, async () => {
+	test(`cursors that go round fail the job, not end it (limit ${limit}): each record once, the page asked again a few times`, async () => {
 		const jobs = new JobStore(store)
 		const job = jobs.create({ kind: 'followers', target: 'looping', limit })
 		const asked: (string | null)[] = []
-		const finished = await runJob(jobs, job.id, { ig: cyclingClient(asked) })
-		expect(finished.status).toBe('done')
+		const finished = await runJob(jobs, job.id, { ig: cyclingClient(asked), backoffMs: 1 })
+		expect(finished.status).toBe('failed')
+		expect(finished.error_code).toBe('upstream_error')
+		expect(finished.error).toBe(
+			'Instagram gave the same cursor again after 4 records: the list stopped early; run again to continue'
+		)
+		// Page B, whose cursor leads back to A, is not stored: a run again asks for it first.
 		expect([...jobs.records(job.id)].map((record) => (record as { pk: string }).pk)).toEqual([
 			'1',
 			'2',
 			'3',
-			'4',
-			'5',
-			'6'
+			'4'
 		])
-		expect(asked).toEqual([null, 'A', 'B'])
+		expect(asked).toEqual([null, 'A', 'B', 'B', 'B', 'B'])
+		expect(jobs.position(job.id).cursor).toBe('B')
 	})

@@ -62,6 +62,7 @@ export class Account extends ApiGroup {
 		return paginate(async (cursor) => {
 			const body = await call(this.client, '/api/v1/users/blocked_list/', {
 				query: { max_id: cursor },
+				list: 'blocked_list',
 				category: 'get_default',
 				signal: options.signal
 			})
@@ -77,6 +78,7 @@ export class Account extends ApiGroup {
 		return paginate(async (cursor) => {
 			const body = await call(this.client, '/api/v1/restrict_action/restricted_users/', {
 				query: { max_id: cursor },
+				list: 'users',
 				category: 'get_default',
 				signal: options.signal
 			})

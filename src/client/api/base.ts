@@ -1,9 +1,11 @@
 /**
  * What every API group shares: the base class holding the client context, argument checks, and
  * request helpers for REST paths and both GraphQL flavours (legacy query_hash GET, modern doc_id POST).
+ * A list endpoint names where its answer holds the list (`list`): an answer without it is malformed.
  */
 import { IgApiError, IgArgumentError, IgError } from '../errors'
 import type { AnonymousProfile } from '../headers'
+import { findConnection } from '../normalize/connection'
 import { asObject, type Raw } from '../normalize/values'
 import type { RequestSpec, Transport } from '../request'
 
@@ -37,16 +39,73 @@ export interface CallSpec {
 	idempotent?: boolean
 	anonymous?: AnonymousProfile
 	signal?: AbortSignal
+	/** A list endpoint's list in its answer (see `hasList`), e.g. `users`, `inbox.threads`. */
+	list?: string
 }
 
-/** Sends one request to `template` with its placeholders filled; resolves to the parsed body. */
+/**
+ * Sends one request to `template` with its placeholders filled; resolves to the parsed body, which
+ * holds `spec.list` when given (else the answer is malformed: `malformedList`).
+ */
 export async function call(client: ClientContext, template: string, spec: CallSpec): Promise<Raw> {
 	const path = template.replace(/\{(\w+)\}/g, (_match, name: string) =>
 		encodeURIComponent(spec.params?.[name] ?? '')
 	)
-	const request: RequestSpec = { ...spec, method: spec.method ?? 'GET', path, template }
+	const method = spec.method ?? 'GET'
+	const request: RequestSpec = { ...spec, method, path, template }
 	const data = await client.transport.send(request)
-	return spec.expect === 'text' ? { text: data } : asObject(data)
+	if (spec.expect === 'text') return { text: data }
+	const body = asObject(data)
+	if (spec.list) requireList(body, spec.list, `${method} ${path}`)
+	return body
+}
+
+/**
+ * Whether `body` holds the list `list` names: alternatives split by `|`, each a dotted path to an
+ * array, or to `true` (a flag saying there is no list: `comments_disabled`). A segment ending in
+ * `?` may be null, which is an empty list (`reel?.items`: no active stories).
+ */
+export function hasList(body: Raw, list: string): boolean {
+	return list.split('|').some((path) => {
+		let value: unknown = body
+		for (const segment of path.split('.')) {
+			const nullable = segment.endsWith('?')
+			const key = nullable ? segment.slice(0, -1) : segment
+			const object = asObject(value)
+			if (!(key in object)) return false
+			value = object[key]
+			if (nullable && value === null) return true
+		}
+		return Array.isArray(value) || value === true
+	})
+}
+
+/**
+ * A successful answer of a list endpoint without its list (`{"status":"ok"}`, `null`, `""`):
+ * malformed, the same `upstream_error` as a body that is not JSON (a job asks for the page again;
+ * the API answers 502). Read as an empty page, it would end the walk of a list that has not ended.
+ */
+export function malformedList(endpoint: string, list: string): IgApiError {
+	return new IgApiError(
+		'upstream_error',
+		`Instagram: malformed answer, without its list (${list.replaceAll('?', '')}) (HTTP 200 from ${endpoint})`,
+		{ upstreamStatus: 200, body: '', endpoint }
+	)
+}
+
+/** Throws `malformedList` unless `body` holds `list` (`hasList`). */
+export function requireList(body: Raw, list: string, endpoint: string): void {
+	if (!hasList(body, list)) throw malformedList(endpoint, list)
+}
+
+/**
+ * The GraphQL connection `key` of `data` (`findConnection`), which holds the list as `edges`:
+ * without them the answer is malformed (`malformedList`), not an empty page.
+ */
+export function listConnection(data: Raw, key: string, endpoint: string): Raw {
+	const connection = findConnection(data, key)
+	if (!connection || !Array.isArray(connection.edges)) throw malformedList(endpoint, `${key}.edges`)
+	return connection
 }
 
 /** Query-hash GraphQL query (`GET /graphql/query/`); resolves to `data`. */
@@ -56,11 +115,15 @@ export async function queryHash(
 	variables: Record<string, unknown>,
 	spec: Omit<CallSpec, 'query' | 'method'>
 ): Promise<Raw> {
+	const { list, ...rest } = spec
 	const body = await call(client, '/graphql/query/', {
-		...spec,
+		...rest,
 		query: { query_hash: hash, variables: JSON.stringify(variables) }
 	})
-	return graphqlData(body, `GET /graphql/query/ (query_hash ${hash})`)
+	const endpoint = `GET /graphql/query/ (query_hash ${hash})`
+	const data = graphqlData(body, endpoint)
+	if (list) requireList(data, list, endpoint)
+	return data
 }
 
 /**

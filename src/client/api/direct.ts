@@ -15,6 +15,7 @@ export class Direct extends ApiGroup {
 		return paginate(async (cursor, limit) => {
 			const body = await call(this.client, '/api/v1/direct_v2/inbox/', {
 				query: { limit: Math.min(limit ?? 20, 50), cursor, persistentBadging: 'true' },
+				list: 'inbox.threads',
 				category: 'get_direct',
 				signal: options.signal
 			})

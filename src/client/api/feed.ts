@@ -3,12 +3,12 @@
  * GraphQL sources fall back to their REST/legacy counterpart on errors and on empty first pages.
  * Cursors of two-source feeds carry a prefix (`g:` GraphQL, `r:` REST) so paging stays on one source.
  */
-import { connectionPage, findConnection, nodeMedia } from '../normalize/connection'
+import { connectionPage, nodeMedia } from '../normalize/connection'
 import { normalizeGraphMedia, normalizeMedia } from '../normalize/media'
 import { asArray, asObject, count, flag, type Raw, text } from '../normalize/values'
 import { type ListOptions, type Page, type PageFetcher, paginate } from '../pagination'
 import type { Media, PageData, SavedCollection } from '../types'
-import { ApiGroup, call, docId, isFatal, queryHash, requirePk, requireTag } from './base'
+import { ApiGroup, call, docId, isFatal, listConnection, queryHash, requirePk, requireTag } from './base'
 
 const TAG_FEED_DOC_ID = '9506655819362310'
 const LIKED_DOC_ID = '9863315953735856'
@@ -17,6 +17,8 @@ const SAVED_DOC_ID = '26523442937261068'
 const SAVED_QUERY_HASH = '2ce1d673055b99c84dc0d5b62e3f30d2'
 /** Instagram serves at most 33 posts per feed page. */
 const MAX_FEED_PAGE = 33
+/** Where a REST feed answer holds its posts (`restFeedItems`): an answer with none of these is malformed. */
+const FEED_LIST = 'items|ranked_items|sections'
 
 /** A media from a connection node in either shape (private-API item or GraphQL node). */
 export function mediaFromNode(node: Raw): Media | undefined {
@@ -71,6 +73,7 @@ export class Feed extends ApiGroup {
 			const body = await call(this.client, '/api/v1/feed/user/{pk}/', {
 				params: { pk },
 				query: { count: Math.min(limit ?? 12, MAX_FEED_PAGE), max_id: cursor },
+				list: FEED_LIST,
 				category: 'get_feed',
 				signal: options.signal
 			})
@@ -98,12 +101,17 @@ export class Feed extends ApiGroup {
 				category: 'get_default',
 				signal: options.signal
 			})
-			return connectionPage(findConnection(data, 'xdt_api__v1__feed__tag__connection'), mediaFromNode)
+			const endpoint = 'POST /graphql/query (PolarisHashtagFeedQuery)'
+			return connectionPage(
+				listConnection(data, 'xdt_api__v1__feed__tag__connection', endpoint),
+				mediaFromNode
+			)
 		}
 		const fallback = async (maxId: string | undefined) => {
 			const body = await call(this.client, '/api/v1/feed/tag/{tag}/', {
 				params: { tag: name },
 				query: { max_id: maxId },
+				list: FEED_LIST,
 				category: 'get_feed',
 				signal: options.signal
 			})
@@ -122,7 +130,11 @@ export class Feed extends ApiGroup {
 				category: 'get_default',
 				signal: options.signal
 			})
-			return connectionPage(findConnection(data, 'xdt_api__v1__feed__liked__connection'), mediaFromNode)
+			const endpoint = 'POST /graphql/query (PolarisLikedPostsQuery)'
+			return connectionPage(
+				listConnection(data, 'xdt_api__v1__feed__liked__connection', endpoint),
+				mediaFromNode
+			)
 		}
 		const fallback = async (after: string | undefined) => {
 			const data = await queryHash(
@@ -131,7 +143,8 @@ export class Feed extends ApiGroup {
 				{ id: viewer, first: 20, after: after ?? null },
 				{ category: 'get_feed', signal: options.signal }
 			)
-			return connectionPage(findConnection(data, 'edge_liked_media'), mediaFromNode)
+			const endpoint = `GET /graphql/query/ (query_hash ${LIKED_QUERY_HASH})`
+			return connectionPage(listConnection(data, 'edge_liked_media', endpoint), mediaFromNode)
 		}
 		return paginate(withFallback(primary, fallback), options)
 	}
@@ -153,8 +166,9 @@ export class Feed extends ApiGroup {
 				category: 'get_default',
 				signal: options.signal
 			})
+			const endpoint = 'POST /graphql/query (PolarisProfileSavedTabContentQuery)'
 			return connectionPage(
-				findConnection(data, 'xdt_api__v1__collections__list_graphql_connection'),
+				listConnection(data, 'xdt_api__v1__collections__list_graphql_connection', endpoint),
 				collectionFromNode
 			)
 		}
@@ -165,7 +179,8 @@ export class Feed extends ApiGroup {
 				{ id: viewer, first: 20, after: after ?? null },
 				{ category: 'get_feed', signal: options.signal }
 			)
-			return connectionPage(findConnection(data, 'edge_collections'), collectionFromNode)
+			const endpoint = `GET /graphql/query/ (query_hash ${SAVED_QUERY_HASH})`
+			return connectionPage(listConnection(data, 'edge_collections', endpoint), collectionFromNode)
 		}
 		return paginate(withFallback(primary, fallback), options)
 	}

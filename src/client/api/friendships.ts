@@ -59,6 +59,7 @@ export class Friendships extends ApiGroup {
 	async getPendingRequests(options: ListOptions = {}): Promise<Page<UserShort>> {
 		return paginateWhole(async () => {
 			const body = await call(this.client, '/api/v1/friendships/pending/', {
+				list: 'users',
 				category: 'get_default',
 				signal: options.signal
 			})
@@ -82,6 +83,7 @@ export class Friendships extends ApiGroup {
 			const body = await call(this.client, template, {
 				params: { pk },
 				query: { count: Math.min(limit ?? 50, MAX_PAGE), max_id: cursor, ...search },
+				list: 'users',
 				category: 'get_default',
 				signal: options.signal
 			})

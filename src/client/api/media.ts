@@ -91,6 +91,7 @@ export class Media extends ApiGroup {
 			const body = await call(this.client, '/api/v1/media/{pk}/comments/', {
 				params: { pk },
 				query: { can_support_threading: 'true', permalink_enabled: 'false', min_id: cursor },
+				list: 'comments|comments_disabled',
 				category: 'get_default',
 				signal: options.signal
 			})
@@ -119,6 +120,7 @@ export class Media extends ApiGroup {
 			const body = await call(this.client, '/api/v1/media/{pk}/comments/{comment}/child_comments/', {
 				params: { pk, comment },
 				query: { min_id: cursor },
+				list: 'child_comments',
 				category: 'get_default',
 				signal: options.signal
 			})
@@ -180,6 +182,7 @@ export class Media extends ApiGroup {
 	async #likers(pk: string, signal?: AbortSignal): Promise<{ users: UserShort[]; total: number }> {
 		const body = await call(this.client, '/api/v1/media/{pk}/likers/', {
 			params: { pk },
+			list: 'users',
 			category: 'get_default',
 			signal
 		})

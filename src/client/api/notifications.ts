@@ -58,7 +58,7 @@ export class Notifications extends ApiGroup {
 
 	async #filtered(options: ListOptions, keep: (item: Notification) => boolean): Promise<Page<Notification>> {
 		return paginate(async (cursor) => {
-			const body = await this.#inbox(options.signal, cursor)
+			const body = await this.#inbox(options.signal, cursor, 'new_stories|old_stories')
 			const items = [
 				...asArray(body.new_stories).map((story) => normalizeNotification(story, 'new')),
 				...asArray(body.old_stories).map((story) => normalizeNotification(story, 'old'))
@@ -68,8 +68,9 @@ export class Notifications extends ApiGroup {
 		}, options)
 	}
 
-	async #inbox(signal?: AbortSignal, continuationToken?: string | null): Promise<Raw> {
+	async #inbox(signal?: AbortSignal, continuationToken?: string | null, list?: string): Promise<Raw> {
 		return call(this.client, '/api/v1/news/inbox/', {
+			list,
 			method: 'POST',
 			idempotent: true,
 			form: continuationToken ? { continuation_token: continuationToken } : undefined,

@@ -155,6 +155,7 @@ export class Public extends ApiGroup {
 	): Promise<PageData<Media>> {
 		const variables = after ? { id: userId, first: size, after } : { id: userId, first: size }
 		const data = await queryHash(this.client, POSTS_QUERY_HASH, variables, {
+			list: 'user.edge_owner_to_timeline_media.edges',
 			category: 'public_graphql',
 			anonymous: 'web',
 			signal
@@ -178,6 +179,7 @@ export class Public extends ApiGroup {
 		const body = await call(this.client, '/api/v1/feed/user/{pk}/', {
 			params: { pk: userId },
 			query: { count: Math.min(size, 33), max_id: maxId || undefined },
+			list: 'items',
 			category: 'public_mobile_api',
 			anonymous: 'mobile',
 			signal

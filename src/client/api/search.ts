@@ -26,7 +26,7 @@ export class Search extends ApiGroup {
 	async users(query: string, options: ListOptions = {}): Promise<Page<UserShort>> {
 		const text = requireText('query', query, 200)
 		return paginateWhole(async () => {
-			const body = await this.#topsearch(text, 'user', options.signal)
+			const body = await this.#topsearch(text, 'user', options.signal, 'users')
 			return asArray(body.users).map((entry) => normalizeUserShort(entry.user))
 		}, options)
 	}
@@ -37,6 +37,7 @@ export class Search extends ApiGroup {
 		return paginateWhole(async () => {
 			const body = await call(this.client, '/api/v1/tags/search/', {
 				query: { q },
+				list: 'results',
 				category: 'get_search',
 				signal: options.signal
 			})
@@ -50,6 +51,7 @@ export class Search extends ApiGroup {
 		return paginateWhole(async () => {
 			const body = await call(this.client, '/api/v1/fbsearch/places/', {
 				query: { query: text },
+				list: 'items',
 				category: 'get_search',
 				signal: options.signal
 			})
@@ -65,6 +67,7 @@ export class Search extends ApiGroup {
 		return paginate(async (cursor) => {
 			const body = await call(this.client, '/api/v1/discover/topical_explore/', {
 				query: { max_id: cursor, is_prefetch: 'false', omit_cover_media: 'true' },
+				list: 'sectional_items|items',
 				category: 'get_default',
 				signal: options.signal
 			})
@@ -78,9 +81,10 @@ export class Search extends ApiGroup {
 		}, options)
 	}
 
-	async #topsearch(query: string, context: 'blended' | 'user', signal?: AbortSignal) {
+	async #topsearch(query: string, context: 'blended' | 'user', signal?: AbortSignal, list?: string) {
 		return call(this.client, '/api/v1/web/search/topsearch/', {
 			query: { query, context },
+			list,
 			category: 'get_search',
 			signal
 		})

@@ -17,6 +17,8 @@ export class Stories extends ApiGroup {
 		return paginateWhole(async () => {
 			const body = await call(this.client, '/api/v1/feed/user/{pk}/story/', {
 				params: { pk },
+				// No active stories: `reel` is null.
+				list: 'reel?.items',
 				category: 'get_stories',
 				signal: options.signal
 			})
@@ -32,6 +34,7 @@ export class Stories extends ApiGroup {
 		return paginateWhole(async () => {
 			const body = await call(this.client, '/api/v1/highlights/{pk}/highlights_tray/', {
 				params: { pk },
+				list: 'tray',
 				category: 'get_default',
 				signal: options.signal
 			})
@@ -43,6 +46,7 @@ export class Stories extends ApiGroup {
 	async getTray(options: ListOptions = {}): Promise<Page<ReelTrayItem>> {
 		return paginateWhole(async () => {
 			const body = await call(this.client, '/api/v1/feed/reels_tray/', {
+				list: 'tray',
 				category: 'get_stories',
 				signal: options.signal
 			})

@@ -113,6 +113,7 @@ export class Users extends ApiGroup {
 			}
 			const body = await call(this.client, '/api/v1/web/search/topsearch/', {
 				query: { query: text, context: 'blended' },
+				list: 'users',
 				category: 'get_search',
 				signal: options.signal
 			})
