@@ -10,6 +10,7 @@ import type { TObject } from '@sinclair/typebox'
 import { hashtagKey, quotedValue, requirePk, requireUsername } from '../client/api/base'
 import type { InstagramClient } from '../client/client'
 import { IgApiError, IgArgumentError } from '../client/errors'
+import { ListStalledError } from '../client/list-walk'
 import { Comment, Media } from '../client/models/media'
 import { UserShort } from '../client/models/users'
 import { mediaPkFrom, shortcodeFromUrl, shortcodeToPk } from '../client/shortcode'
@@ -185,8 +186,11 @@ async function allReplies(
 		do {
 			const part = await ig.media.getCommentReplies(pk, commentPk, { cursor: next, signal })
 			replies.push(...part.items)
-			// A cursor that comes back again would walk the same replies forever: the end.
-			next = part.next_cursor !== null && !seen.has(part.next_cursor) ? part.next_cursor : null
+			next = part.next_cursor
+			// A cursor that comes back again (A, B, A) leads nowhere new, yet the replies have not
+			// ended: the page is a stalled list, which the job asks again, then fails (never a comment
+			// stored with part of its replies as if they were all).
+			if (next !== null && seen.has(next)) throw new ListStalledError('repeated_cursor')
 			if (next) seen.add(next)
 		} while (next)
 	} catch (error) {
