@@ -39,12 +39,36 @@ export class ListStalledError extends IgApiError {
 export interface WalkState {
 	cursors: Set<string>
 	keys: Set<string>
+	/**
+	 * Whether `keys` holds the records returned so far. A walk's first page is taken without keys
+	 * (most calls end there, and a page of 100 records paid 4 us for them); they are made from the
+	 * records returned before the walk takes a second page (`keyReturned`).
+	 */
+	keyed: boolean
 	/** Pages in a row whose records were all returned already, and where that run began. */
 	stale: number
 	staleFrom: Position | null
 }
 
-export const newWalk = (): WalkState => ({ cursors: new Set(), keys: new Set(), stale: 0, staleFrom: null })
+export const newWalk = (): WalkState => ({
+	cursors: new Set(),
+	keys: new Set(),
+	keyed: false,
+	stale: 0,
+	staleFrom: null
+})
+
+/** The walk's keys, made first from `returned` (the records returned so far) when not made yet. */
+export function keyReturned(state: WalkState, returned: readonly unknown[]): Set<string> {
+	if (!state.keyed) {
+		for (const item of returned) {
+			const key = recordKey(item)
+			if (key !== undefined) state.keys.add(key)
+		}
+		state.keyed = true
+	}
+	return state.keys
+}
 
 /**
  * A record's identity, as jobs key records: its `pk` (users, media, comments, stories). A record
@@ -58,14 +82,21 @@ function recordKey(item: unknown): string | undefined {
 /**
  * Moves the records of `rest` whose key is new to `items`, until `count` is reached (a duplicate
  * after that is passed over, so the next call does not begin with it). `used`: how many of `rest`
- * were looked at; `added`: how many were new.
+ * were looked at; `added`: how many were new. `keys` null: the walk's first page, taken as it is.
  */
 export function takeNew<Item>(
 	rest: readonly Item[],
 	items: Item[],
 	count: number | undefined,
-	keys: Set<string>
+	keys: Set<string> | null
 ): { used: number; added: number } {
+	// The walk's first page (no keys yet): nothing came before it.
+	if (keys === null) {
+		const wanted = count === undefined ? rest.length : Math.max(0, count - items.length)
+		const taken = wanted >= rest.length ? rest : rest.slice(0, wanted)
+		items.push(...taken)
+		return { used: taken.length, added: taken.length }
+	}
 	let used = 0
 	let added = 0
 	for (const item of rest) {

@@ -20,6 +20,7 @@
  */
 import { IgApiError, IgArgumentError } from './errors'
 import {
+	keyReturned,
 	ListStalledError,
 	newWalk,
 	type Position,
@@ -145,7 +146,9 @@ async function walk<Item>(
 			: fetchPage(at.cursor, limit))
 		// The page may come back shorter than when the cursor was made: skip into the following pages.
 		const rest = at.skip === 0 ? page.items : page.items.slice(at.skip)
-		const { used, added } = takeNew(rest, items, count, state.keys)
+		// A walk's first page needs no keys: they are made when a second page comes (`keyReturned`).
+		const keys = pages === 0 && !state.keyed ? null : keyReturned(state, items)
+		const { used, added } = takeNew(rest, items, count, keys)
 		if (used < rest.length) {
 			position = { cursor: at.cursor, skip: at.skip + used }
 			break
@@ -225,6 +228,8 @@ export function makePage<Item>(
 		value: async function* iterate(): AsyncGenerator<Item> {
 			yield* items
 			let cursor = nextCursor
+			// The records of this page come before any the iteration fetches.
+			if (cursor && fetchPage) keyReturned(state, items)
 			while (cursor && fetchPage) {
 				const next = await walk(fetchPage, { cursor }, shape, state)
 				yield* next.items
