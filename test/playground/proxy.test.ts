@@ -54,7 +54,13 @@ const CALLS = [
 /** Starts a playground with `raw` options, makes the calls above, stops it; returns its start-up lines and status. */
 async function playgroundRun(raw: Record<string, unknown>) {
 	const lines: string[] = []
-	const options = parsePlaygroundOptions({ port: 0, savedDir: path.join(folder, 'saved'), ...raw })
+	// A store of its own: the default, demo/smkit.db, is the developer's demo data.
+	const options = parsePlaygroundOptions({
+		port: 0,
+		savedDir: path.join(folder, 'saved'),
+		db: path.join(folder, 'smkit.db'),
+		...raw
+	})
 	simulator.requests.clear()
 	const running = await startPlaygroundServer(options, {}, (line) => lines.push(line))
 	try {
