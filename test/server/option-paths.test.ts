@@ -7,10 +7,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { UsageError } from '../../src/cli-error'
 import { collectOptions } from '../../src/jobs/collect'
 import { parsePlaygroundOptions } from '../../src/playground/serve'
 import { parseOptions } from '../../src/server/options'
+import { usageError } from '../support/usage-error'
 
 let folder: string
 let file: string
@@ -20,17 +20,6 @@ beforeAll(() => {
 	writeFileSync(file, 'a file, not a folder')
 })
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
-
-/** The UsageError `run` throws. */
-function usageError(run: () => unknown): UsageError {
-	try {
-		run()
-	} catch (error) {
-		if (error instanceof UsageError) return error
-		throw error
-	}
-	throw new Error('no error thrown')
-}
 
 const longName = `${'x'.repeat(300)}.db`
 

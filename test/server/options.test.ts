@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Type } from '@sinclair/typebox'
 import { cac } from 'cac'
-import { UsageError } from '../../src/cli-error'
 import { parsePlaygroundOptions } from '../../src/playground/serve'
 import { serverOptions } from '../../src/server/bootstrap'
 import { addOptions, cacKeyOf, parseOptions } from '../../src/server/options'
+import { usageError } from '../support/usage-error'
 
 const options = {
 	...serverOptions(8877),
@@ -16,16 +16,6 @@ const options = {
 	limit: Type.Optional(
 		Type.Number({ minimum: 1, flag: '--limit <n>', description: 'At most', error: "bad --limit '{value}'" })
 	)
-}
-
-function usageError(run: () => unknown): UsageError {
-	try {
-		run()
-	} catch (error) {
-		if (error instanceof UsageError) return error
-		throw error
-	}
-	throw new Error('no error thrown')
 }
 
 describe('command options from schemas', () => {

@@ -7,21 +7,11 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { UsageError } from '../../src/cli-error'
 import { resolveUpstream } from '../../src/server/upstream-options'
+import { usageError } from '../support/usage-error'
 
 const folder = await mkdtemp(path.join(tmpdir(), 'smkit-proxy-file-'))
 afterAll(() => rm(folder, { recursive: true, force: true }))
-
-function usageError(run: () => unknown): UsageError {
-	try {
-		run()
-	} catch (error) {
-		if (error instanceof UsageError) return error
-		throw error
-	}
-	throw new Error('expected a UsageError')
-}
 
 describe('a proxy URL given to --proxy-file', () => {
 	it('shows no credentials and points to --proxy', () => {

@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { UsageError } from '../../src/cli-error'
 import { unlimitedWarning } from '../../src/client/speed'
 import { resolveUpstream } from '../../src/server/upstream-options'
+import { usageError } from '../support/usage-error'
 
 const folder = await mkdtemp(path.join(tmpdir(), 'smkit-upstream-'))
 afterAll(() => rm(folder, { recursive: true, force: true }))
@@ -18,16 +18,6 @@ afterAll(() => rm(folder, { recursive: true, force: true }))
 const defaults = {}
 const INSTAGRAM = new URL('https://www.instagram.com/api/v1/users/web_profile_info/')
 const SIMULATOR = 'http://127.0.0.1:4000'
-
-function usageError(run: () => unknown): UsageError {
-	try {
-		run()
-	} catch (error) {
-		if (error instanceof UsageError) return error
-		throw error
-	}
-	throw new Error('expected a UsageError')
-}
 
 describe('upstream', () => {
 	it('SMKIT_UPSTREAM_URL that is not an http(s) origin is bad usage naming it; blank counts as unset', () => {
