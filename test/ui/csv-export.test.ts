@@ -32,6 +32,28 @@ describe('CSV downloads', () => {
 	)
 
 	test(
+		'after a header is pressed the file has the rows in the order the table shows',
+		async () => {
+			const usernames = (rows: string[][]): string[] =>
+				rows.slice(1, 51).map((row) => row[rows[0].indexOf('username')])
+			const before = usernames((await downloadCsv()).rows)
+			const sorted = [...before].sort((left, right) =>
+				left.localeCompare(right, undefined, { numeric: true })
+			)
+			// The data's own order is not already sorted, or this test could not fail.
+			expect(before).not.toEqual(sorted)
+			await ui.page.locator('main .data-table th[data-column="username"] button').click()
+			const shown = await ui.page.locator('main .data-table tbody td[data-label="username"]').allInnerTexts()
+			const ascending = usernames((await downloadCsv()).rows)
+			expect(ascending).toEqual(sorted)
+			expect(ascending).toEqual(shown.map((text) => text.trim()))
+			await ui.page.locator('main .data-table th[data-column="username"] button').click()
+			expect(usernames((await downloadCsv()).rows)).toEqual([...sorted].reverse())
+		},
+		BROWSER_TIMEOUT
+	)
+
+	test(
 		'a single post is one row with dotted columns, named after its code',
 		async () => {
 			await openPanel(ui.page, ui.playground, 'media/info')

@@ -147,6 +147,28 @@ export interface TableSort {
 	direction: 1 | -1
 }
 
+/** `rows` with their indexes in the order `sort` gives (ties and no sort: the order of the data). */
+function sortedRows(rows: Row[], sort: TableSort): { row: Row; index: number }[] {
+	const ordered = rows.map((row, index) => ({ row, index }))
+	if (sort.column === null) return ordered
+	const { column, direction } = sort
+	return ordered.sort(
+		(left, right) => compare(left.row[column], right.row[column]) * direction || left.index - right.index
+	)
+}
+
+/**
+ * `records` in the order a table sorted by `sort` shows them, so what is exported follows what is
+ * on screen (the same flattened and derived columns the table sorts by).
+ */
+export function inTableOrder<Item>(records: Item[], sort: TableSort): Item[] {
+	if (sort.column === null) return records
+	const flat = records.map(flattenRecord)
+	const kind = recordKind(flat)
+	const rows = flat.map((row) => withDerivedColumns(kind, row))
+	return sortedRows(rows, sort).map(({ index }) => records[index])
+}
+
 /**
  * Builds a sortable table for a list of records, with the columns menu above it; `sort` is the
  * order it starts in and keeps up to date (see TableSort).
@@ -169,13 +191,7 @@ export function dataTable(
 	)
 
 	function render(): void {
-		const ordered = rows.map((row, index) => ({ row, index }))
-		if (sort.column !== null) {
-			const { column, direction } = sort
-			ordered.sort(
-				(left, right) => compare(left.row[column], right.row[column]) * direction || left.index - right.index
-			)
-		}
+		const ordered = sortedRows(rows, sort)
 		// A header button pressed from the keyboard is replaced below: its successor takes the focus.
 		const focused = document.activeElement
 		const focusedColumn =

@@ -120,6 +120,31 @@ export function csvRows(data: unknown): Record<string, unknown>[] | null {
 		: null
 }
 
+/** A record as CSV export takes it. */
+export type Row = Record<string, unknown>
+
+/**
+ * The CSV button of a result: exports `rows` (disabled when there are none), put in the order the
+ * table shows by `order` when it is pressed.
+ */
+export function csvButton(
+	rows: Row[] | null,
+	name: string | null,
+	order?: (rows: Row[]) => Row[]
+): HTMLButtonElement {
+	return h('button', {
+		className: 'button',
+		text: 'CSV',
+		attrs: {
+			type: 'button',
+			disabled: rows === null,
+			title:
+				rows === null ? 'Only records (objects) can be exported' : 'Download as CSV, rows in the order shown'
+		},
+		on: { click: () => rows && void exportCsv(order ? order(rows) : rows, name) }
+	})
+}
+
 /**
  * Posts records to `/api/export/csv` and downloads the file the server returns, named after `name`
  * (what the records are) and the time.

@@ -11,8 +11,8 @@ import { formatBytes } from '../../common/format'
 import { type ApiResult, apiGet, withCursor } from '../lib/api'
 import { formatDuration, formatQuantity } from '../lib/format'
 import { collectableList } from '../lib/jobs'
-import type { TableSort } from './data-table'
-import { collectAllButton, copyJson, csvRows, exportCsv, saveResult } from './result-actions'
+import { inTableOrder, type TableSort } from './data-table'
+import { collectAllButton, copyJson, csvButton, csvRows, type Row, saveResult } from './result-actions'
 import {
 	availableViews,
 	defaultView,
@@ -135,17 +135,10 @@ export function createResultView(options: ResultViewOptions = {}): ResultView {
 			)
 		}
 		const rows = csvRows(options.csvSource ? options.csvSource(current.data) : current.data)
+		// The list on screen (not records picked from it) is exported in the table's order.
+		const order = rows === current.data ? (records: Row[]) => inTableOrder(records, sort) : undefined
 		actions.append(
-			h('button', {
-				className: 'button',
-				text: 'CSV',
-				attrs: {
-					type: 'button',
-					disabled: rows === null,
-					title: rows === null ? 'Only records (objects) can be exported' : 'Download as CSV'
-				},
-				on: { click: () => rows && void exportCsv(rows, current.csvName) }
-			}),
+			csvButton(rows, current.csvName, order),
 			h('button', {
 				className: 'button',
 				text: 'Copy',
