@@ -32,6 +32,13 @@ describe('/api/media', () => {
 		await expectFailure(await playground.get('/api/media/by-url'), 400, 'bad_request')
 	})
 
+	it('GET by-url takes a URL of 2048 characters, as its schema says, and refuses 2049', async () => {
+		const base = 'https://www.instagram.com/p/DVUVYxwAOOz/?utm_source='
+		const at = (length: number) => `/api/media/by-url?url=${encodeURIComponent(base.padEnd(length, 'a'))}`
+		expect((await expectOk(await playground.get(at(2048)))).data.pk).toBe(PK)
+		await expectFailure(await playground.get(at(2049)), 400, 'bad_request')
+	})
+
 	it('GET likers/{media_pk}: a list of users', async () => {
 		const body = await expectList(await playground.get(`/api/media/likers/${PK}`))
 		expect(body.data.length).toBeGreaterThan(0)

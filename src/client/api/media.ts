@@ -27,6 +27,9 @@ export type CommentPage = Page<Comment> & { total_count: number; has_more: boole
 export type CommentReplyPage = Page<CommentReply> & { total_count: number }
 
 /** Media details and actions. Pks are strings (`"3842790443716764595"`), or `"<pk>_<owner>"` ids. */
+/** The longest media URL taken, in characters (a post URL with its tracking parameters fits). */
+export const MAX_MEDIA_URL_LENGTH = 2048
+
 export class Media extends ApiGroup {
 	/** Media details: `GET /api/v1/media/{pk}/info/` → `items[0]` [get_default]. */
 	async getInfo(mediaPk: string, options: RequestOptions = {}): Promise<MediaModel> {
@@ -70,7 +73,10 @@ export class Media extends ApiGroup {
 
 	/** Media by post/reel/tv URL: the shortcode is decoded to the pk locally, then `getInfo`. */
 	async getByUrl(url: string, options: RequestOptions = {}): Promise<MediaModel> {
-		return this.getInfo(shortcodeToPk(shortcodeFromUrl(requireText('url', url, 2000))), options)
+		return this.getInfo(
+			shortcodeToPk(shortcodeFromUrl(requireText('url', url, MAX_MEDIA_URL_LENGTH))),
+			options
+		)
 	}
 
 	/** Users who liked the media: `GET /api/v1/media/{pk}/likers/` → `users[]` (Instagram sends them in one piece). */
