@@ -175,6 +175,14 @@ describe('GET /api/analytics/profile/{username}', () => {
 				}))
 			expect(core(body.data.posts)).toEqual(core(logged.posts))
 			expect(body.data.avg_likes).toBe(logged.avg_likes)
+			// A list's comparison too, and the API reference says so for both comparisons.
+			const list = { name: 'pair', usernames: ['luna.explorer', 'xss.payload'] }
+			await expectOk(await anonymous.request('POST', '/api/lists', { body: list }))
+			const compared = await expectOk(await anonymous.get('/api/lists/pair/compare?posts=5'))
+			expect(compared.data.usernames).toEqual(list.usernames)
+			const { paths } = await (await anonymous.get('/openapi/json')).json()
+			for (const path of ['/api/compare', '/api/lists/{name}/compare'])
+				expect(paths[path].get.description).toContain('Works without Instagram credentials')
 		} finally {
 			await anonymous.stop()
 		}

@@ -197,6 +197,9 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 				params: NameParams,
 				...singleQuery(t.Object({ posts: PostsQuery })),
 				...documented('Lists', 'Compare the accounts of a list (2-5) on the same figures', Comparison, {
+					anonymous: true,
+					description:
+						'The figures of the accounts of a list side by side, as GET /api/compare gives them. Without Instagram credentials the public profiles and posts are used.',
 					errors: compareErrors
 				})
 			}
