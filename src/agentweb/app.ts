@@ -10,7 +10,7 @@ import type { PermissionLevel } from '../agent/permissions'
 import type { InstagramClient } from '../client/client'
 import { createClientFromEnv } from '../client/env'
 import { jsonBody, MiB } from '../server/body'
-import { fail } from '../server/envelope'
+import { fail, failureResponse } from '../server/envelope'
 import { type Failure, toFailure } from '../server/errors'
 import { methodsFor } from '../server/route-methods'
 import { type SecurityOptions, securityGuard } from '../server/security'
@@ -85,6 +85,9 @@ export function createAgentWebApp(deps: AgentWebDeps) {
 						: { ...failure, body: fail(`Not found: ${request.method} ${pathname}`, 'not_found') }
 				)
 			}
+			// A body over the limit is the guards' refusal, before any route: the envelope, as on the playground.
+			if (failure.body.code === 'payload_too_large')
+				return failureResponse(failure.body.error, 'payload_too_large', failure.headers)
 			return plainFailure(failure)
 		})
 		.use(jsonBody({ limit: MiB }))

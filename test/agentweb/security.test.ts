@@ -54,6 +54,42 @@ describe('cross-site requests', () => {
 		expect(harness.llm.requests.length).toBe(before)
 	})
 
+	test('a body over 1 MiB is refused with the failure envelope, declared, chunked or to an unknown path', async () => {
+		const app = harness.agentWeb({ permission: 'full_access' })
+		const before = harness.llm.requests.length
+		const big = JSON.stringify({ message: 'x'.repeat(1024 * 1024 + 10) })
+		const declared = { 'content-type': 'application/json', 'content-length': String(big.length) }
+		const chunked = () =>
+			new ReadableStream({
+				start(controller) {
+					controller.enqueue(new TextEncoder().encode(big))
+					controller.close()
+				}
+			})
+		const requests = [
+			new Request('http://127.0.0.1/api/ask', { method: 'POST', headers: declared, body: big }),
+			new Request('http://127.0.0.1/api/ask', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: chunked()
+			}),
+			new Request('http://127.0.0.1/api/nowhere', {
+				method: 'POST',
+				headers: declared,
+				body: big
+			})
+		]
+		for (const request of requests) {
+			const response = await app.handle(request)
+			expect(response.status).toBe(413)
+			const body = await response.json()
+			expect(body).toMatchObject({ success: false, code: 'payload_too_large' })
+			expect(typeof body.timestamp).toBe('number')
+			expect(body.error).toContain('1 MiB')
+		}
+		expect(harness.llm.requests.length).toBe(before)
+	})
+
 	test('a foreign Host (DNS rebinding) is refused, even for GET', async () => {
 		const app = harness.agentWeb()
 		const response = await app.handle(new Request('http://rebound.example/api/history'))
