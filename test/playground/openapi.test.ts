@@ -37,6 +37,11 @@ describe('OpenAPI document', () => {
 			tokenQuery: { type: 'apiKey', in: 'query', name: 'token' }
 		})
 		expect(document.security).toEqual([{}, { bearerAuth: [] }, { tokenQuery: [] }])
+		// A loopback server given a token asks for it too (SMKIT_TOKEN on a shared machine).
+		expect(document.info.description).toContain('on loopback only a server given one')
+		expect(document.components.securitySchemes.bearerAuth.description).toContain(
+			'on loopback when it was given one'
+		)
 		for (const name of [
 			'BadRequest',
 			'LoginRequired',

@@ -118,7 +118,7 @@ export function buildOpenApiDocument(
 					type: 'http',
 					scheme: 'bearer',
 					description:
-						'The access token (--token or SMKIT_TOKEN). Required only when the server is bound beyond loopback.'
+						'The access token (--token or SMKIT_TOKEN). Required when the server is bound beyond loopback, and on loopback when it was given one.'
 				},
 				tokenQuery: {
 					type: 'apiKey',

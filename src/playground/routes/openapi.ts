@@ -39,7 +39,7 @@ const info = {
 		'JSON endpoints over the Instagram client. Every response under /api/ is an envelope: ' +
 		'`{ success: true, message, data, timestamp }` (lists add `next_cursor`) or ' +
 		'`{ success: false, error, code, timestamp }` with the HTTP status of its `code`. ' +
-		'On loopback no token is needed; a server bound beyond loopback requires its access token.'
+		'A server bound beyond loopback requires its access token; on loopback only a server given one (--token or SMKIT_TOKEN) does.'
 }
 
 type ScalarConfig = Parameters<typeof ScalarRender>[1]
