@@ -57,6 +57,17 @@ describe('OpenAPI document', () => {
 		expect(document.components.responses.RateLimited.headers['Retry-After']).toBeDefined()
 	})
 
+	it('names the request headers the API reads: X-Smkit-Poll everywhere, X-Smkit-Load-More on list pages', () => {
+		const headersOf = (path: string) =>
+			(document.paths[path].get.parameters ?? [])
+				.filter((parameter: { in: string }) => parameter.in === 'header')
+				.map((parameter: { name: string }) => parameter.name)
+		expect(headersOf('/api/friendships/followers/{user_pk}')).toEqual(['X-Smkit-Poll', 'X-Smkit-Load-More'])
+		expect(headersOf('/api/feed/user/{user_pk}')).toEqual(['X-Smkit-Poll', 'X-Smkit-Load-More'])
+		expect(headersOf('/api/status')).toEqual(['X-Smkit-Poll'])
+		expect(headersOf('/api/users/username/{username}')).toEqual(['X-Smkit-Poll'])
+	})
+
 	it('compiles every schema with Ajv (JSON Schema 2020-12, strict)', () => {
 		const validator = new DocumentValidator(document)
 		const located = schemasOf(document)

@@ -10,6 +10,7 @@ import * as clientModels from '../../client/types'
 import { ErrorCodeSchema, FailureEnvelope, SuccessEnvelopeOf } from '../../server/envelope'
 import { OPERATION_KEY, type OperationSpec } from '../routes/docs'
 import { failureComponents, failureReference, failureStatuses } from './failures'
+import { headerParameters } from './headers'
 import { DocumentSchemas, type JsonSchema } from './schemas'
 
 /** What the document needs of a route (Elysia's `app.routes` entries fit). */
@@ -144,6 +145,7 @@ function buildOperation(
 		...parametersOf(hooks.params, 'path', schemas, route.path),
 		...parametersOf(hooks.query, 'query', schemas)
 	]
+	const headers = headerParameters(route.path, parameters)
 	// A documented body (titled, with examples) describes the same rules as the route's own schema.
 	const bodySchema = spec?.body ?? hooks.body
 	const hasBody = methodsWithBody.has(method) && bodySchema !== undefined
@@ -170,7 +172,7 @@ function buildOperation(
 			summary,
 			description: spec ? describe(spec, route.path, upstream) : summary,
 			operationId: operationIdOf(method, route.path),
-			...(parameters.length > 0 ? { parameters } : {}),
+			...(parameters.length + headers.length > 0 ? { parameters: [...parameters, ...headers] } : {}),
 			...(hasBody
 				? {
 						requestBody: {
