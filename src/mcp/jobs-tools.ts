@@ -8,6 +8,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import { KIND_SOURCES, TARGET_HINTS } from '../jobs/kinds'
 import type { JobManager } from '../jobs/manager'
 import { JOB_KINDS, JOB_STATUSES, type Job, type JobKind } from '../jobs/types'
+import { Text } from '../server/text-length'
 import { MAX_WHOLE_NUMBER, wholeNumber } from './param-schemas'
 import { itemsThatFit, jsonLength, MAX_RESULT_CHARS, RESULT_LIMIT_TEXT } from './result-budget'
 import { failureResult, type ServerTool, successResult } from './tool'
@@ -82,7 +83,7 @@ export function jobsTools(
 						JOB_KINDS.map((kind) => Type.Literal(kind)),
 						{ description: 'What to collect' }
 					),
-					target: Type.String({
+					target: Text({
 						minLength: 1,
 						maxLength: MAX_TARGET_LENGTH,
 						description: 'Whose list: see the kinds above'

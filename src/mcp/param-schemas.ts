@@ -4,9 +4,13 @@
  * (src/client/api/base.ts). An argument outside them is a bad_request naming the field, answered
  * before Instagram is called and before the user is asked to approve a write: a 20,000-character
  * cursor never reaches Instagram, a 100,000-character comment is never shown in an approval.
+ * A text limit counts characters (Unicode code points: an emoji is one), as JSON Schema's
+ * `maxLength` and the client do: `Text` (server/text-length.ts), not TypeBox's UTF-16 count.
  */
 import { type IntegerOptions, type TSchema, Type } from '@sinclair/typebox'
+import { MAX_MEDIA_URL_LENGTH } from '../client/api/media'
 import type { MethodParam, MethodSpec } from '../client/registry'
+import { Text } from '../server/text-length'
 
 /**
  * The largest whole number an id, limit or offset takes: 15 digits, every one exact in a JavaScript
@@ -74,37 +78,37 @@ export function stringParamSchema(method: MethodSpec, param: MethodParam): TSche
 	if (form) return Type.String(form)
 	const longest = MAX_TEXT_LENGTH[method.path]
 	if (param.name === 'text' && longest !== undefined)
-		return Type.String({
+		return Text({
 			minLength: 1,
 			maxLength: longest,
 			pattern: NOT_BLANK,
 			description: `${param.description}: 1-${longest} characters, not only spaces`
 		})
 	if (param.name === 'query')
-		return Type.String({
+		return Text({
 			minLength: 1,
 			maxLength: MAX_SEARCH_LENGTH,
 			pattern: NOT_BLANK,
 			description: `${param.description}: 1-${MAX_SEARCH_LENGTH} characters, not only spaces`
 		})
 	if (param.name === 'url')
-		return Type.String({
+		return Text({
 			minLength: 1,
-			maxLength: 2048,
-			description: `${param.description} (at most 2048 characters)`
+			maxLength: MAX_MEDIA_URL_LENGTH,
+			description: `${param.description} (at most ${MAX_MEDIA_URL_LENGTH} characters)`
 		})
-	return Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: param.description })
+	return Text({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: param.description })
 }
 
 /** The `cursor` of a list tool. */
-export const cursorSchema = Type.String({
+export const cursorSchema = Text({
 	minLength: 1,
 	maxLength: MAX_CURSOR_LENGTH,
 	description: 'next_cursor of a previous call, to continue the list where it stopped'
 })
 
 /** The `query` option of the follower list (a search within it). */
-export const followerQuerySchema = Type.String({
+export const followerQuerySchema = Text({
 	minLength: 1,
 	maxLength: MAX_FOLLOWER_QUERY_LENGTH,
 	description: `Only the items whose username or full name contains this text (1-${MAX_FOLLOWER_QUERY_LENGTH} characters)`

@@ -3,15 +3,21 @@
  * the handler runs and describe it in the API reference. A failed check is a 400 whose message
  * says exactly what is wrong, naming the field and the limit; the same function explains every
  * part of a body, so the message does not depend on which part the validator reached first.
+ * Lengths are in characters (Unicode code points: an emoji is one), a question's once trimmed, as
+ * the handlers trim it; text with an unpaired UTF-16 surrogate is refused (server/text-length.ts).
  */
 import { t } from 'elysia'
 import { HttpError } from '../../server/envelope'
+import { characterCount, Text, TrimmedText } from '../../server/text-length'
 import { maxParallelTasks } from '../parallel'
 
-/** Longest question accepted, in characters. */
+/** Longest question accepted, in characters (code points) once trimmed. */
 export const maxMessageChars = 8000
 
 const notAnObject = 'Invalid body: expected a JSON object'
+
+/** The refusal of text that is not Unicode text (see `characterCount`). */
+const notText = (what: string) => `${what} is not valid text: it holds an unpaired UTF-16 surrogate`
 
 function fieldsOf(body: unknown): Record<string, unknown> | undefined {
 	return typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -26,9 +32,11 @@ export function askBodyProblem(body: unknown): string {
 	const { message } = fields
 	if (message === undefined) return "Missing body field 'message' (the question)"
 	if (typeof message !== 'string') return "Body field 'message' must be a string"
-	if (message.trim() === '') return 'Message is empty'
-	if (message.length > maxMessageChars)
-		return `Message is too long: ${message.length} characters (at most ${maxMessageChars})`
+	const length = characterCount(message.trim())
+	if (length < 0) return notText('Message')
+	if (length === 0) return 'Message is empty'
+	if (length > maxMessageChars)
+		return `Message is too long: ${length} characters (at most ${maxMessageChars})`
 	return 'Invalid body'
 }
 
@@ -42,8 +50,10 @@ export function tasksBodyProblem(body: unknown): string {
 	if (tasks.length > maxParallelTasks)
 		return `Too many tasks: ${tasks.length} (at most ${maxParallelTasks} per request)`
 	for (const [index, task] of tasks.entries()) {
-		if (typeof task !== 'string' || task.trim() === '') return `Task ${index + 1} is empty or not a string`
-		if (task.length > maxMessageChars)
+		const length = typeof task === 'string' ? characterCount(task.trim()) : 0
+		if (length < 0) return notText(`Task ${index + 1}`)
+		if (length === 0) return `Task ${index + 1} is empty or not a string`
+		if (length > maxMessageChars)
 			return `Task ${index + 1} is too long (at most ${maxMessageChars} characters)`
 	}
 	return 'Invalid body'
@@ -54,8 +64,8 @@ export function approvalBodyProblem(body: unknown): string {
 	const fields = fieldsOf(body)
 	if (!fields) return notAnObject
 	const { id, allow } = fields
-	if (typeof id !== 'string' || id === '' || id.length > 200)
-		return "Body field 'id' must be the permission request's id"
+	const length = typeof id === 'string' ? characterCount(id) : 0
+	if (length < 1 || length > 200) return "Body field 'id' must be the permission request's id"
 	if (typeof allow !== 'boolean') return "Body field 'allow' must be true or false"
 	return 'Invalid body'
 }
@@ -93,18 +103,24 @@ const explainedBy = (problem: (body: unknown) => string) => ({
 })
 
 const question = (description: string, problem: (body: unknown) => string) =>
-	t.String({ pattern: '\\S', maxLength: maxMessageChars, description, ...explainedBy(problem) })
+	TrimmedText({
+		minLength: 1,
+		maxLength: maxMessageChars,
+		pattern: '\\S',
+		description,
+		...explainedBy(problem)
+	})
 
-/** `{ message }`: the question, 1-8000 characters, not only spaces. */
+/** `{ message }`: the question, 1-8000 characters once trimmed. */
 export const AskBody = t.Object(
-	{ message: question('The question (at most 8000 characters)', askBodyProblem) },
+	{ message: question(`The question (1-${maxMessageChars} characters once trimmed)`, askBodyProblem) },
 	explainedBy(askBodyProblem)
 )
 
-/** `{ tasks }`: 1-10 questions, each 1-8000 characters, not only spaces. */
+/** `{ tasks }`: 1-10 questions, each 1-8000 characters once trimmed. */
 export const TasksBody = t.Object(
 	{
-		tasks: t.Array(question('One task (at most 8000 characters)', tasksBodyProblem), {
+		tasks: t.Array(question(`One task (1-${maxMessageChars} characters once trimmed)`, tasksBodyProblem), {
 			minItems: 1,
 			maxItems: maxParallelTasks,
 			description: 'Questions run in parallel, each in its own conversation',
@@ -117,7 +133,7 @@ export const TasksBody = t.Object(
 /** `{ id, allow }`: the permission request's id and the decision. */
 export const ApprovalBody = t.Object(
 	{
-		id: t.String({
+		id: Text({
 			minLength: 1,
 			maxLength: 200,
 			description: "The `permission` event's id",

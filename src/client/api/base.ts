@@ -228,11 +228,15 @@ export function requireUsername(value: unknown): string {
 	return username
 }
 
-/** Checks a non-empty text argument (query, comment, message) and returns it trimmed. */
+/**
+ * Checks a non-empty text argument (query, comment, message) and returns it trimmed. `maxLength`
+ * counts characters (code points: an emoji is one), as the servers' schemas do.
+ */
 export function requireText(name: string, value: unknown, maxLength = 2200): string {
 	const text = typeof value === 'string' ? value.trim() : ''
 	if (!text) throw new IgArgumentError(`${name} must be a non-empty string`)
-	if (text.length > maxLength) throw new IgArgumentError(`${name} is longer than ${maxLength} characters`)
+	if (text.length > maxLength && [...text].length > maxLength)
+		throw new IgArgumentError(`${name} is longer than ${maxLength} characters`)
 	return text
 }
 

@@ -2,20 +2,22 @@
  * Schemas of the playground's AI routes (`/api/ai/*`) for the OpenAPI document: the request
  * bodies, the AI ask response, the agent's server-sent events and the conversation history. The
  * routes check their bodies with the chat API's own schemas (src/agent/chat/requests.ts); these say
- * the same rules for clients, with titles and examples.
+ * the same rules for clients, with titles and examples. Lengths are in characters (Unicode code
+ * points), the question's counted once trimmed, as the route trims it before asking.
  */
 import { t } from 'elysia'
 import { maxMessageChars } from '../../agent/chat/requests'
+import { Text, TrimmedText } from '../../server/text-length'
 import { documented, documentedContent } from './docs'
 
 /** `POST /api/ai/ask` and `/api/ai/ask/stream` body. */
 export const AskRequest = t.Object(
 	{
-		message: t.String({
+		message: TrimmedText({
 			minLength: 1,
 			pattern: '\\S',
 			maxLength: maxMessageChars,
-			description: `The question (1-${maxMessageChars} characters once trimmed)`,
+			description: `The question (1-${maxMessageChars} characters once trimmed: surrounding white space is not counted)`,
 			examples: ["Which of luna.explorer's last 12 posts has the most likes?"]
 		})
 	},
@@ -25,7 +27,7 @@ export const AskRequest = t.Object(
 /** `POST /api/ai/approve` body. */
 export const ApprovalDecision = t.Object(
 	{
-		id: t.String({
+		id: Text({
 			minLength: 1,
 			maxLength: 200,
 			description: "The permission event's id",

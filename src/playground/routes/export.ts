@@ -4,6 +4,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { csvResponse } from '../../server/csv'
+import { Text } from '../../server/text-length'
 import { documentedContent } from './docs'
 import { objectBody } from './params'
 
@@ -36,7 +37,7 @@ export const exportRoutes = () =>
 						examples: [[{ username: 'luna.explorer', follower_count: 48210 }]]
 					}),
 					name: t.Optional(
-						t.String({
+						Text({
 							maxLength: 200,
 							error: "Invalid body field 'name': expected text of at most 200 characters",
 							description:

@@ -1,6 +1,7 @@
 /** `/api/friendships/*`: followers, following, friendship status, mutual followers, pending requests. */
 import { Elysia, t } from 'elysia'
 import { FriendshipStatus, UserShort } from '../../client/types'
+import { Text } from '../../server/text-length'
 import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
@@ -14,7 +15,7 @@ const FollowQuery = t.Object({ count: CountQuery({ default: 50, maximum: 1000 })
 const FollowersQuery = t.Object({
 	...FollowQuery.properties,
 	q: t.Optional(
-		t.String({
+		Text({
 			minLength: 1,
 			maxLength: 100,
 			error: "Invalid query parameter 'q': expected 1 to 100 characters",

@@ -5,6 +5,7 @@
 import { t } from 'elysia'
 import { EXPORT_FORMATS } from '../../jobs/export'
 import { JOB_KINDS, JOB_STATUSES } from '../../jobs/types'
+import { Text } from '../../server/text-length'
 import { documentedContent } from './docs'
 import { DecimalInteger } from './params'
 
@@ -62,7 +63,7 @@ export const CreateBody = t.Object({
 		JOB_KINDS.map((kind) => t.Literal(kind)),
 		{ error: `Invalid body field 'kind': expected one of ${JOB_KINDS.join(', ')}` }
 	),
-	target: t.String({
+	target: Text({
 		minLength: 1,
 		maxLength: 2000,
 		error: "Invalid body field 'target': expected a username, hashtag, media pk or post URL",

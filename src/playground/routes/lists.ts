@@ -5,6 +5,7 @@
 import { Elysia, t } from 'elysia'
 import { requireUsername } from '../../client/api/base'
 import { IgArgumentError } from '../../client/errors'
+import { Text } from '../../server/text-length'
 import { type AccountList, LIST_NAME_PATTERN } from '../../watch/lists'
 import type { PlaygroundContext } from '../app'
 import { type ErrorCode, HttpError, ok } from '../envelope'
@@ -38,7 +39,7 @@ export const NameParams = t.Object({
 })
 
 const Usernames = t.Array(
-	t.String({ maxLength: 64, error: "Invalid body field 'usernames': expected usernames" }),
+	Text({ maxLength: 64, error: "Invalid body field 'usernames': expected usernames" }),
 	{
 		maxItems: MAX_LIST_MEMBERS,
 		error: `Invalid body field 'usernames': expected up to ${MAX_LIST_MEMBERS} usernames`,
@@ -100,7 +101,7 @@ export const listsRoutes = (context: PlaygroundContext) =>
 			{
 				...objectBody(
 					t.Object({
-						name: t.String({
+						name: Text({
 							minLength: 1,
 							// 50 once trimmed (checked above): spaces around a name of 50 were refused.
 							maxLength: 200,

@@ -1,6 +1,8 @@
 /** `/api/media/*`: media details (three normalisations), media by URL, likers, comments and their replies. */
 import { Elysia, t } from 'elysia'
+import { MAX_MEDIA_URL_LENGTH } from '../../client/api/media'
 import { Comment, CommentReply, Media, MediaFull, MediaV2, UserShort } from '../../client/types'
+import { Text } from '../../server/text-length'
 import type { PlaygroundContext } from '../app'
 import { ok } from '../envelope'
 import { documented } from './docs'
@@ -51,9 +53,9 @@ export const mediaRoutes = ({ ig }: PlaygroundContext) =>
 			{
 				...singleQuery(
 					t.Object({
-						url: t.String({
+						url: Text({
 							minLength: 1,
-							maxLength: 2048,
+							maxLength: MAX_MEDIA_URL_LENGTH,
 							error: "Invalid query parameter 'url': expected a post, reel or tv URL",
 							description: 'URL of a post, reel or tv video on instagram.com',
 							examples: ['https://www.instagram.com/p/DVUVYxwAOOz/']

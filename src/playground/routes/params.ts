@@ -1,12 +1,15 @@
 /**
  * Path, query and body schemas shared by the route groups. Path parameters are checked before
  * anything reaches the client (docs/api-contract.md, "Security"): Instagram's own character sets,
- * bounded lengths. Each schema carries an `error` text naming the field, because Elysia reports a
+ * bounded lengths. A text limit counts characters (Unicode code points: an emoji is one), as
+ * JSON Schema's `maxLength` does: `Text` (server/text-length.ts), not TypeBox's UTF-16 count.
+ * Each schema carries an `error` text naming the field, because Elysia reports a
  * coerced query number without its name. A JSON body is an object (`objectBody`).
  */
 import type { IntegerOptions, TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { urlOf } from '../../server/request-url'
+import { Text } from '../../server/text-length'
 import { HttpError } from '../envelope'
 
 /** Plain decimal digits, at most 15 (every such number is exact in a JavaScript number). */
@@ -128,7 +131,7 @@ export const HashtagParam = (name: string) =>
 
 /** Query `q` of the search endpoints. */
 export const SearchQuery = t.Object({
-	q: t.String({
+	q: Text({
 		minLength: 1,
 		maxLength: 200,
 		pattern: '\\S',
@@ -140,7 +143,7 @@ export const SearchQuery = t.Object({
 
 /** Query `cursor`: a previous page's `next_cursor`. */
 export const CursorQuery = t.Optional(
-	t.String({
+	Text({
 		minLength: 1,
 		maxLength: 2000,
 		error: "Invalid query parameter 'cursor': expected a next_cursor value",

@@ -7,6 +7,7 @@
  * handling (names, containment, atomic writes) lives in `saved-store.ts`.
  */
 import { Elysia, t } from 'elysia'
+import { Text } from '../../server/text-length'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import type { KeptResult } from '../result-chain'
@@ -112,7 +113,7 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 				...objectBody(
 					t.Object(
 						{
-							name: t.String({
+							name: Text({
 								minLength: 1,
 								maxLength: 200,
 								error: "Invalid body field 'name': expected 1-200 characters",

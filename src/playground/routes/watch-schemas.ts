@@ -4,6 +4,7 @@
  */
 import { t } from 'elysia'
 import { TopPost } from '../../client/types'
+import { Text } from '../../server/text-length'
 import { WATCH_KINDS } from '../../watch/types'
 import { DecimalInteger } from './params'
 
@@ -95,7 +96,7 @@ export const snapshotId = (name: string) =>
 
 export const CreateBody = t.Object({
 	username: t.Optional(
-		t.String({
+		Text({
 			maxLength: 64,
 			description: 'An account to watch (give this or hashtag)',
 			error: "Invalid body field 'username': expected a username",
@@ -103,7 +104,7 @@ export const CreateBody = t.Object({
 		})
 	),
 	hashtag: t.Optional(
-		t.String({
+		Text({
 			maxLength: 120,
 			description: 'A hashtag to watch (give this or username)',
 			error: "Invalid body field 'hashtag': expected a hashtag",
@@ -111,7 +112,7 @@ export const CreateBody = t.Object({
 		})
 	),
 	every: t.Optional(
-		t.String({
+		Text({
 			maxLength: 16,
 			default: '1d',
 			error: "Invalid body field 'every': expected 1h to 7d (e.g. 6h, 1d)",
