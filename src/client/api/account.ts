@@ -6,7 +6,7 @@ import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, type Raw, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate } from '../pagination'
 import type { RawObject, User, UserShort } from '../types'
-import { ApiGroup, call, isFatal, notFound, type RequestOptions } from './base'
+import { ApiGroup, call, isFatal, type RequestOptions } from './base'
 import { userInfo } from './users'
 
 /** An upstream object without the `status` marker every Instagram answer carries. */
@@ -20,17 +20,22 @@ export class Account extends ApiGroup {
 	/**
 	 * The viewer's profile: `GET /api/v1/accounts/current_user/?edit=true` → `user` [get_profile];
 	 * fallbacks `GET /api/v1/users/{ds_user_id}/info/`, then `/accounts/account_information_settings/`.
+	 * When none answers with the viewer, the first one's error: an answer without `user` is malformed
+	 * (upstream_error), never a not_found (the logged-in account exists).
 	 */
 	async getCurrentUser(options: RequestOptions = {}): Promise<User> {
+		let first: unknown
 		try {
 			const body = await call(this.client, '/api/v1/accounts/current_user/', {
 				query: { edit: 'true' },
+				holds: 'user',
 				category: 'get_profile',
 				signal: options.signal
 			})
-			if (body.user) return normalizeUser(body.user)
+			return normalizeUser(body.user)
 		} catch (error) {
 			if (isFatal(error)) throw error
+			first = error
 		}
 		const viewer = this.client.transport.viewerPk ?? ''
 		try {
@@ -40,8 +45,9 @@ export class Account extends ApiGroup {
 		}
 		const settings = await this.getAccountInfo(options)
 		const user = asObject(settings.user ?? settings)
-		if (!user.username) throw notFound('Current user', 'GET /api/v1/accounts/account_information_settings/')
-		return normalizeUser({ pk: viewer, ...user })
+		if (user.username) return normalizeUser({ pk: viewer, ...user })
+		// The settings name no account either: the current user endpoint's error is the telling one.
+		throw first
 	}
 
 	/** Account information settings (e-mail, phone, birthday...): `GET /api/v1/accounts/account_information_settings/`, passed through. */

@@ -1,7 +1,8 @@
 /**
  * What every API group shares: the base class holding the client context, argument checks, and
  * request helpers for REST paths and both GraphQL flavours (legacy query_hash GET, modern doc_id POST).
- * A list endpoint names where its answer holds the list (`list`): an answer without it is malformed.
+ * A list endpoint names where its answer holds the list (`list`), a single-object endpoint where it
+ * holds the object (`holds`): an answer without it is malformed (`malformedAnswer`).
  */
 import { IgApiError, IgArgumentError, IgError } from '../errors'
 import type { AnonymousProfile } from '../headers'
@@ -41,11 +42,13 @@ export interface CallSpec {
 	signal?: AbortSignal
 	/** A list endpoint's list in its answer (see `hasList`), e.g. `users`, `inbox.threads`. */
 	list?: string
+	/** A single-object endpoint's object in its answer (see `holdsObject`), e.g. `user`, `data.user?`. */
+	holds?: string
 }
 
 /**
  * Sends one request to `template` with its placeholders filled; resolves to the parsed body, which
- * holds `spec.list` when given (else the answer is malformed: `malformedList`).
+ * holds `spec.list` and `spec.holds` when given (else the answer is malformed: `requireShape`).
  */
 export async function call(client: ClientContext, template: string, spec: CallSpec): Promise<Raw> {
 	const path = template.replace(/\{(\w+)\}/g, (_match, name: string) =>
@@ -56,17 +59,16 @@ export async function call(client: ClientContext, template: string, spec: CallSp
 	const data = await client.transport.send(request)
 	if (spec.expect === 'text') return { text: data }
 	const body = asObject(data)
-	if (spec.list) requireList(body, spec.list, `${method} ${path}`)
+	requireShape(body, spec, `${method} ${path}`)
 	return body
 }
 
 /**
- * Whether `body` holds the list `list` names: alternatives split by `|`, each a dotted path to an
- * array, or to `true` (a flag saying there is no list: `comments_disabled`). A segment ending in
- * `?` may be null, which is an empty list (`reel?.items`: no active stories).
+ * Whether one of `paths` (alternatives split by `|`, each dotted) leads in `body` to a value `fits`
+ * accepts. A key must be present; a segment ending in `?` may be null, which is accepted as it is.
  */
-export function hasList(body: Raw, list: string): boolean {
-	return list.split('|').some((path) => {
+function reaches(body: Raw, paths: string, fits: (value: unknown) => boolean): boolean {
+	return paths.split('|').some((path) => {
 		let value: unknown = body
 		for (const segment of path.split('.')) {
 			const nullable = segment.endsWith('?')
@@ -76,26 +78,58 @@ export function hasList(body: Raw, list: string): boolean {
 			value = object[key]
 			if (nullable && value === null) return true
 		}
-		return Array.isArray(value) || value === true
+		return fits(value)
 	})
 }
 
 /**
- * A successful answer of a list endpoint without its list (`{"status":"ok"}`, `null`, `""`):
- * malformed, the same `upstream_error` as a body that is not JSON (a job asks for the page again;
- * the API answers 502). Read as an empty page, it would end the walk of a list that has not ended.
+ * Whether `body` holds the list `list` names (`reaches`): an array, or `true` (a flag saying there is
+ * no list: `comments_disabled`). A null `?` segment is an empty list (`reel?.items`: no stories).
  */
-export function malformedList(endpoint: string, list: string): IgApiError {
+export function hasList(body: Raw, list: string): boolean {
+	return reaches(body, list, (value) => Array.isArray(value) || value === true)
+}
+
+/**
+ * Whether `body` holds the object `holds` names (`reaches`), a JSON object. A null `?` segment is an
+ * object that does not exist (`data.user?`: no such user), which the caller reports as not_found.
+ */
+export function holdsObject(body: Raw, holds: string): boolean {
+	return reaches(body, holds, (value) => value !== null && typeof value === 'object' && !Array.isArray(value))
+}
+
+/**
+ * A 200 without what the endpoint answers with (`{"status":"ok"}`, `null`, `""`), `missing`: the same
+ * `upstream_error` as a body that is not JSON (a job asks again; the API answers 502), never an empty
+ * page (it would end a walk), a not_found or a record of defaults. A POST so answered may have
+ * been carried out: the message says to look before sending it again.
+ */
+export function malformedAnswer(endpoint: string, missing: string): IgApiError {
+	const write = endpoint.startsWith('POST ')
+		? ': the action may have been done, look before sending it again (a comment or message would be sent twice)'
+		: ''
 	return new IgApiError(
 		'upstream_error',
-		`Instagram: malformed answer, without its list (${list.replaceAll('?', '')}) (HTTP 200 from ${endpoint})`,
+		`Instagram: malformed answer, without ${missing} (HTTP 200 from ${endpoint})${write}`,
 		{ upstreamStatus: 200, body: '', endpoint }
 	)
+}
+
+/** `malformedAnswer` of a list endpoint whose answer lacks `list`. */
+export function malformedList(endpoint: string, list: string): IgApiError {
+	return malformedAnswer(endpoint, `its list (${list.replaceAll('?', '')})`)
 }
 
 /** Throws `malformedList` unless `body` holds `list` (`hasList`). */
 export function requireList(body: Raw, list: string, endpoint: string): void {
 	if (!hasList(body, list)) throw malformedList(endpoint, list)
+}
+
+/** Throws `malformedAnswer` unless `body` holds `spec.list` (`hasList`) and `spec.holds` (`holdsObject`). */
+function requireShape(body: Raw, spec: Pick<CallSpec, 'list' | 'holds'>, endpoint: string): void {
+	if (spec.list) requireList(body, spec.list, endpoint)
+	if (spec.holds && !holdsObject(body, spec.holds))
+		throw malformedAnswer(endpoint, `its object (${spec.holds.replaceAll('?', '')})`)
 }
 
 /**
@@ -115,20 +149,20 @@ export async function queryHash(
 	variables: Record<string, unknown>,
 	spec: Omit<CallSpec, 'query' | 'method'>
 ): Promise<Raw> {
-	const { list, ...rest } = spec
+	const { list, holds, ...rest } = spec
 	const body = await call(client, '/graphql/query/', {
 		...rest,
 		query: { query_hash: hash, variables: JSON.stringify(variables) }
 	})
 	const endpoint = `GET /graphql/query/ (query_hash ${hash})`
 	const data = graphqlData(body, endpoint)
-	if (list) requireList(data, list, endpoint)
+	requireShape(data, { list, holds }, endpoint)
 	return data
 }
 
 /**
  * doc_id GraphQL query: `POST /graphql/query` when logged in, `POST /api/graphql` anonymously.
- * It only reads, so it may be retried like a GET.
+ * It only reads, so it may be retried like a GET. `list` and `holds` are looked for in `data`.
  */
 export async function docId(
 	client: ClientContext,
@@ -137,9 +171,10 @@ export async function docId(
 	variables: Record<string, unknown>,
 	spec: Omit<CallSpec, 'form' | 'method'>
 ): Promise<Raw> {
+	const { list, holds, ...rest } = spec
 	const template = spec.anonymous ? '/api/graphql' : '/graphql/query'
 	const body = await call(client, template, {
-		...spec,
+		...rest,
 		method: 'POST',
 		idempotent: true,
 		form: {
@@ -150,7 +185,10 @@ export async function docId(
 			server_timestamps: 'true'
 		}
 	})
-	return graphqlData(body, `POST ${template} (${friendlyName})`)
+	const endpoint = `POST ${template} (${friendlyName})`
+	const data = graphqlData(body, endpoint)
+	requireShape(data, { list, holds }, endpoint)
+	return data
 }
 
 /** `data` of a GraphQL answer; a body with only `errors` becomes an upstream error. */

@@ -30,7 +30,8 @@ export class Direct extends ApiGroup {
 
 	/**
 	 * Sends a text message to a user: `POST /api/v1/direct_v2/threads/broadcast/text/` with
-	 * `recipient_users=[[pk]]` [post_dm]. Not retried except after a 429 (no duplicate messages).
+	 * `recipient_users=[[pk]]` [post_dm]. Not retried except after a 429 (no duplicate messages). An
+	 * answer without its `payload` (the thread and item ids) is malformed (upstream_error).
 	 */
 	async sendText(userPk: string, message: string, options: RequestOptions = {}): Promise<DirectSendResult> {
 		const pk = requirePk('userPk', userPk)
@@ -43,6 +44,7 @@ export class Direct extends ApiGroup {
 				client_context: crypto.randomUUID(),
 				mutation_token: crypto.randomUUID()
 			},
+			holds: 'payload',
 			category: 'post_dm',
 			signal: options.signal
 		})

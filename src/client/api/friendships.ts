@@ -8,7 +8,7 @@ import { normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate, paginateWhole } from '../pagination'
 import type { FriendshipStatus, UserShort } from '../types'
-import { ApiGroup, call, type RequestOptions, requirePk } from './base'
+import { ApiGroup, call, malformedAnswer, type RequestOptions, requirePk } from './base'
 
 /** Largest page asked from Instagram for follower lists. */
 const MAX_PAGE = 200
@@ -35,7 +35,11 @@ export class Friendships extends ApiGroup {
 		return this.#userList('/api/v1/friendships/{pk}/following/', requirePk('userPk', userPk), options)
 	}
 
-	/** The viewer's relationship with a user: `GET /api/v1/friendships/show/{pk}/` [get_default]. */
+	/**
+	 * The viewer's relationship with a user: `GET /api/v1/friendships/show/{pk}/` [get_default], its
+	 * flags at the top level. An answer without `following` is malformed (upstream_error), not a
+	 * relationship whose every flag is false.
+	 */
 	async getStatus(userPk: string, options: RequestOptions = {}): Promise<FriendshipStatus> {
 		const pk = requirePk('userPk', userPk)
 		const body = await call(this.client, '/api/v1/friendships/show/{pk}/', {
@@ -43,6 +47,8 @@ export class Friendships extends ApiGroup {
 			category: 'get_default',
 			signal: options.signal
 		})
+		if (body.following === undefined || body.following === null)
+			throw malformedAnswer(`GET /api/v1/friendships/show/${pk}/`, 'its friendship flags (following)')
 		return normalizeFriendshipStatus(body, pk)
 	}
 
@@ -94,11 +100,13 @@ export class Friendships extends ApiGroup {
 		}, options)
 	}
 
+	/** A follow or unfollow; its answer holds the new `friendship_status` (without it, malformed). */
 	async #change(template: string, pk: string, options: RequestOptions): Promise<FriendshipStatus> {
 		const body = await call(this.client, template, {
 			method: 'POST',
 			params: { pk },
 			form: { user_id: pk, container_module: 'profile' },
+			holds: 'friendship_status',
 			category: 'post_follow',
 			signal: options.signal
 		})

@@ -1,11 +1,15 @@
 /** `ig.hashtags`: hashtag details (docs/instagram.md, "Hashtags, notifications, direct"). */
 import { normalizeHashtag } from '../normalize/search'
 import type { Hashtag } from '../types'
-import { ApiGroup, call, notFound, type RequestOptions, requireTag } from './base'
+import { ApiGroup, call, malformedAnswer, type RequestOptions, requireTag } from './base'
 
 /** Hashtags. */
 export class Hashtags extends ApiGroup {
-	/** Hashtag details (`id`, `name`, `media_count`, `following`): `GET /api/v1/tags/{tag}/info/` [get_default]. */
+	/**
+	 * Hashtag details (`id`, `name`, `media_count`, `following`): `GET /api/v1/tags/{tag}/info/`
+	 * [get_default]. Instagram answers a hashtag it has no page for with a 404 (not_found); a 200
+	 * without the hashtag's name and id is malformed (upstream_error), not a hashtag of 0 posts.
+	 */
 	async getInfo(tag: string, options: RequestOptions = {}): Promise<Hashtag> {
 		const name = requireTag(tag)
 		const body = await call(this.client, '/api/v1/tags/{tag}/info/', {
@@ -13,7 +17,8 @@ export class Hashtags extends ApiGroup {
 			category: 'get_default',
 			signal: options.signal
 		})
-		if (!body.name && !body.id) throw notFound(`Hashtag #${name}`, 'GET /api/v1/tags/{tag}/info/')
+		if (!body.name && !body.id)
+			throw malformedAnswer(`GET /api/v1/tags/${encodeURIComponent(name)}/info/`, 'its hashtag (name, id)')
 		return normalizeHashtag(body)
 	}
 }

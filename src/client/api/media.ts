@@ -18,7 +18,17 @@ import type {
 	MediaV2,
 	UserShort
 } from '../types'
-import { ApiGroup, call, isFatal, notFound, type RequestOptions, requirePk, requireText } from './base'
+import {
+	ApiGroup,
+	call,
+	holdsObject,
+	isFatal,
+	malformedAnswer,
+	notFound,
+	type RequestOptions,
+	requirePk,
+	requireText
+} from './base'
 import { userInfo } from './users'
 
 /** A comments page with the media's totals. */
@@ -31,11 +41,15 @@ export type CommentReplyPage = Page<CommentReply> & { total_count: number }
 export const MAX_MEDIA_URL_LENGTH = 2048
 
 export class Media extends ApiGroup {
-	/** Media details: `GET /api/v1/media/{pk}/info/` → `items[0]` [get_default]. */
+	/**
+	 * Media details: `GET /api/v1/media/{pk}/info/` → `items[0]` [get_default]. An empty `items` is a
+	 * media not found; an answer without `items` is malformed (upstream_error).
+	 */
 	async getInfo(mediaPk: string, options: RequestOptions = {}): Promise<MediaModel> {
 		const pk = mediaPkFrom(requirePk('mediaPk', mediaPk))
 		const body = await call(this.client, '/api/v1/media/{pk}/info/', {
 			params: { pk },
+			list: 'items',
 			category: 'get_default',
 			signal: options.signal
 		})
@@ -175,6 +189,9 @@ export class Media extends ApiGroup {
 			signal: options.signal
 		})
 		// The web endpoint answers `{id, text, from, created_time}`; the app endpoint `{comment: {...}}`.
+		// An answer with neither is malformed (upstream_error), not a comment made of defaults.
+		if (!holdsObject(body, 'comment') && !body.id)
+			throw malformedAnswer(`POST /api/v1/web/comments/${pk}/add/`, 'its comment (id, comment)')
 		const raw = asObject(body.comment ?? body)
 		return normalizeComment({
 			...raw,

@@ -9,17 +9,22 @@ import { normalizeNotification } from '../normalize/social'
 import { asArray, asObject, flag, numberOrNull, type Raw, textOrNull } from '../normalize/values'
 import { type ListOptions, type Page, paginate } from '../pagination'
 import type { Activity, Notification, NotificationCounts } from '../types'
-import { ApiGroup, call, type RequestOptions } from './base'
+import { ApiGroup, type CallSpec, call, type RequestOptions } from './base'
 
 /** Notification names and story types (Instagram's numbering). */
 const FOLLOW = { names: ['user_followed'], types: [101] }
 const LIKE = { names: ['like', 'comment_like'], types: [60, 13] }
+/** The lists of an inbox page. */
+const STORIES = 'new_stories|old_stories'
 
 /** Activity feed. */
 export class Notifications extends ApiGroup {
-	/** The first page of the activity inbox: counters, new and old notifications (args flattened). */
+	/**
+	 * The first page of the activity inbox: counters, new and old notifications (args flattened). An
+	 * answer without `counts` or the notification lists is malformed (upstream_error).
+	 */
 	async getActivity(options: RequestOptions = {}): Promise<Activity> {
-		const body = await this.#inbox(options.signal)
+		const body = await this.#inbox(options.signal, undefined, { list: STORIES, holds: 'counts' })
 		return {
 			counts: counts(body),
 			last_checked: numberOrNull(body.last_checked),
@@ -30,9 +35,9 @@ export class Notifications extends ApiGroup {
 		}
 	}
 
-	/** Unread counters (`likes`, `comments`, `relationships`, `requests`, ...). */
+	/** Unread counters (`likes`, `comments`, `relationships`, `requests`, ...); without `counts`, malformed. */
 	async getCounts(options: RequestOptions = {}): Promise<NotificationCounts> {
-		return counts(await this.#inbox(options.signal))
+		return counts(await this.#inbox(options.signal, undefined, { holds: 'counts' }))
 	}
 
 	/** New then old notifications, each with its `args` flattened in. */
@@ -58,7 +63,7 @@ export class Notifications extends ApiGroup {
 
 	async #filtered(options: ListOptions, keep: (item: Notification) => boolean): Promise<Page<Notification>> {
 		return paginate(async (cursor) => {
-			const body = await this.#inbox(options.signal, cursor, 'new_stories|old_stories')
+			const body = await this.#inbox(options.signal, cursor, { list: STORIES })
 			const items = [
 				...asArray(body.new_stories).map((story) => normalizeNotification(story, 'new')),
 				...asArray(body.old_stories).map((story) => normalizeNotification(story, 'old'))
@@ -68,9 +73,13 @@ export class Notifications extends ApiGroup {
 		}, options)
 	}
 
-	async #inbox(signal?: AbortSignal, continuationToken?: string | null, list?: string): Promise<Raw> {
+	async #inbox(
+		signal: AbortSignal | undefined,
+		continuationToken: string | null | undefined,
+		shape: Pick<CallSpec, 'list' | 'holds'>
+	): Promise<Raw> {
 		return call(this.client, '/api/v1/news/inbox/', {
-			list,
+			...shape,
 			method: 'POST',
 			idempotent: true,
 			form: continuationToken ? { continuation_token: continuationToken } : undefined,

@@ -191,7 +191,10 @@ export class Public extends ApiGroup {
 		}
 	}
 
-	/** Runs the profile strategies in order; the first answer with a username or follower count wins. */
+	/**
+	 * Runs the profile strategies in order; the first answer with a username or follower count wins.
+	 * A null user is an empty answer; an answer without one at all is malformed, an error of its own.
+	 */
 	async #findProfile(username: string, signal?: AbortSignal, only?: Source[]): Promise<Found> {
 		const strategies: [Source, () => Promise<Raw | undefined>][] = [
 			[
@@ -202,6 +205,7 @@ export class Public extends ApiGroup {
 							(
 								await call(this.client, '/api/v1/users/web_profile_info/', {
 									query: { username },
+									holds: 'data.user?',
 									category: 'public_web_api',
 									anonymous: 'web',
 									signal
@@ -219,7 +223,7 @@ export class Public extends ApiGroup {
 								this.client,
 								PROFILE_QUERY_HASH,
 								{ username },
-								{ category: 'public_graphql', anonymous: 'web', signal }
+								{ holds: 'user?', category: 'public_graphql', anonymous: 'web', signal }
 							)
 						).user
 					)

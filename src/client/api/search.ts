@@ -12,9 +12,13 @@ import { mediaFromNode } from './feed'
 
 /** Search. */
 export class Search extends ApiGroup {
-	/** Users, hashtags and places at once: `GET /api/v1/web/search/topsearch/?context=blended` [get_search]. */
+	/**
+	 * Users, hashtags and places at once: `GET /api/v1/web/search/topsearch/?context=blended`
+	 * [get_search]. An answer with none of the three lists is malformed (upstream_error), not "no match".
+	 */
 	async top(query: string, options: RequestOptions = {}): Promise<TopSearch> {
-		const body = await this.#topsearch(requireText('query', query, 200), 'blended', options.signal)
+		const text = requireText('query', query, 200)
+		const body = await this.#topsearch(text, 'blended', options.signal, 'users|hashtags|places')
 		return {
 			users: asArray(body.users).map((entry) => normalizeUserShort(entry.user)),
 			hashtags: asArray(body.hashtags).map((entry) => normalizeHashtag(entry.hashtag)),

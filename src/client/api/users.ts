@@ -37,10 +37,14 @@ function withId(user: Raw, what: string, endpoint: string): Raw {
 	})
 }
 
-/** web_profile_info for a username: the raw `data.user` (throws not_found when absent). */
+/**
+ * web_profile_info for a username: the raw `data.user`. Throws not_found when it is null (a 404 is
+ * one already), upstream_error when the answer has no `data.user` at all (malformed).
+ */
 export async function webProfileInfo(client: ClientContext, username: string, signal?: AbortSignal) {
 	const body = await call(client, '/api/v1/users/web_profile_info/', {
 		query: { username },
+		holds: 'data.user?',
 		category: 'get_profile',
 		signal
 	})
@@ -49,10 +53,11 @@ export async function webProfileInfo(client: ClientContext, username: string, si
 	return withId(asObject(user), `the profile of @${username}`, 'GET /api/v1/users/web_profile_info/')
 }
 
-/** `/users/{pk}/info/`: the raw `user` (throws not_found when absent). */
+/** `/users/{pk}/info/`: the raw `user` (not_found when null, upstream_error when missing). */
 export async function userInfo(client: ClientContext, userPk: string, signal?: AbortSignal) {
 	const body = await call(client, '/api/v1/users/{pk}/info/', {
 		params: { pk: userPk },
+		holds: 'user?',
 		category: 'get_profile',
 		signal
 	})
