@@ -134,6 +134,31 @@ describe('POST /api/save', () => {
 		expect(response.status).toBe(404)
 	})
 
+	it('with the path shown, a history id naming another request is a 404 and nothing is written', async () => {
+		const profile = await playground.request('GET', '/api/search/users?q=%C3%A9t%C3%A9')
+		const historyId = Number(profile.headers.get('x-smkit-history-id'))
+		const before = await readdir(playground.savedDir)
+		const other = await playground.request('POST', '/api/save', {
+			body: { name: 'mixed', history_id: historyId, path: '/api/hashtags/info/sunset' }
+		})
+		expect(other.status).toBe(404)
+		expect((await other.json()).error).toBe(
+			`Not saved: History id ${historyId} is the result of GET /api/search/users?q=%C3%A9t%C3%A9, not of GET /api/hashtags/info/sunset (the playground may have restarted since): fetch it again, then save`
+		)
+		expect(await readdir(playground.savedDir)).toEqual(before)
+		// The same request, its query as the page wrote it (unencoded) or encoded: saved.
+		for (const shown of ['/api/search/users?q=été', '/api/search/users?q=%C3%A9t%C3%A9']) {
+			const same = await playground.request('POST', '/api/save', {
+				body: { name: 'search', history_id: historyId, path: shown }
+			})
+			expect(same.status).toBe(200)
+		}
+		const refused = await playground.request('POST', '/api/save', {
+			body: { name: 'bad-path', history_id: historyId, path: 'https://elsewhere.example/api/x' }
+		})
+		expect(refused.status).toBe(400)
+	})
+
 	it('ten deletes of one saved file at once: one deletes it, the others are told it is not there', async () => {
 		await playground.json('/api/users/username/luna.explorer')
 		const saved = await (await post('raced')).json()

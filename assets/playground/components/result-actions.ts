@@ -15,6 +15,13 @@ import { fetchListAgain } from '../lib/list-again'
 import { promptForName } from './dialogs'
 import { showToast } from './toast'
 
+/**
+ * Names the server keeps: a letter or a digit of any script, before a trailing `.json` (which it
+ * drops). The browser anchors the pattern and compiles it with the `v` flag.
+ */
+export const SAVE_NAME_PATTERN =
+	'(?:(?!.*\\.[jJ][sS][oO][nN]\\s*$).*[\\p{L}\\p{N}].*|.*[\\p{L}\\p{N}].*\\.[jJ][sS][oO][nN]\\s*)'
+
 /** A name the server will accept, suggested from a request path. */
 export function suggestName(path: string): string {
 	const cleaned = path
@@ -51,22 +58,28 @@ export async function saveResult(request: DataRequest, shown?: ShownList): Promi
 		value: suggestName(shown?.path ?? request.path),
 		hint: 'Letters and digits of any script, "_" and "-"; spaces and other characters become "_". An existing name gets a suffix; nothing is overwritten.',
 		confirmLabel: 'Save',
-		// What the server keeps needs a letter or a digit, of any script (docs/api-contract.md, "Saving").
-		pattern: '.*[\\p{L}\\p{N}].*'
+		// What the server keeps needs a letter or a digit, of any script, before any `.json` it drops
+		// (docs/api-contract.md, "Saving"): `.json` alone is refused here, not by the server.
+		pattern: SAVE_NAME_PATTERN
 	})
 	if (name === null) return
+	// The request shown goes along: after a restart the same history id names another request.
+	const path = shown?.path ?? request.path
 	const saveById = (historyId: number, records: number | undefined): Promise<SaveAnswer> =>
 		apiRequest('POST', '/api/save', {
 			name,
 			history_id: historyId,
+			path,
 			...(records === undefined ? {} : { records })
 		})
 	const known = historyIdOf(request)
 	const first = known === undefined ? undefined : await saveById(known, shown?.records)
-	// A 400 for a list is the refusal of an incomplete result (a bad name is refused before the result).
+	// A 400 for a list is the refusal of an incomplete result, unless it names the name (refused first).
 	const notHeld =
 		first === undefined ||
-		(!first.ok && (first.code === 'not_found' || (shown !== undefined && first.status === 400)))
+		(!first.ok &&
+			(first.code === 'not_found' ||
+				(shown !== undefined && first.status === 400 && !/\bname\b/i.test(first.error ?? ''))))
 	if (first && !notHeld) {
 		reportSave(first, name)
 		return

@@ -8,6 +8,7 @@
  */
 import { Elysia, t } from 'elysia'
 import { Text } from '../../server/text-length'
+import { displayPath } from '../activity'
 import type { PlaygroundContext } from '../app'
 import { HttpError, ok } from '../envelope'
 import type { KeptResult } from '../result-chain'
@@ -83,6 +84,21 @@ function refuseIncomplete(chosen: KeptResult, shown: number, historyId: number |
 		)
 }
 
+/**
+ * A save naming the request the client shows (`path`) writes only a result of that request:
+ * history ids start again at 1 when the playground restarts, so an id a page kept from before may
+ * now name another request's result. Refused as not held (404), as an id no longer kept is.
+ */
+function refuseOtherRequest(chosen: KeptResult, path: string, historyId: number | undefined): void {
+	const shown = `GET ${displayPath(new URL(path, 'http://localhost'))}`
+	if (chosen.request === shown) return
+	const which = historyId === undefined ? 'The last result' : `History id ${historyId}`
+	throw new HttpError(
+		'not_found',
+		`Not saved: ${which} is the result of ${chosen.request}, not of ${shown} (the playground may have restarted since): fetch it again, then save`
+	)
+}
+
 /** The saved-files route group. */
 export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 	new Elysia({ prefix: '/api' })
@@ -100,6 +116,7 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 				if (!chosen) throw new HttpError('bad_request', 'Nothing to save yet: run a request first')
 				// A bad name first: the UI fetches the list again only for a refused incomplete result.
 				savedName(body.name)
+				if (body.path !== undefined) refuseOtherRequest(chosen, body.path, body.history_id)
 				if (body.records !== undefined) refuseIncomplete(chosen, body.records, body.history_id)
 				const receipt = await saved.save(body.name, chosen.request, chosen.envelope)
 				const { records } = chosen
@@ -130,6 +147,17 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 										"Invalid body field 'history_id': expected a history id (a whole number from 1, at most 15 digits)"
 								})
 							),
+							path: t.Optional(
+								Text({
+									minLength: 1,
+									maxLength: 4000,
+									pattern: '^/api/',
+									error: "Invalid body field 'path': expected the path of a data request (/api/...)",
+									description:
+										'The path and query of the request whose result the client shows (after "Load more", its first page): a result of another request is a 404 and nothing is written',
+									examples: ['/api/users/username/luna.explorer']
+								})
+							),
 							records: t.Optional(
 								DecimalInteger({
 									minimum: 0,
@@ -153,7 +181,8 @@ export const savedRoutes = ({ saved, activity }: PlaygroundContext) =>
 							'With `records`, only a result holding that many records: a result holding another number, or a later page of a list ' +
 							'kept on its own (its first pages are no longer kept), is a 400 and nothing is written; fetch the list again from its ' +
 							'first page, its later pages with the `X-Smkit-Load-More` header, and save that. ' +
-							'400 when there is nothing to save; 404 when `history_id` names no kept result.',
+							'With `path`, only a result of that request (history ids start again at 1 when the playground restarts). ' +
+							'400 when there is nothing to save; 404 when `history_id` names no kept result, or a result of another request than `path`.',
 						errors: ['not_found']
 					}
 				)
