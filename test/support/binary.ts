@@ -1,9 +1,9 @@
 /**
  * The compiled `smkit` binary for tests: built once per test run into a temporary folder with the
  * exact flags of `npm run build`, so tests see what users get (minification included) without
- * racing a developer's own `./smkit`.
+ * racing a developer's own `./smkit`. The folder is removed when the test process exits.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import packageJson from '../../package.json'
@@ -27,7 +27,10 @@ function buildArguments(outfile: string): string[] {
 /** Path of a freshly compiled binary (compiled on first use, then reused by every test file). */
 export function compiledBinary(): Promise<string> {
 	built ??= (async () => {
-		const outfile = join(mkdtempSync(join(tmpdir(), 'smkit-bin-')), 'smkit')
+		const folder = mkdtempSync(join(tmpdir(), 'smkit-bin-'))
+		// 130 MB a run: left behind, a few hundred runs filled the disk.
+		process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
+		const outfile = join(folder, 'smkit')
 		const build = Bun.spawn(buildArguments(outfile), { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
 		const [code, errors] = await Promise.all([build.exited, new Response(build.stderr).text()])
 		if (code !== 0) throw new Error(`bun build --compile failed (exit ${code}):\n${errors}`)
