@@ -1,15 +1,36 @@
 /**
  * The compiled `smkit` binary for tests: built once per test run into a temporary folder with the
  * exact flags of `npm run build`, so tests see what users get (minification included) without
- * racing a developer's own `./smkit`. The folder is removed when the test process exits.
+ * racing a developer's own `./smkit`. The folder is named after the test process, and removed by
+ * the next run once that process has ended (`bun test` runs no exit handler).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import packageJson from '../../package.json'
 
 const ROOT = resolve(import.meta.dir, '../..')
 let built: Promise<string> | undefined
+const FOLDER_PREFIX = 'smkit-bin-'
+
+/** Whether process `pid` is alive (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0)
+		return true
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM'
+	}
+}
+
+/** Removes the build folders of test runs that have ended: 130 MB each, they had filled the disk. */
+function removeFoldersOfEndedRuns(): void {
+	for (const name of readdirSync(tmpdir())) {
+		const pid = Number(/^smkit-bin-(\d+)-/.exec(name)?.[1])
+		if (pid > 0 && pid !== process.pid && !alive(pid))
+			rmSync(join(tmpdir(), name), { recursive: true, force: true })
+	}
+}
 
 /**
  * The build command of package.json (its `bun build`, without the step that moves the binary out of
@@ -27,10 +48,8 @@ function buildArguments(outfile: string): string[] {
 /** Path of a freshly compiled binary (compiled on first use, then reused by every test file). */
 export function compiledBinary(): Promise<string> {
 	built ??= (async () => {
-		const folder = mkdtempSync(join(tmpdir(), 'smkit-bin-'))
-		// 130 MB a run: left behind, a few hundred runs filled the disk.
-		process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
-		const outfile = join(folder, 'smkit')
+		removeFoldersOfEndedRuns()
+		const outfile = join(mkdtempSync(join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`)), 'smkit')
 		const build = Bun.spawn(buildArguments(outfile), { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
 		const [code, errors] = await Promise.all([build.exited, new Response(build.stderr).text()])
 		if (code !== 0) throw new Error(`bun build --compile failed (exit ${code}):\n${errors}`)
