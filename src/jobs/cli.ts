@@ -20,6 +20,7 @@ import { checkOutPath } from './out-path'
 import { outsideView, RUNNER_NAMES } from './outside'
 import { counted } from './progress'
 import { RecordSink } from './record-sink'
+import { onStopSignals } from './stop-signals'
 import { JobStore } from './store'
 import { type Job, publicJob } from './types'
 
@@ -197,9 +198,7 @@ function remove(jobs: JobStore, job: Job, options: JobsCommandOptions): void {
 /** Streams the stored records, as `smkit collect` writes them; Ctrl-C stops between two batches. */
 async function exportRecords(jobs: JobStore, job: Job, options: JobsCommandOptions): Promise<void> {
 	const controller = new AbortController()
-	const interrupt = () => controller.abort(new Error('interrupted'))
-	process.once('SIGINT', interrupt)
-	process.once('SIGTERM', interrupt)
+	const stops = onStopSignals(() => controller.abort(new Error('interrupted')))
 	const sink = new RecordSink(jobs, job.id, exportFormatFor(options.format, options.out), options.out)
 	if (!options.out)
 		process.stdout.on('error', () => {
@@ -215,9 +214,8 @@ async function exportRecords(jobs: JobStore, job: Job, options: JobsCommandOptio
 			)
 	} catch (error) {
 		if (!controller.signal.aborted) throw error
-		if (!sink.outputClosed) process.exitCode = 130
+		if (!sink.outputClosed) process.exitCode = stops.exitCode
 	} finally {
-		process.off('SIGINT', interrupt)
-		process.off('SIGTERM', interrupt)
+		stops.off()
 	}
 }

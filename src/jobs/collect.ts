@@ -6,7 +6,8 @@
  * stored page, so the file always ends up holding exactly the stored records; CSV and JSON are
  * written from the store at the end of the run, and the job is done only once they are written: a
  * run killed while writing leaves it unfinished, and the next run writes the file without asking
- * Instagram again. Progress goes to stderr; exit 130 after Ctrl-C.
+ * Instagram again. Progress goes to stderr. Ctrl-C, SIGTERM and SIGHUP stop it the same way (the
+ * job paused, the summary printed): exit 130, 143 and 129 (128 + the signal's number).
  */
 import { dirname } from 'node:path'
 import { Type } from '@sinclair/typebox'
@@ -25,6 +26,8 @@ import { checkOutPath } from './out-path'
 import { clock, counted, number, ProgressReporter } from './progress'
 import { RecordSink } from './record-sink'
 import { runJob } from './run'
+import { lostStore } from './run-errors'
+import { onStopSignals } from './stop-signals'
 import { JobStore } from './store'
 import { JOB_KINDS, type Job, type JobKind } from './types'
 
@@ -91,7 +94,10 @@ const OUTPUT_CLOSED = new Error('standard output closed')
 /** The abort reason when the --out file cannot be written. */
 const OUTPUT_FAILED = new Error('output file not written')
 
-/** `smkit collect KIND TARGET [options]`. Sets the exit code: 0 done, 1 failed or paused, 130 interrupted. */
+/**
+ * `smkit collect KIND TARGET [options]`. Sets the exit code: 0 done, 1 failed or paused, 130, 143 or
+ * 129 stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP.
+ */
 export async function runCollect(
 	kindArgument: unknown,
 	targetArgument: unknown,
@@ -115,9 +121,7 @@ export async function runCollect(
 	// retries waited up to half a minute with the line standing still.
 	const instagram = await openInstagram(options, env, { ...upstream.clientOptions, maxRetries: 0 })
 	const controller = new AbortController()
-	const interrupt = () => controller.abort(new Error('interrupted'))
-	process.once('SIGINT', interrupt)
-	process.once('SIGTERM', interrupt)
+	const stops = onStopSignals(() => controller.abort(new Error('interrupted')))
 	const jobs = new JobStore(store, { demo: options.demo })
 	let jobId: number | undefined
 	try {
@@ -215,6 +219,13 @@ export async function runCollect(
 				})
 		await appending
 		reporter.finish()
+		// Its file deleted or replaced under the run: what it stored is gone, whatever the job says.
+		const lost = lostStore(store, 'cli')
+		if (lost) {
+			log(`failed (job ${finished.id}): ${lost.message}`)
+			process.exitCode = 1
+			return
+		}
 		const outputClosed = controller.signal.reason === OUTPUT_CLOSED
 		// Once the list is stored, the next run only writes the output.
 		const them = options.out ? 'the file' : 'them'
@@ -242,7 +253,7 @@ export async function runCollect(
 		}
 		if (controller.signal.aborted) {
 			log(`Interrupted: ${next}`)
-			process.exitCode = 130
+			process.exitCode = stops.exitCode
 			return
 		}
 		log(finished.error ?? `The job ended ${finished.status}.`)
@@ -261,8 +272,7 @@ export async function runCollect(
 		throw error
 	} finally {
 		if (jobId !== undefined) jobs.release(jobId)
-		process.off('SIGINT', interrupt)
-		process.off('SIGTERM', interrupt)
+		stops.off()
 		await instagram.stop()
 		store.close()
 	}

@@ -88,18 +88,29 @@ export function deleteOutside(jobs: JobStore, job: Job): string | undefined {
  * ended (`kill -9`, a crash) is paused in effect: it shows as paused, saying how to continue it.
  * Queued counts too: a process holds every job it has queued (`runner_pid`, see `JobManager`), so a
  * queued job no live process holds has nobody to run it. Shown to a process of its own `owner` (a
- * second playground, `viewer`) that collects from the same Instagram, it is resumed there.
+ * second playground or MCP server, `viewer`) that collects from the same Instagram, it says how
+ * that one continues it (`resumeHint`).
  */
 export function outsideView(jobs: JobStore, job: Job, viewer?: string): Job {
 	if (!isActiveJob(job) || jobs.liveRunner(job.id) !== null) return job
 	const where = RUNNER_NAMES[job.owner] ?? job.owner
 	const hint =
-		viewer === job.owner && !jobs.otherWorld(job)
-			? 'resume it to continue from its last stored page'
-			: job.owner === 'watch'
-				? watchListHint(jobs, job)
-				: continueHint(job)
+		(viewer === job.owner && !jobs.otherWorld(job) ? resumeHint(job) : undefined) ??
+		(job.owner === 'watch' ? watchListHint(jobs, job) : continueHint(job))
 	return { ...job, status: 'paused', error: `Stopped when ${where} ended: ${hint}` }
+}
+
+/**
+ * How a process of the job's own owner and Instagram (the viewer) continues a job whose process
+ * ended: each owner has its own way (the MCP server has no resume tool: jobs_start continues it).
+ */
+function resumeHint(job: Job): string | undefined {
+	if (job.owner === 'mcp')
+		return `call jobs_start with the same kind, target and limit (kind ${job.kind}, target ${JSON.stringify(job.target)}, ${job.limit === null ? 'no limit' : `limit ${job.limit}`}) to continue it from its last stored page`
+	if (job.owner === 'playground')
+		return `resume it (Resume in the Jobs panel, or POST /api/jobs/${job.id}/resume) to continue from its last stored page`
+	// Others (smkit collect, a watch run) are continued as any reader is told.
+	return undefined
 }
 
 /**

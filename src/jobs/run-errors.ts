@@ -7,6 +7,8 @@ import { isAbsolute, relative } from 'node:path'
 import { IgApiError, IgError } from '../client/errors'
 import { unreachableProxyOf } from '../client/fetch-failure'
 import { STALE_PAGES, type StallReason } from '../client/pagination'
+import { isSqliteError, type Store, storeHint } from '../store/db'
+import { storeFileChanged } from '../store/file-identity'
 import { DownloadError } from './downloads'
 import { counted } from './progress'
 import type { JobStatus } from './types'
@@ -98,6 +100,29 @@ export class JobWorldError extends Error {
 	override name = 'JobWorldError'
 }
 
+/**
+ * The store's file was deleted (alone or with its folder) or replaced while the job ran: what this
+ * process stored since went into a file nobody can open again (src/store/file-identity.ts). The job
+ * fails saying so; a server (playground, MCP) keeps the lost file open until it is restarted.
+ */
+export class StoreFileLost extends Error {
+	override name = 'StoreFileLost'
+	constructor(path: string, owner: string) {
+		const server = owner === 'playground' || owner === 'mcp'
+		super(
+			`the store file ${shownPath(path)} was deleted or replaced while the job ran: its records are lost; run again${server ? ` (restart ${owner === 'mcp' ? 'the MCP server' : 'the playground'} first: it keeps writing to the file it opened)` : ''}`
+		)
+	}
+}
+
+/** `StoreFileLost` when the store's file is no longer the one this process opened, else undefined. */
+export function lostStore(store: Store, owner: string): StoreFileLost | undefined {
+	return storeFileChanged(store) ? new StoreFileLost(store.path, owner) : undefined
+}
+
+/** How a job stopped by an error of its store continues once the file is fixed. */
+const AGAIN_AFTER_STORE_ERROR = 'resume the job or run it again: it continues from its last stored page'
+
 /** Paused, cancelled or deleted by another process on the same store while this one waited. */
 export class StoppedElsewhere extends Error {}
 
@@ -148,6 +173,17 @@ export function endingOf(
 		return { status: 'paused', message: error.message, code: 'upstream_error' }
 	if (error instanceof ListStopped)
 		return { status: 'failed', message: stoppedEarly(error.reason, collected()), code: 'upstream_error' }
+	if (error instanceof StoreFileLost)
+		return { status: 'failed', message: error.message, code: 'internal_error' }
+	// The store's own trouble (a full disk, a read-only or damaged file) says what to do, as
+	// everywhere else the store fails (`storeError`); the pages stored stay for the next run.
+	const hint = isSqliteError(error) ? storeHint(error, AGAIN_AFTER_STORE_ERROR) : undefined
+	if (hint)
+		return {
+			status: 'failed',
+			message: `The store failed: ${describe(error)} (${hint})`,
+			code: 'internal_error'
+		}
 	return { status: 'failed', message: describe(error), code: kind ?? 'internal_error' }
 }
 

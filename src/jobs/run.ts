@@ -36,6 +36,7 @@ import {
 	JobBusyError,
 	JobWorldError,
 	ListStopped,
+	lostStore,
 	ProxyRefusals,
 	STALL_RETRIES,
 	StoppedElsewhere
@@ -142,6 +143,11 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 	}
 
 	const refusals = new ProxyRefusals(options.maxProxyRefusals ?? 5)
+	/** Its file deleted or replaced meanwhile, the store keeps nothing: the job fails (a stat, after each page). */
+	const storeStillThere = () => {
+		const lost = lostStore(jobs.store, last.owner)
+		if (lost) throw lost
+	}
 
 	/**
 	 * Runs `step` (a request, watched: checkpoints.ts) until it succeeds, waiting between transient
@@ -268,6 +274,7 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 				// Stopped elsewhere while the page was on its way: it is not stored (the next run asks again).
 				if (!checkpoint()) return jobs.get(id) ?? job
 				const added = jobs.storePage(id, page.records, page.next)
+				storeStillThere()
 				nothingNew = added === 0 ? nothingNew + 1 : 0
 				cursor = page.next
 				const stored = jobs.get(id)
@@ -283,10 +290,12 @@ async function runClaimed(jobs: JobStore, id: number, options: RunOptions): Prom
 		if (signal.aborted) return jobs.get(id) as Job
 		await options.beforeDone?.(jobs.get(id) as Job)
 		if (signal.aborted) return jobs.get(id) as Job
+		storeStillThere()
 		return setStatus('done')
 	} catch (error) {
 		if (signal.aborted || error instanceof StoppedElsewhere) return jobs.get(id) ?? last
-		const ending = endingOf(error, () => jobs.get(id)?.collected ?? 0)
+		// Whatever a store deleted under the run made SQLite throw, the lost file is what to say.
+		const ending = endingOf(lostStore(jobs.store, last.owner) ?? error, () => jobs.get(id)?.collected ?? 0)
 		return setStatus(ending.status, ending.message, ending.code)
 	} finally {
 		stopListening?.()

@@ -3,7 +3,10 @@
 import { worldOf } from '../store/world'
 import type { Job, JobKind, JobStatus } from './types'
 
-/** A jobs row: the job, plus what stays inside the store (the walk's `target_id` and `cursor`, the `runner_pid`). */
+/**
+ * A jobs row: the job, plus what stays inside the store (the walk's `target_id` and `cursor`, the
+ * runner: `runner_pid`, and `runner_started`, its start, null in rows from before it was stored).
+ */
 export interface JobRow {
 	id: number
 	kind: string
@@ -19,6 +22,7 @@ export interface JobRow {
 	error: string | null
 	error_code: string | null
 	runner_pid: number | null
+	runner_started?: string | null
 	demo: number | null
 	created_at: string
 	updated_at: string

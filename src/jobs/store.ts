@@ -5,7 +5,7 @@
  */
 import type { Store } from '../store/db'
 import { otherWorld, sameWorld, worldValue } from '../store/world'
-import { processAlive } from './process-alive'
+import { processStart, runnerAlive } from './process-alive'
 import { JobRecords, type KeyedRecord } from './store-records'
 import { type JobRow, toJob } from './store-rows'
 import { FINISHED_STATUSES, type Job, type JobSpec, type JobStatus } from './types'
@@ -29,11 +29,14 @@ export class JobStore extends JobRecords {
 	readonly demo: boolean | undefined
 	/** The process this store acts for, as `runner_pid`: this one's (a test stands another's pid in). */
 	readonly pid: number
+	/** When that process started, as `runner_started` (see process-alive.ts); null where unknown. */
+	readonly started: string | null
 
 	constructor(store: Store, options: { demo?: boolean; pid?: number } = {}) {
 		super(store)
 		this.demo = options.demo
 		this.pid = options.pid ?? process.pid
+		this.started = processStart(this.pid)
 	}
 
 	/** Creates a queued job. */
@@ -102,9 +105,7 @@ export class JobStore extends JobRecords {
 				 AND ${sameWorld('demo')} ORDER BY id`
 			)
 			.all(owner, worldValue(this.demo))
-			.filter(
-				(row) => row.runner_pid === null || row.runner_pid === this.pid || !processAlive(row.runner_pid)
-			)
+			.filter((row) => this.#otherLiveRunner(row) === null)
 			.map(toJob)
 	}
 
@@ -116,7 +117,7 @@ export class JobStore extends JobRecords {
 	claim(id: number): boolean {
 		const row = this.#row(id)
 		if (!row) return false
-		if (row.runner_pid !== null && row.runner_pid !== this.pid && processAlive(row.runner_pid)) return false
+		if (this.#otherLiveRunner(row) !== null) return false
 		// A job not yet known to be demo or real becomes what its first runner collects from; with
 		// nothing stored, it also forgets the upstream id it resolved (the other one's pk names
 		// another account) and looks its target up again.
@@ -127,8 +128,10 @@ export class JobStore extends JobRecords {
 				)
 				.run(id)
 		this.store.db
-			.query('UPDATE jobs SET runner_pid = ?, demo = COALESCE(demo, ?) WHERE id = ? AND runner_pid IS ?')
-			.run(this.pid, worldValue(this.demo), id, row.runner_pid)
+			.query(
+				'UPDATE jobs SET runner_pid = ?, runner_started = ?, demo = COALESCE(demo, ?) WHERE id = ? AND runner_pid IS ?'
+			)
+			.run(this.pid, this.started, worldValue(this.demo), id, row.runner_pid)
 		return this.#row(id)?.runner_pid === this.pid
 	}
 
@@ -156,13 +159,15 @@ export class JobStore extends JobRecords {
 
 	/** The live process running the job or holding it queued, other than this one; null when none does. */
 	liveRunner(id: number): number | null {
-		const pid = this.#row(id)?.runner_pid ?? null
-		return pid !== null && pid !== this.pid && processAlive(pid) ? pid : null
+		const row = this.#row(id)
+		return row ? this.#otherLiveRunner(row) : null
 	}
 
 	/** Gives the job up (this process no longer runs it or has it queued). */
 	release(id: number): void {
-		this.store.db.query('UPDATE jobs SET runner_pid = NULL WHERE id = ? AND runner_pid = ?').run(id, this.pid)
+		this.store.db
+			.query('UPDATE jobs SET runner_pid = NULL, runner_started = NULL WHERE id = ? AND runner_pid = ?')
+			.run(id, this.pid)
 	}
 
 	/** Sets the status and its message (null clears it); returns the job. */
@@ -245,6 +250,15 @@ export class JobStore extends JobRecords {
 	/** True for done, failed and cancelled. */
 	static finished(job: Job): boolean {
 		return FINISHED_STATUSES.includes(job.status)
+	}
+
+	/**
+	 * The pid of the row's runner when that is another process that still runs: not a dead one's, nor
+	 * one a live process was given since it died (its start differs: `runnerAlive`).
+	 */
+	#otherLiveRunner(row: JobRow): number | null {
+		const pid = row.runner_pid
+		return pid !== null && pid !== this.pid && runnerAlive(pid, row.runner_started) ? pid : null
 	}
 
 	#row(id: number): JobRow | undefined {

@@ -33,6 +33,7 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, normalize } from 'node:path'
 import { UsageError } from '../cli-error'
+import { rememberStoreFile } from './file-identity'
 import { MIGRATIONS, type Migration } from './migrations'
 
 /** Where the store lives unless `--db` says otherwise (relative to the working directory). */
@@ -102,7 +103,7 @@ export function openStore(
 		db.close()
 		return fail(error)
 	}
-	return {
+	const store: Store = {
 		db,
 		path,
 		// IMMEDIATE: a transaction that reads and then writes, begun deferred, would fail its first
@@ -111,9 +112,14 @@ export function openStore(
 		transaction: <Result>(work: () => Result): Result => db.transaction(work).immediate(),
 		close: () => db.close()
 	}
+	rememberStoreFile(store)
+	return store
 }
 
-/** What to do about SQLite's errors that come from the file rather than from smkit. */
+/**
+ * What to do about SQLite's errors that come from the file rather than from smkit; `AGAIN` stands
+ * for how the work is done again (see `storeHint`).
+ */
 const STORE_HINTS: Record<string, string> = {
 	SQLITE_READONLY:
 		'smkit writes to the file and to its folder, for the -wal and -shm files beside it: check both can be written',
@@ -121,7 +127,16 @@ const STORE_HINTS: Record<string, string> = {
 	SQLITE_CORRUPT:
 		'the file is damaged: move it away (smkit starts an empty store), or recover what it holds with sqlite3 FILE .recover',
 	SQLITE_NOTADB: 'it is not a SQLite database: give --db another path',
-	SQLITE_FULL: 'the disk is full: free some space, then run the command again'
+	SQLITE_FULL: 'the disk is full: free some space, then AGAIN'
+}
+
+/**
+ * What to do about a SQLite error of the file itself (read-only, damaged, not a database, disk
+ * full), or undefined for any other error; `again` says how the work is done again once fixed.
+ */
+export function storeHint(error: unknown, again = 'run the command again'): string | undefined {
+	const code = String((error as { code?: unknown })?.code ?? '')
+	return (STORE_HINTS[code] ?? STORE_HINTS[code.replace(/_[A-Z]+$/, '')])?.replace('AGAIN', again)
 }
 
 /**
@@ -140,7 +155,7 @@ export function storeError(path: string, error: unknown, doing = 'the store'): E
 				: error instanceof Error
 					? error.message
 					: String(error)
-	const hint = STORE_HINTS[code] ?? STORE_HINTS[code.replace(/_[A-Z]+$/, '')]
+	const hint = storeHint(error)
 	return new Error(`${doing} ${path}: ${message}${hint ? ` (${hint})` : ''}`)
 }
 

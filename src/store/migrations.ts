@@ -202,6 +202,24 @@ CREATE TABLE demo_clock (
 `
 }
 
+/**
+ * `jobs-3`: `runner_started` is when the job's runner (`runner_pid`) started, as
+ * src/jobs/process-alive.ts's `processStart` reads it (start time and boot id on Linux): a live
+ * process that was given a dead runner's pid since is not its runner. Null where it cannot be read,
+ * and for rows from before this column: then the pid alone decides, as before. A runner set without
+ * its start (an older smkit on the same file) clears the start left from the previous runner, so
+ * that stays judged by its pid rather than by another process's start.
+ */
+const JOBS_3: Migration = {
+	id: 'jobs-3',
+	sql: `
+ALTER TABLE jobs ADD COLUMN runner_started TEXT;
+CREATE TRIGGER jobs_runner_started_follows_pid AFTER UPDATE OF runner_pid ON jobs
+	WHEN NEW.runner_pid IS NOT OLD.runner_pid AND NEW.runner_started IS OLD.runner_started
+	BEGIN UPDATE jobs SET runner_started = NULL WHERE id = NEW.id; END;
+`
+}
+
 /** All migrations, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
 	JOBS_1,
@@ -210,5 +228,6 @@ export const MIGRATIONS: readonly Migration[] = [
 	LISTS_1,
 	WATCHES_2,
 	WORLDS_1,
-	DEMO_CLOCK_1
+	DEMO_CLOCK_1,
+	JOBS_3
 ]

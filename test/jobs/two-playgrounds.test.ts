@@ -128,7 +128,7 @@ test('a job left queued by a playground that was killed shows as paused and resu
 	const left = b.get(queued.id)
 	expect(left).toMatchObject({ status: 'paused' })
 	expect(left?.error).toBe(
-		'Stopped when the playground ended: resume it to continue from its last stored page'
+		`Stopped when the playground ended: resume it (Resume in the Jobs panel, or POST /api/jobs/${queued.id}/resume) to continue from its last stored page`
 	)
 	expect(b.list().find((job) => job.id === first.id)?.status).toBe('paused')
 
