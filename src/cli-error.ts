@@ -17,13 +17,13 @@ export class UsageError extends Error {
 }
 
 /**
- * The command was stopped by Ctrl-C (SIGINT) or SIGTERM before it finished: exit code 130, and
- * with `--json` the failure's JSON on standard output, as for any other failure.
+ * The command was stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP before it finished: exit code 128
+ * plus the signal's number (130, 143, 129), and with `--json` the failure's JSON on standard
+ * output, as for any other failure.
  */
 export class InterruptedError extends Error {
 	override name = 'InterruptedError'
-	readonly exitCode = 130
-	constructor() {
+	constructor(readonly exitCode = 130) {
 		super('Interrupted')
 	}
 }

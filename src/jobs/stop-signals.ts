@@ -1,6 +1,6 @@
 /**
- * The signals a command that collects (`smkit collect`, `smkit jobs export`, `smkit watch run`)
- * stops on the way Ctrl-C stops it: between two writes, its job paused, its summary printed with how
+ * The signals a command that collects (`smkit collect`, `smkit jobs export`, `smkit watch run`, and
+ * `smkit analytics` and `compare`) stops on the way Ctrl-C stops it: between two writes, its job paused, its summary printed with how
  * to continue. Each ends the command with the shell's convention for a process a signal ended,
  * 128 plus the signal's number: 130 for SIGINT (Ctrl-C), 143 for SIGTERM (kill, a service manager),
  * 129 for SIGHUP (the terminal closed, an SSH session dropped).
@@ -57,5 +57,5 @@ export function onStopSignals(stop: (signal: StopSignal) => void): StopSignals {
 
 /** The InterruptedError a command stopped by a signal ends with (`--json`), with that signal's exit code. */
 export function interruptedBy(stops: StopSignals): InterruptedError {
-	return Object.assign(new InterruptedError(), { exitCode: stops.exitCode })
+	return new InterruptedError(stops.exitCode)
 }

@@ -6,7 +6,7 @@ import { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { normalize } from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { InterruptedError, jsonText, terminalLine, terminalText, UsageError } from '../cli-error'
+import { jsonText, terminalLine, terminalText, UsageError } from '../cli-error'
 import { IgArgumentError } from '../client/errors'
 import { withSessionAdvice } from '../client/session-health'
 import {
@@ -17,6 +17,7 @@ import {
 	MAX_ANALYTICS_POSTS
 } from '../client/tools/analytics'
 import type { Comparison, ProfileAnalytics } from '../client/types'
+import { interruptedBy, onStopSignals } from '../jobs/stop-signals'
 import { dbPathOption, demoOption, envPathOption, type ParsedOptions, parseOptions } from '../server/options'
 import { formatTable } from '../server/table'
 import { upstreamOptions } from '../server/upstream-options'
@@ -163,9 +164,9 @@ export function demoTimeStore(options: Pick<AnalyticsCommandOptions, 'demo' | 'd
 }
 
 /**
- * Runs `work` on the command's client. Ctrl-C (or SIGTERM) stops its requests and ends the command
- * as an InterruptedError (exit 130), so `--json` still prints the failure's JSON on standard output
- * (main.ts) instead of nothing; a second Ctrl-C quits at once.
+ * Runs `work` on the command's client. Ctrl-C (or SIGTERM, SIGHUP) stops its requests and ends the
+ * command as an InterruptedError (exit 130, 143, 129), so `--json` still prints the failure's JSON on
+ * standard output (main.ts) instead of nothing; a second Ctrl-C quits at once.
  */
 async function withAnalytics<Result>(
 	raw: Record<string, unknown>,
@@ -175,12 +176,7 @@ async function withAnalytics<Result>(
 	// Demo figures at the demo time a playground or watch run left on the store, as theirs are.
 	const store = demoTimeStore(options)
 	const controller = new AbortController()
-	const interrupt = () => {
-		if (controller.signal.aborted) process.exit(130)
-		controller.abort(new InterruptedError())
-	}
-	process.on('SIGINT', interrupt)
-	process.on('SIGTERM', interrupt)
+	const stops = onStopSignals(() => controller.abort(interruptedBy(stops)))
 	let loggedIn = true
 	try {
 		return await withInstagram(
@@ -193,13 +189,12 @@ async function withAnalytics<Result>(
 		)
 	} catch (error) {
 		// Whatever the stopped request threw (an abort, a network error naming it), Ctrl-C is the cause.
-		if (controller.signal.aborted) throw new InterruptedError()
+		if (controller.signal.aborted) throw interruptedBy(stops)
 		if (error instanceof IgArgumentError) throw new UsageError(error.message)
 		throw withSessionAdvice(error, loggedIn)
 	} finally {
 		store?.close()
-		process.off('SIGINT', interrupt)
-		process.off('SIGTERM', interrupt)
+		stops.off()
 	}
 }
 

@@ -18,8 +18,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 /** Nothing from this environment: no session, no upstream, no proxy. */
 const env = { PATH: process.env.PATH ?? '', HOME: folder, NO_COLOR: '1' }
 
-/** Starts `smkit ...args`, sends SIGINT once it has said its speed (it is working), and waits for its end. */
-async function interrupted(args: string[]) {
+/** Starts `smkit ...args`, sends `signal` once it has said its speed (it is working), and waits for its end. */
+async function interrupted(args: string[], signal: NodeJS.Signals = 'SIGINT') {
 	const child = Bun.spawn([bun, main, ...args], { cwd: folder, env, stdout: 'pipe', stderr: 'pipe' })
 	const stdout = new Response(child.stdout).text()
 	const reader = child.stderr.getReader()
@@ -29,7 +29,7 @@ async function interrupted(args: string[]) {
 		if (done) break
 		stderr += new TextDecoder().decode(value)
 	}
-	child.kill('SIGINT')
+	child.kill(signal)
 	for (let part = await reader.read(); !part.done; part = await reader.read())
 		stderr += new TextDecoder().decode(part.value)
 	return { code: await child.exited, stdout: await stdout, stderr }
@@ -49,6 +49,36 @@ describe('analytics and compare interrupted', () => {
 				exit_code: 130
 			})
 			expect(stderr).toContain('smkit: Interrupted\n')
+		},
+		30_000
+	)
+
+	it.each([
+		['SIGTERM', 143],
+		['SIGHUP', 129]
+	] as const)(
+		'%s stops it as Ctrl-C does, and it exits %d (128 + the signal number)',
+		async (signal, exitCode) => {
+			const args = [
+				'analytics',
+				'luna.explorer',
+				'--demo',
+				'--speed',
+				'safe',
+				'--posts',
+				'200',
+				'--json',
+				'--env',
+				'none.env'
+			]
+			const { code, stdout } = await interrupted(args, signal)
+			expect(code).toBe(exitCode)
+			expect(JSON.parse(stdout)).toEqual({
+				success: false,
+				error: 'Interrupted',
+				code: 'failed',
+				exit_code: exitCode
+			})
 		},
 		30_000
 	)
