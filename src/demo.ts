@@ -79,6 +79,15 @@ export function simulatorClock(upstream: string, token?: string): SimulatorClock
 }
 
 /**
+ * Reads how far demo mode's simulator has moved, in hours: its own clock, whoever moved it (this
+ * process, another one on the store it followed, a client of `SMKIT_UPSTREAM_URL`'s simulator).
+ * Watch runs read it to take each snapshot at one moment (src/watch/run.ts). Undefined outside demo mode.
+ */
+export function demoHours(demo: { clock: SimulatorClock } | undefined): (() => Promise<number>) | undefined {
+	return demo && (async () => (await demo.clock()).hours)
+}
+
+/**
  * Opens demo mode: the simulator at `SMKIT_UPSTREAM_URL` when one is given (`smkit simulator`
  * prints that variable, so several servers can share one demo Instagram and its state), else a
  * simulator started in this process on a free loopback port.

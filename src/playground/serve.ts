@@ -6,7 +6,7 @@
 import { dirname } from 'node:path'
 import { permissionOption } from '../agent/options'
 import { loadEnvFile, mergeEnv } from '../client/env'
-import { type ClockReading, DEMO_USERNAME, demoDescription, openInstagram } from '../demo'
+import { type ClockReading, DEMO_USERNAME, demoDescription, demoHours, openInstagram } from '../demo'
 import { JobManager } from '../jobs/manager'
 import { OUTSIDE_OWNERS } from '../jobs/outside'
 import { JobStore } from '../jobs/store'
@@ -83,7 +83,8 @@ export async function startPlaygroundServer(
 		store = openStore(options.dbPath)
 		// Demo time as this store's demo world was left (a playground before, `smkit watch run --demo`).
 		// Later moves of another demo process on the store are followed; a move here drops the
-		// follower lists of watch runs not yet stored (they describe the world before it).
+		// follower lists of watch runs not yet stored (they describe the world before it). A run in
+		// progress sees the move itself (`demoTime` below) and walks its list again from the start.
 		demoClock = await storeDemoClock(store, instagram.demo, {
 			followMs: FOLLOW_DEMO_CLOCK_MS,
 			onMoved: () => dropUnstoredLists(store)
@@ -109,7 +110,8 @@ export async function startPlaygroundServer(
 		jobs: jobs.jobs,
 		ig,
 		dataDir: dirname(options.dbPath),
-		beforeRun: demoClock?.sync
+		beforeRun: demoClock?.sync,
+		demoTime: demoHours(instagram.demo)
 	})
 	const ai =
 		hooks.createAi?.(env, options) ?? createPlaygroundAi({ env, client: ig, permission: options.permission })

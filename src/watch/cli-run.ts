@@ -1,20 +1,22 @@
 /**
  * `smkit watch run [ID...]`: the due watches (or those named) one after another, each a snapshot,
- * reported as a line (or JSON) each; exit 1 when one failed, 130 when Ctrl-C stopped the run. A
+ * reported as a line (or JSON) each; exit 1 when one failed, 130 when Ctrl-C stopped the run (143
+ * SIGTERM, 129 SIGHUP: 128 + the signal's number, each stopping it as Ctrl-C does). A
  * watch removed before or during its turn did not fail: it is skipped, as one another process runs.
  */
 import { dirname } from 'node:path'
-import { InterruptedError, NotFoundError, UsageError } from '../cli-error'
+import { NotFoundError, UsageError } from '../cli-error'
 import type { InstagramClient } from '../client/client'
 import { withSessionAdvice } from '../client/session-health'
 import { shellWord } from '../jobs/outside'
 import { ProgressReporter } from '../jobs/progress'
+import { interruptedBy, onStopSignals, type StopSignals } from '../jobs/stop-signals'
 import { JobStore } from '../jobs/store'
 import { DEFAULT_ENV_PATH } from '../server/options'
 import { DEFAULT_DB_PATH, type Store } from '../store/db'
 import type { WatchCommandOptions } from './cli'
 import { idOf, print, printJson, warn, when } from './cli-text'
-import { withInstagram } from './command-client'
+import { type CommandDemoTime, withInstagram } from './command-client'
 import { label, type WatchOutcome, WatchScheduler } from './scheduler'
 import type { WatchStore } from './store'
 import type { Watch } from './types'
@@ -68,11 +70,15 @@ export async function runWatches(
 		return
 	}
 	const outcomes: WatchOutcome[] = []
-	// Demo time as a playground on this store left it: both read one demo world.
+	/** The signal that stopped the run, once one has (its exit code). */
+	const stopped: { by?: StopSignals } = {}
+	// Demo time as a playground on this store left it, and as it moves it meanwhile: both read one
+	// demo world, and a run it moved under takes its snapshot again.
 	const left = await withInstagram(
 		options,
-		(ig) => runEach(store, watches, { targets, dueAt }, ig, options, outcomes),
-		store
+		(ig, demoTime) => runEach(store, watches, { targets, dueAt }, ig, options, outcomes, demoTime, stopped),
+		store,
+		{ follow: true }
 	)
 	const interrupted = left !== undefined
 	// Interrupted, the list would read as complete (`[]`: none due): JSON says it failed instead.
@@ -89,8 +95,9 @@ export async function runWatches(
 	}
 	if (interrupted) {
 		warn(interruptedAdvice(left, options))
-		if (options.json) throw new InterruptedError()
-		process.exitCode = 130
+		const stops = stopped.by as StopSignals
+		if (options.json) throw interruptedBy(stops)
+		process.exitCode = stops.exitCode
 	}
 }
 
@@ -128,7 +135,7 @@ function otherModeOnly(count: number, demo: boolean): string {
 }
 
 /**
- * Runs the watches one after another into `outcomes`. Stopped by Ctrl-C (or SIGTERM): the watches
+ * Runs the watches one after another into `outcomes`. Stopped by Ctrl-C (SIGTERM, SIGHUP): the watches
  * left, the one stopped first (a run waiting for another process's counts as stopped); else undefined.
  */
 async function runEach(
@@ -137,7 +144,9 @@ async function runEach(
 	{ targets, dueAt }: { targets: Watch[]; dueAt: Date | undefined },
 	ig: InstagramClient,
 	options: WatchCommandOptions,
-	outcomes: WatchOutcome[]
+	outcomes: WatchOutcome[],
+	demoTime: CommandDemoTime | undefined,
+	stopped: { by?: StopSignals }
 ): Promise<Watch[] | undefined> {
 	// A long follower list shows its progress on a terminal, as collect does (redrawn in place; no
 	// lines for cron's mail). The line is cleared before the run's own line.
@@ -151,6 +160,8 @@ async function runEach(
 		jobs: new JobStore(store, { demo: options.demo }),
 		ig,
 		dataDir: dirname(options.dbPath),
+		beforeRun: demoTime?.sync,
+		demoTime: demoTime?.hours,
 		onEvent: process.stderr.isTTY
 			? (watch, event) => {
 					if (progress?.id !== watch.id) {
@@ -172,12 +183,11 @@ async function runEach(
 	}
 	let interrupted = false
 	let next = 0
-	const interrupt = () => {
+	const stops = onStopSignals(() => {
 		interrupted = true
 		void scheduler.stop()
-	}
-	process.once('SIGINT', interrupt)
-	process.once('SIGTERM', interrupt)
+	})
+	stopped.by = stops
 	try {
 		for (; next < targets.length; next++) {
 			const watch = targets[next] as Watch
@@ -219,8 +229,7 @@ async function runEach(
 			}
 		}
 	} finally {
-		process.off('SIGINT', interrupt)
-		process.off('SIGTERM', interrupt)
+		stops.off()
 		await scheduler.stop()
 	}
 	return interrupted ? targets.slice(next) : undefined

@@ -6,6 +6,7 @@
  */
 import { processAlive } from '../jobs/process-alive'
 import type { Store } from '../store/db'
+import { runLive } from './run-lease'
 
 /** Owner of the jobs that collect watches' follower lists (the Jobs panel does not list them). */
 export const WATCH_JOB_OWNER = 'watch'
@@ -57,6 +58,32 @@ export function recordsOnlyIn(store: Store, inJob: number, notInJob: number, lim
 		.map((row) => JSON.parse(row.data))
 }
 
+/**
+ * The records of job `inJob` whose keys job `notInJob` lacks: those marked `unchecked` first (a
+ * watch's rechecks, recheck.ts), then in `inJob`'s order.
+ */
+export function missingFromList(store: Store, inJob: number, notInJob: number): unknown[] {
+	return store.db
+		.query<{ data: string }, [number, number]>(
+			`SELECT data FROM job_records WHERE job_id = ? AND record_key NOT IN
+			 (SELECT record_key FROM job_records WHERE job_id = ?)
+			 ORDER BY json_extract(data, '$.unchecked') IS 1 DESC, seq`
+		)
+		.all(inJob, notInJob)
+		.map((row) => JSON.parse(row.data))
+}
+
+/** How many records of job `jobId` a watch's rechecks kept unchecked (recheck.ts). */
+export function uncheckedCount(store: Store, jobId: number): number {
+	return (
+		store.db
+			.query<{ unchecked: number }, [number]>(
+				`SELECT count(*) AS unchecked FROM job_records WHERE job_id = ? AND json_extract(data, '$.unchecked') IS 1`
+			)
+			.get(jobId)?.unchecked ?? 0
+	)
+}
+
 /** The list (its job) of the watch's newest snapshot that has one, or null. */
 export function lastFollowerJob(store: Store, watchId: number): number | null {
 	const row = store.db
@@ -71,16 +98,21 @@ export function lastFollowerJob(store: Store, watchId: number): number | null {
 /**
  * Drops the follower lists of runs not yet stored, when demo time moved: they describe the world
  * before the move, and a run continuing or storing one would put counts of one moment beside a list
- * of another. A list a live process is walking is left to it. Returns how many were dropped.
+ * of another. A list whose run is in progress (a live process walks it, or holds the watch's run:
+ * run-lease.ts) is left to that run, which sees the move and walks its list again from the first
+ * page (run.ts, `demoTime`). Returns how many were dropped.
  */
 export function dropUnstoredLists(store: Store): number {
 	const pending = store.db
-		.query<{ id: number; runner_pid: number | null }, []>(
-			`SELECT jobs.id, jobs.runner_pid FROM watches JOIN jobs ON jobs.id = watches.pending_job_id
+		.query<{ id: number; runner_pid: number | null; watch: number; runner: string | null }, []>(
+			`SELECT jobs.id, jobs.runner_pid, watches.id AS watch, watches.runner
+			 FROM watches JOIN jobs ON jobs.id = watches.pending_job_id
 			 WHERE jobs.id NOT IN (SELECT follower_job_id FROM watch_snapshots WHERE follower_job_id IS NOT NULL)`
 		)
 		.all()
-		.filter((job) => job.runner_pid === null || !processAlive(job.runner_pid))
+		.filter(
+			(job) => (job.runner_pid === null || !processAlive(job.runner_pid)) && !runLive(job.watch, job.runner)
+		)
 	return store.transaction(() => {
 		for (const job of pending) {
 			store.db.query('UPDATE watches SET pending_job_id = NULL WHERE pending_job_id = ?').run(job.id)

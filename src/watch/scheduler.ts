@@ -39,6 +39,11 @@ export interface WatchSchedulerOptions {
 	onEvent?: (watch: Watch, event: JobEvent) => void
 	/** Awaited before each run (demo mode: catch up with demo time another process moved). */
 	beforeRun?: () => Promise<void>
+	/**
+	 * Demo mode: the hours the simulated Instagram's clock has moved. A run it moved under takes its
+	 * snapshot again, its follower list walked again from the first page (`WatchRunOptions.demoTime`).
+	 */
+	demoTime?: () => Promise<number>
 }
 
 /** The outcome of one watch's run: its snapshot, why it failed, or why it was not run (`skipped`). */
@@ -191,7 +196,8 @@ export class WatchScheduler {
 				signal,
 				dataDir: this.#options.dataDir,
 				beforePage: (pageSignal) => waitForHeadroom(limiter, pageSignal),
-				onEvent: this.#options.onEvent && ((event) => this.#options.onEvent?.(watch, event))
+				onEvent: this.#options.onEvent && ((event) => this.#options.onEvent?.(watch, event)),
+				demoTime: this.#options.demoTime
 			})
 		} finally {
 			leases.release(id)

@@ -87,7 +87,8 @@ test('a watch run waiting for another process, stopped, names the watch too', as
 		const run = start('run', '1')
 		await Bun.sleep(1500)
 		run.child.kill('SIGTERM')
-		expect(await run.child.exited).toBe(130)
+		// 128 + SIGTERM's 15 (Ctrl-C's SIGINT: 130).
+		expect(await run.child.exited).toBe(143)
 		expect(await run.stderr).toContain(
 			'Interrupted: run smkit watch run 1 --demo --db i.db --env none.env to finish watch 1 ('
 		)

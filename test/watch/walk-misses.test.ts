@@ -8,8 +8,8 @@ import { expect, test } from 'bun:test'
 import type { InstagramClient } from '../../src/client/client'
 import { JobStore } from '../../src/jobs/store'
 import { openStore } from '../../src/store/db'
-import { MAX_RECHECKS } from '../../src/watch/recheck'
-import { runWatch } from '../../src/watch/run'
+import { LOOKUP_ATTEMPTS, MAX_RECHECKS } from '../../src/watch/recheck'
+import { runWatch, WatchRunError } from '../../src/watch/run'
 import { WatchStore } from '../../src/watch/store'
 import type { Watch } from '../../src/watch/types'
 import { useSimulator } from '../client/simulator-setup'
@@ -63,6 +63,7 @@ async function runTwiceWhileTheListMoves() {
 		watches,
 		jobs,
 		ig,
+		backoffMs: 1,
 		beforePage: async () => {
 			pages++
 			if (pages === 25) await advanceClock(48)
@@ -96,17 +97,19 @@ test('a follower the walk skipped while the list moved is found by name: the dif
 	}
 })
 
-test('when the look-ups fail the run still stores its snapshot, with the list as walked', async () => {
+test('when the look-ups keep failing the run fails: no snapshot calls the followers it could not check lost', async () => {
 	simulator.sim.faults.set({ kind: 'server_error', status: 500, pathPattern: 'query=' })
 	try {
-		const { before, after, second, listed, lost, lookUps } = await runTwiceWhileTheListMoves()
-		// The first failed look-up ends them (its retries aside): one follower asked about.
+		const failed = await runTwiceWhileTheListMoves().then(
+			() => undefined,
+			(error: unknown) => error
+		)
+		expect(failed).toBeInstanceOf(WatchRunError)
+		expect((failed as WatchRunError).code).toBe('upstream_error')
+		// The first look-up, asked again with back-off, then the run gives up: one follower asked about.
+		const lookUps = simulator.sent.filter((sent) => sent.url.searchParams.has('query'))
 		expect(new Set(lookUps.map((sent) => sent.url.searchParams.get('query'))).size).toBe(1)
-		expect(second.follower_list_size).toBe(listed.size)
-		// As before rechecks existed: followers who stayed but were skipped count as lost.
-		const skipped = [...before].filter((follower) => after.has(follower) && !listed.has(follower))
-		expect(skipped.length).toBeGreaterThan(0)
-		expect(lost.filter((follower) => after.has(follower)).sort()).toEqual(skipped.sort())
+		expect(lookUps).toHaveLength(LOOKUP_ATTEMPTS)
 	} finally {
 		simulator.sim.faults.clear()
 	}

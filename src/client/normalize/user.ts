@@ -8,7 +8,6 @@ import type { User, UserRef, UserShort } from '../types'
 import {
 	asArray,
 	asObject,
-	count,
 	countOrNull,
 	flag,
 	flagOrNull,
@@ -47,18 +46,38 @@ function businessAddress(raw: Raw): { city: string | null; address: string | nul
 	}
 }
 
+/**
+ * Users normalised from an answer without one of their counts (followers, following, posts), which
+ * `User` holds as 0 all the same: see `countsGiven`.
+ */
+const withoutCounts = new WeakSet<User>()
+
+/**
+ * Whether Instagram gave `user`'s follower, following and post counts (`normalizeUser`'s result):
+ * false when the answer lacked one, which the user holds as 0. A caller that stores counts (a
+ * watch) must not take such a 0 for Instagram's.
+ */
+export function countsGiven(user: User): boolean {
+	return !withoutCounts.has(user)
+}
+
 /** A full `User` from either upstream user shape. */
 export function normalizeUser(value: unknown): User {
 	const raw = asObject(value)
 	const business = businessAddress(raw)
-	return {
+	const counts = [
+		countOrNull(asObject(raw.edge_followed_by).count ?? raw.follower_count),
+		countOrNull(asObject(raw.edge_follow).count ?? raw.following_count),
+		countOrNull(asObject(raw.edge_owner_to_timeline_media).count ?? raw.media_count)
+	] as const
+	const user: User = {
 		...normalizeUserShort(raw),
 		profile_pic_url_hd: textOrNull(raw.profile_pic_url_hd ?? asObject(raw.hd_profile_pic_url_info).url),
 		biography: text(raw.biography),
 		external_url: textOrNull(raw.external_url),
-		follower_count: count(asObject(raw.edge_followed_by).count ?? raw.follower_count),
-		following_count: count(asObject(raw.edge_follow).count ?? raw.following_count),
-		media_count: count(asObject(raw.edge_owner_to_timeline_media).count ?? raw.media_count),
+		follower_count: counts[0] ?? 0,
+		following_count: counts[1] ?? 0,
+		media_count: counts[2] ?? 0,
 		is_business: flag(raw.is_business_account ?? raw.is_business),
 		is_professional_account: flagOrNull(raw.is_professional_account),
 		category: textOrNull(raw.category_name ?? raw.category ?? raw.account_category),
@@ -82,6 +101,8 @@ export function normalizeUser(value: unknown): User {
 		bio_links: bioLinks(raw.bio_links),
 		bio_entities: bioEntities(raw.biography_with_entities)
 	}
+	if (counts.includes(null)) withoutCounts.add(user)
+	return user
 }
 
 /**
