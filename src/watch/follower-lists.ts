@@ -4,7 +4,7 @@
  * (`watches.pending_job_id`). A list neither holds belongs to nothing: a run that replaces its list
  * and `watch remove` delete such lists of the account, so none is left in the store.
  */
-import { processAlive } from '../jobs/process-alive'
+import { runnerAlive } from '../jobs/process-alive'
 import type { Store } from '../store/db'
 import { runLive } from './run-lease'
 
@@ -104,14 +104,25 @@ export function lastFollowerJob(store: Store, watchId: number): number | null {
  */
 export function dropUnstoredLists(store: Store): number {
 	const pending = store.db
-		.query<{ id: number; runner_pid: number | null; watch: number; runner: string | null }, []>(
-			`SELECT jobs.id, jobs.runner_pid, watches.id AS watch, watches.runner
+		.query<
+			{
+				id: number
+				runner_pid: number | null
+				runner_started: string | null
+				watch: number
+				runner: string | null
+			},
+			[]
+		>(
+			`SELECT jobs.id, jobs.runner_pid, jobs.runner_started, watches.id AS watch, watches.runner
 			 FROM watches JOIN jobs ON jobs.id = watches.pending_job_id
 			 WHERE jobs.id NOT IN (SELECT follower_job_id FROM watch_snapshots WHERE follower_job_id IS NOT NULL)`
 		)
 		.all()
 		.filter(
-			(job) => (job.runner_pid === null || !processAlive(job.runner_pid)) && !runLive(job.watch, job.runner)
+			(job) =>
+				(job.runner_pid === null || !runnerAlive(job.runner_pid, job.runner_started)) &&
+				!runLive(job.watch, job.runner)
 		)
 	return store.transaction(() => {
 		for (const job of pending) {

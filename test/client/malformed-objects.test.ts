@@ -126,6 +126,13 @@ describe('a single-object endpoint answered with valid JSON but without its obje
 		const hashtag = await failure(under(['/tags/'], '{"status":"ok"}', () => ig.hashtags.getInfo('sunset')))
 		expect(hashtag.message).toContain('without its hashtag (name, id)')
 		expect(hashtag.message).toContain('GET /api/v1/tags/sunset/info/')
+		// Its name without its count: not a tag of 0 posts.
+		const uncounted = await failure(
+			under(['/tags/'], '{"name":"sunset","id":"17841563269074470","status":"ok"}', () =>
+				ig.hashtags.getInfo('sunset')
+			)
+		)
+		expect(uncounted.message).toContain('without its media count (media_count)')
 		const status = await failure(
 			under(['/friendships/show/'], '{"status":"ok"}', () => ig.friendships.getStatus(DEMO.luna.pk))
 		)
