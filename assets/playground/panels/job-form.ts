@@ -8,7 +8,10 @@ import { showToast } from '../components/toast'
 import { whileBusy } from '../lib/focus'
 import { JOB_KINDS, type JobKind, startJob } from '../lib/jobs'
 import { requireName } from './insights-common'
-import { NEXT_STEP } from './job-advice'
+import { startAdvice } from './job-advice'
+
+/** The largest limit `POST /api/jobs` takes: a whole number of at most 15 digits. */
+const MAX_LIMIT = 999_999_999_999_999
 
 const TARGETS: Record<JobKind, { label: string; placeholder: string }> = {
 	followers: { label: 'Username', placeholder: 'mega.travel' },
@@ -49,6 +52,8 @@ export function createJobForm(onStarted: (id: number) => Promise<void>): HTMLFor
 			name: 'limit',
 			type: 'number',
 			min: 1,
+			// The largest limit the API takes (15 digits): a larger one is refused here, before sending.
+			max: MAX_LIMIT,
 			inputmode: 'numeric',
 			placeholder: 'all',
 			'aria-describedby': 'job-limit-hint'
@@ -95,6 +100,8 @@ export function createJobForm(onStarted: (id: number) => Promise<void>): HTMLFor
 		h('div', { className: 'form-actions' }, startButton),
 		formError
 	)
+	// A start the browser refuses (a limit out of range) clears the last refusal: it is not this one's.
+	form.addEventListener('invalid', () => formError.replaceChildren(), true)
 	form.addEventListener('submit', (event) => {
 		event.preventDefault()
 		// One job per press: a double click, or Enter while the first start is on its way, starts no second job.
@@ -119,7 +126,7 @@ export function createJobForm(onStarted: (id: number) => Promise<void>): HTMLFor
 					),
 					h('p', {
 						className: 'error-text',
-						text: `${result.error ?? 'The job did not start.'} ${NEXT_STEP[result.code ?? ''] ?? ''}`.trim()
+						text: `${result.error ?? 'The job did not start.'} ${startAdvice(result.code, result.error)}`.trim()
 					})
 				)
 			)

@@ -20,9 +20,16 @@ const STATUS_TAGS: Record<Job['status'], string> = {
 	cancelled: 'tag'
 }
 
-/** Where a job of the other Instagram (demo or real) continues, since it does not here. */
+/**
+ * Whether a job of the other Instagram (demo or real) still has a way on, there: not done, and not
+ * failed for good (a missing or malformed target).
+ */
+const continuesElsewhere = (job: Job) => fromOtherMode(job.demo) && job.status !== 'done' && !needsNewJob(job)
+
+/** Where a job of the other Instagram (demo or real) comes from, and where it continues (not here). */
 function otherModeNote(job: Job): string {
 	const from = job.demo ? "demo mode's simulated Instagram" : 'Instagram'
+	if (!continuesElsewhere(job)) return `Collected from ${from}.`
 	const flag = job.demo ? 'with --demo' : 'without --demo'
 	const where =
 		job.source === 'cli'
@@ -33,11 +40,32 @@ function otherModeNote(job: Job): string {
 	return `Collected from ${from}: it continues only in ${where}, on this store.`
 }
 
+/**
+ * The figures' count and the bar's goal. A done job has its whole list: one that ended short of its
+ * goal (a limit above the list's length, or Instagram counting more than it lists) shows its count
+ * as the whole list, and a full bar, not a part of the goal.
+ */
+function progressOf(job: Job): { text: string; goal: number | null } {
+	const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
+	if (job.status === 'done' && (!goal || job.collected < goal)) {
+		const short = goal
+			? goal === job.limit
+				? `limit ${formatCount(goal)}`
+				: `Instagram counted ${formatCount(goal)}`
+			: null
+		const count = formatQuantity(job.collected, 'record')
+		return { text: short ? `${count} (the whole list; ${short})` : count, goal: Math.max(job.collected, 1) }
+	}
+	return goal
+		? { text: `${formatCount(job.collected)} / ${formatCount(goal)} records`, goal }
+		: { text: formatQuantity(job.collected, 'record'), goal: null }
+}
+
 /** One job's row: kept and updated in place as events arrive. */
 export interface JobRow {
 	element: HTMLElement
-	/** `budgetWaitMs`: the job waits this long for a request slot of the client's budget. */
-	update(job: Job, rate?: number, budgetWaitMs?: number): void
+	/** `waitMs`: the job waits this long (a request slot of the client's budget, or a waiting job's retry). */
+	update(job: Job, rate?: number, waitMs?: number): void
 	/** The job as the row shows it now. */
 	shown(): Job
 }
@@ -110,7 +138,7 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	)
 	let current = first
 	let lastRate: number | undefined
-	/** When the budget wait in progress ends (0: none); the note counts down to it each second. */
+	/** When the wait in progress ends (0: none); the note counts down to it each second. */
 	let waitUntil = 0
 	let waitTimer: ReturnType<typeof setInterval> | undefined
 	// Every button is built once and kept: an update only changes which are in the row, so a click
@@ -147,12 +175,15 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 	} as Record<'pause' | 'resume' | 'cancel' | 'delete' | (typeof FORMATS)[number], HTMLButtonElement>
 	function showNote(job: Job): void {
 		const left = waitUntil - Date.now()
+		// A job of the other Instagram that stopped says where it continues (it has no Resume here);
+		// one still running there says it when nothing else is to be said.
 		const text =
 			left > 0 && job.status === 'running'
 				? `Waiting ${Math.ceil(left / 1000)} s for the next request slot (the request budget keeps the account safe). Nothing to do: the job continues by itself.`
-				: fromOtherMode(job.demo) && !isActive(job)
+				: continuesElsewhere(job) && !isActive(job)
 					? otherModeNote(job)
-					: advice(job)
+					: (advice(job, waitUntil > 0 ? left : undefined) ??
+						(continuesElsewhere(job) ? otherModeNote(job) : null))
 		setText(note, text ?? '')
 		note.hidden = text === null
 		setAttr(note, 'class', `job-note${job.status === 'failed' ? ' job-note-error' : ''}`)
@@ -170,13 +201,16 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 			own || !isActive(job) ? buttons.delete : null
 		].filter((candidate) => candidate !== null)
 	}
-	function update(job: Job, rate?: number, budgetWaitMs?: number): void {
+	function update(job: Job, rate?: number, waitMs?: number): void {
 		current = job
-		if (rate !== undefined) lastRate = rate
-		// A wait lasts until it ends or the job's next event (a page, a status).
+		// A rate is this run's, shown while it runs: gone when the job waits or stops, until the
+		// next page after a resume measures the new run's.
+		lastRate = job.status === 'running' ? (rate ?? lastRate) : undefined
+		// A wait (for a budget slot, or a waiting job's retry) lasts until it ends or the job's next
+		// event (a page, a status); the note counts it down.
 		clearInterval(waitTimer)
 		waitTimer = undefined
-		waitUntil = budgetWaitMs && job.status === 'running' ? Date.now() + budgetWaitMs : 0
+		waitUntil = waitMs && (job.status === 'running' || job.status === 'waiting') ? Date.now() + waitMs : 0
 		if (waitUntil > 0)
 			waitTimer = setInterval(() => {
 				if (waitUntil <= Date.now()) clearInterval(waitTimer)
@@ -195,23 +229,15 @@ export function buildJobRow(first: Job, handlers: RowHandlers): JobRow {
 		)
 		setAttr(status, 'class', STATUS_TAGS[job.status])
 		setText(status, job.status)
-		const goal = job.limit !== null && (job.total === null || job.limit < job.total) ? job.limit : job.total
-		if (goal && goal > 0) {
-			bar.max = goal
-			bar.value = Math.min(job.collected, goal)
-		} else if (job.status === 'done') {
-			bar.max = 1
-			bar.value = 1
+		const progress = progressOf(job)
+		if (progress.goal && progress.goal > 0) {
+			bar.max = progress.goal
+			bar.value = job.status === 'done' ? progress.goal : Math.min(job.collected, progress.goal)
 		} else bar.removeAttribute('value')
 		element.dataset.pages = String(job.pages)
 		element.dataset.status = job.status
-		const parts = [
-			goal
-				? `${formatCount(job.collected)} / ${formatCount(goal)} records`
-				: formatQuantity(job.collected, 'record'),
-			formatQuantity(job.pages, 'page')
-		]
-		if (isActive(job) && lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
+		const parts = [progress.text, formatQuantity(job.pages, 'page')]
+		if (lastRate) parts.push(`${formatCount(Math.round(lastRate))}/s`)
 		parts.push(`updated ${formatTime(job.updated_at)}`)
 		setText(figures, parts.join(' · '))
 		showNote(job)

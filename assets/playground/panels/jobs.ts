@@ -15,6 +15,7 @@ import { focusFirst, keysOf, neighbourKey, panelHeading } from '../lib/focus'
 import { formatCount } from '../lib/format'
 import { followJob, isActive, type Job, type JobEvent, takeJobToFocus } from '../lib/jobs'
 import { type Panel, panelFrame } from '../lib/panel'
+import { jobStoppedOnSession } from '../lib/session-signals'
 import { onStatus } from '../lib/state'
 import { advice } from './job-advice'
 import { createJobForm } from './job-form'
@@ -107,16 +108,18 @@ export function createJobsPanel(): Panel {
 	const handlers: RowHandlers = { act, remove }
 
 	/** Shows a job's state: updates its row (creating it), and follows its events while it is active. */
-	function show(job: Job, rate?: number, budgetWaitMs?: number): void {
+	function show(job: Job, rate?: number, waitMs?: number): void {
 		let row = rows.get(job.id)
 		const before = row?.shown().status
 		if (before !== undefined && before !== job.status) announce(statusNews(job))
+		// Paused on a refused session: the badge and banner follow at once, not at the next status poll.
+		jobStoppedOnSession(job)
 		if (!row) {
 			row = buildJobRow(job, handlers)
 			rows.set(job.id, row)
 			list.querySelector('.result-empty')?.remove()
 			list.prepend(row.element)
-		} else row.update(job, rate, budgetWaitMs)
+		} else row.update(job, rate, waitMs)
 		if (isActive(job) && visible) follow(job.id)
 	}
 

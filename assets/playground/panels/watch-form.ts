@@ -14,7 +14,7 @@ import { whileBusy } from '../lib/focus'
 import { field, requireName, textInput } from './insights-common'
 import type { Watch } from './watch-model'
 
-/** Builds the add form; `onAdded` runs with the new watch's id after the server stored it. */
+/** Builds the add form; `onAdded` runs with the new watch's id once the server stored it (resolved: shown). */
 export function createWatchForm(onAdded: (id: number) => Promise<void>): HTMLFormElement {
 	const target = requireName(textInput('target', '', 'luna.explorer or #sunset'))
 	const every = h(
@@ -50,7 +50,8 @@ export function createWatchForm(onAdded: (id: number) => Promise<void>): HTMLFor
 	)
 	form.addEventListener('submit', (event) => {
 		event.preventDefault()
-		// One watch per press: a double click does not add it twice (the second would be refused).
+		// One watch per press: a double click does not add it twice (the second would be refused). Busy
+		// until the watch is stored and listed, not through its first run (watch.ts runs it meanwhile).
 		whileBusy(addButton, add)
 	})
 

@@ -1,23 +1,29 @@
 /**
  * Watch: watched accounts and hashtags (`/api/watches`). Add one (watch-form.ts), run it now,
- * delete it; for the selected watch its growth and the diff between two snapshots
- * (watch-detail.ts). In demo mode a button moves the simulated world a day forward, so the next
- * run has something to show.
+ * delete it; each row says whether its watch runs or waits its turn (watch-row.ts); for the
+ * selected watch its growth and the diff between two snapshots (watch-detail.ts). In demo mode a
+ * button moves the simulated world a day forward, so the next run has something to show.
  */
 
 import { h, replaceChildren } from '../../common/dom'
 import { confirmAction } from '../components/dialogs'
 import { errorBox } from '../components/error-box'
 import { showToast } from '../components/toast'
-import { apiGet, apiRequest } from '../lib/api'
+import { type ApiResult, apiGet, apiRequest } from '../lib/api'
 import { focusFirst, keysOf, neighbourKey, panelHeading } from '../lib/focus'
 import { formatTime } from '../lib/format'
 import { type Panel, panelFrame } from '../lib/panel'
-import { fromOtherMode, getStatus, onStatus } from '../lib/state'
+import { getStatus, onStatus } from '../lib/state'
 import { simpleTable } from './insights-common'
 import { showWatchDetail } from './watch-detail'
 import { createWatchForm } from './watch-form'
 import { type Snapshot, snapshotCount, type Watch, watchLabel } from './watch-model'
+import { type RunState, type WatchRowContext, watchRow } from './watch-row'
+
+/** How often the open panel looks at the watches again while one runs, to show its state and its end. */
+const LOOK_WHILE_RUNNING_MS = 2000
+/** How often it looks otherwise, to show runs it did not start (a due one, another tab's). */
+const LOOK_EVERY_MS = 10_000
 
 /** Builds the Watch panel. */
 export function createWatchPanel(): Panel {
@@ -51,35 +57,68 @@ export function createWatchPanel(): Panel {
 		}
 	})
 
-	/** Watches with a run on its way: "Run now" waits for it, so a double click takes one snapshot. */
+	/**
+	 * Runs the panel asked for that are still on their way, in the order asked: the server runs
+	 * watches one at a time, so the first runs and the others wait their turn. "Run now" waits for
+	 * the watch's run, so a double click takes one snapshot.
+	 */
 	const runsInFlight = new Set<number>()
+	/** Watches this panel is deleting: a run of one that ends for that is no failure (the delete says it). */
+	const removing = new Set<number>()
+	/** The watches as last listed, by id. */
+	let known = new Map<number, Watch>()
+	let visible = false
+
+	/**
+	 * Where a watch's run stands. The API's `running` covers a run in progress and one waiting for its
+	 * turn alike: the panel tells them apart for its own runs only (by their order); a run it did not
+	 * ask for (a due one, another tab's) shows as running.
+	 */
+	function runState(watch: Watch): RunState {
+		const index = [...runsInFlight].indexOf(watch.id)
+		if (index > 0) return 'queued'
+		return index === 0 || watch.running ? 'running' : null
+	}
 
 	/** A watch's name button in the table (its first control: it selects the watch). */
 	const nameButton = (id: number | string | null) =>
 		list.querySelector<HTMLElement>(`[data-watch="${id}"][data-act="select"]`)
 
-	// An added watch is selected and its name takes the focus (lib/focus.ts), kept through its first run's redraws.
+	// An added watch is selected and its name takes the focus (lib/focus.ts), kept through its first
+	// run's redraws. The form is free again once the watch is stored: the first run goes on in the
+	// background, its state in the table.
 	const form = createWatchForm(async (id) => {
 		selected = id
 		await refresh(() => focusFirst(nameButton(id)))
-		await run(id)
+		void run(id)
 	})
 
 	async function run(id: number): Promise<void> {
 		if (runsInFlight.has(id)) return
 		runsInFlight.add(id)
+		let answer: ApiResult<Snapshot>
+		let watch: Watch | undefined
 		try {
+			const asked = apiRequest<Snapshot>('POST', `/api/watches/${id}/run`)
+			// Drawn at once as running (or queued): the table is looked at again until the run ends.
 			await refresh()
-			const answer = await apiRequest<Snapshot>('POST', `/api/watches/${id}/run`)
-			if (answer.ok && answer.envelope) showToast(answer.envelope.message ?? 'Done', 'success')
-			else showToast(`Run failed: ${answer.error} (${answer.code})`, 'error')
+			watch = known.get(id)
+			answer = await asked
 		} finally {
 			runsInFlight.delete(id)
 		}
 		await refresh()
+		const removed = removing.delete(id)
+		if (answer.ok && answer.envelope) showToast(answer.envelope.message ?? 'Done', 'success')
+		// Deleted during its run: this panel's delete says so itself; a delete from elsewhere is told here.
+		else if (removed) return
+		else if (!known.has(id) && watch)
+			showToast(`${watchLabel(watch)} was deleted during its run: no snapshot was stored.`, 'info')
+		else showToast(`Run failed: ${answer.error} (${answer.code})`, 'error')
 	}
 
 	async function remove(watch: Watch): Promise<void> {
+		const label = watchLabel(watch)
 		const snapshots = snapshotCount(watch.snapshots)
 		// Only an account watch with "follower list" stores lists.
 		const lists = watch.kind === 'account' && watch.followers
@@ -91,7 +130,7 @@ export function createWatchPanel(): Panel {
 					? `${snapshots} and ${one ? 'its follower list' : 'their follower lists'} are`
 					: `${snapshots} ${one ? 'is' : 'are'}`
 		const confirmed = await confirmAction({
-			title: `Delete the watch of ${watchLabel(watch)}?`,
+			title: `Delete the watch of ${label}?`,
 			message: `${what ? `Its ${what} deleted too.` : 'It has no snapshots yet.'} This cannot be undone.`,
 			confirmLabel: 'Delete',
 			danger: true
@@ -99,8 +138,17 @@ export function createWatchPanel(): Panel {
 		if (!confirmed) return
 		// Deleted, its focus goes to the watch that takes its place, or to the heading (lib/focus.ts).
 		const next = neighbourKey(keysOf(list, '[data-act="select"]', 'watch'), String(watch.id))
+		const running = runState(known.get(watch.id) ?? watch) !== null
+		removing.add(watch.id)
 		const answer = await apiRequest('DELETE', `/api/watches/${watch.id}`)
-		if (!answer.ok) showToast(`Could not delete: ${answer.error}`, 'error')
+		// Kept while the panel's own run of it is on its way: that run's end is the delete's doing.
+		if (!answer.ok || !runsInFlight.has(watch.id)) removing.delete(watch.id)
+		if (answer.ok)
+			showToast(
+				`Deleted the watch of ${label}${running ? ' during its run, which stores no snapshot' : ''}.`,
+				'success'
+			)
+		else showToast(`Could not delete: ${answer.error}`, 'error')
 		if (selected === watch.id && answer.ok) selected = null
 		await refresh(() => {
 			if (answer.ok) focusFirst(nameButton(next), panelHeading('watch'))
@@ -117,85 +165,70 @@ export function createWatchPanel(): Panel {
 		else showToast(`Could not move demo time: ${answer.error}`, 'error')
 	}
 
-	function watchRow(watch: Watch): HTMLElement[] {
-		const label = watchLabel(watch)
-		// A watch of the other Instagram (demo or real) is shown, never run here.
-		const elsewhere = fromOtherMode(watch.demo)
-		const status = elsewhere
-			? watch.demo
-				? 'demo data: runs in smkit playground --demo'
-				: 'Instagram data: runs in a playground without --demo'
-			: watch.running
-				? 'running…'
-				: watch.last_status === 'failed'
-					? `failed: ${watch.last_error ?? ''}`
-					: (watch.last_status ?? 'not run yet')
-		return [
-			// A long name is cut short with an ellipsis (styles/insights.css); its title holds it whole.
-			h('button', {
-				className: 'link-button watch-name',
-				text: label,
-				dataset: { watch: String(watch.id), act: 'select' },
-				attrs: { type: 'button', title: label, 'aria-pressed': String(selected === watch.id) },
-				on: {
-					click: () => {
-						selected = watch.id
-						void refresh().then((shown) => {
-							if (shown?.id === watch.id) announce(`${label} selected: ${snapshotCount(shown.snapshots)}.`)
-						})
-					}
-				}
-			}),
-			h('span', { text: `every ${watch.every}${watch.followers ? ', follower list' : ''}` }),
-			h('span', { text: snapshotCount(watch.snapshots) }),
-			h('span', { className: watch.last_status === 'failed' ? 'tag tag-error' : '', text: status }),
-			h('span', { text: `next ${formatTime(watch.next_run_at)}` }),
-			h(
-				'span',
-				{ className: 'row-actions' },
-				elsewhere
-					? null
-					: h('button', {
-							className: 'button button-small',
-							text: 'Run now',
-							dataset: { watch: String(watch.id), act: 'run' },
-							// Not `disabled`: a disabled button cannot keep the focus across the redraws of a run.
-							attrs: {
-								type: 'button',
-								'aria-label': `Run ${label} now`,
-								'aria-disabled': String(runsInFlight.has(watch.id))
-							},
-							on: { click: () => void run(watch.id) }
-						}),
-				h('button', {
-					className: 'button button-small button-danger',
-					text: 'Delete',
-					dataset: { watch: String(watch.id), act: 'delete' },
-					attrs: { type: 'button', 'aria-label': `Delete ${label}` },
-					on: { click: () => void remove(watch) }
-				})
-			)
-		]
+	const rowContext = (): WatchRowContext => ({
+		selected,
+		runState,
+		asked: (id) => runsInFlight.has(id),
+		select(watch) {
+			selected = watch.id
+			void refresh().then((shown) => {
+				if (shown?.id === watch.id)
+					announce(`${watchLabel(watch)} selected: ${snapshotCount(shown.snapshots)}.`)
+			})
+		},
+		run: (watch) => void run(watch.id),
+		remove: (watch) => void remove(watch)
+	})
+
+	/** Refreshes started so far: a quiet look answered after a later refresh started is stale. */
+	let started = 0
+	/** What the table and the detail show now (a quiet look leaves them as they are when unchanged). */
+	let drawn = ''
+	let detailShows = ''
+	/** While the panel is open the list is looked at again now and then, every few seconds while a watch runs. */
+	let looking: ReturnType<typeof setTimeout> | undefined
+
+	function lookAgain(watches: Watch[]): void {
+		clearTimeout(looking)
+		looking = undefined
+		if (!visible) return
+		const running = runsInFlight.size > 0 || watches.some((watch) => watch.running)
+		looking = setTimeout(() => void refresh(undefined, true), running ? LOOK_WHILE_RUNNING_MS : LOOK_EVERY_MS)
 	}
 
 	/**
 	 * Lists the watches again; `placeFocus` runs once the table is drawn, before the detail loads.
-	 * Resolves to the selected watch whose detail is shown (undefined when none is).
+	 * Resolves to the selected watch whose detail is shown (undefined when none is). `quiet` (the
+	 * periodic look) is a poll (lib/api.ts), keeps the list when it fails, and redraws only what
+	 * changed.
 	 */
-	async function refresh(placeFocus?: () => void): Promise<Watch | undefined> {
+	async function refresh(placeFocus?: () => void, quiet = false): Promise<Watch | undefined> {
+		const number = ++started
 		showDemo()
-		const answer = await apiGet<Watch[]>('/api/watches')
+		const answer = await apiGet<Watch[]>('/api/watches', { poll: quiet })
+		if (quiet && number !== started) return undefined
 		if (!answer.ok || !answer.envelope) {
+			if (quiet) {
+				lookAgain([...known.values()])
+				return undefined
+			}
 			replaceChildren(list, errorBox(answer.code, answer.error))
+			drawn = ''
 			return undefined
 		}
 		const watches = answer.envelope.data
+		known = new Map(watches.map((watch) => [watch.id, watch]))
+		lookAgain(watches)
+		const state = JSON.stringify([watches, [...runsInFlight], selected])
+		if (quiet && state === drawn) return undefined
+		drawn = state
 		if (watches.length === 0) {
 			replaceChildren(
 				list,
 				h('p', { className: 'result-empty', text: 'No watches yet: add an account or a #hashtag above.' })
 			)
 			replaceChildren(detail)
+			detailShows = ''
 			placeFocus?.()
 			return undefined
 		}
@@ -207,18 +240,23 @@ export function createWatchPanel(): Panel {
 			focused instanceof HTMLElement && list.contains(focused) && focused.dataset.watch
 				? `[data-watch="${focused.dataset.watch}"][data-act="${focused.dataset.act}"]`
 				: null
+		const context = rowContext()
 		replaceChildren(
 			list,
 			simpleTable(
 				// On a phone each watch becomes a small card (as History rows do), its buttons in view.
 				'watch-table stacked-table',
 				['Watch', 'Interval', 'Snapshots', 'Last run', 'Next run', 'Actions'],
-				watches.map(watchRow)
+				watches.map((watch) => watchRow(watch, context))
 			)
 		)
 		if (refocus) list.querySelector<HTMLElement>(refocus)?.focus()
 		placeFocus?.()
 		const shown = watches.find((watch) => watch.id === selected) as Watch
+		// A quiet look loads the detail again only when the selected watch has a new snapshot or run.
+		const shows = `${shown.id} ${shown.snapshots} ${shown.last_run_at}`
+		if (quiet && shows === detailShows) return shown
+		detailShows = shows
 		await showWatchDetail(shown, detail, announce)
 		return shown
 	}
@@ -243,5 +281,17 @@ export function createWatchPanel(): Panel {
 		detail,
 		statusLine
 	)
-	return { id: 'watch', title: 'Watch', element, show: () => void refresh() }
+	return {
+		id: 'watch',
+		title: 'Watch',
+		element,
+		show() {
+			visible = true
+			void refresh()
+		},
+		hide() {
+			visible = false
+			clearTimeout(looking)
+		}
+	}
 }
