@@ -78,6 +78,21 @@ const cases: ObjectCase[] = [
 	},
 	{ name: 'notifications.getCounts', paths: ['/news/inbox/'], call: (ig) => ig.notifications.getCounts() },
 	{
+		name: 'account.getAccountInfo',
+		paths: ['/account_information_settings/'],
+		call: (ig) => ig.account.getAccountInfo()
+	},
+	{
+		name: 'account.getPrivacySettings',
+		paths: ['/privacy_and_security_info/'],
+		call: (ig) => ig.account.getPrivacySettings()
+	},
+	{
+		name: 'account.getLoginActivity',
+		paths: ['/login_activity/'],
+		call: (ig) => ig.account.getLoginActivity()
+	},
+	{
 		name: 'public.getProfile (every anonymous strategy)',
 		paths: ['/web_profile_info/', '/graphql/query', '/luna\\.explorer/'],
 		call: (ig) => ig.public.getProfile(DEMO.luna.username)
@@ -139,6 +154,26 @@ describe('a single-object endpoint answered with valid JSON but without its obje
 		expect(status.message).toContain(
 			`without its friendship flags (following) (HTTP 200 from GET /api/v1/friendships/show/${DEMO.luna.pk}/)`
 		)
+		// A user without its name is no user: not a profile of an empty name and zero followers.
+		const partial = await failure(
+			under(['/web_profile_info/'], '{"data":{"user":{"id":"1000000002"}},"status":"ok"}', () =>
+				ig.users.getByUsername('luna.explorer')
+			)
+		)
+		expect(partial.message).toBe(
+			'Instagram answered the profile of @luna.explorer without its username (GET /api/v1/users/web_profile_info/)'
+		)
+		const partialInfo = await failure(
+			under(['/graphql/query', '/users/\\d+/info/'], '{"user":{"pk":"1000000002"},"status":"ok"}', () =>
+				ig.users.getById(DEMO.luna.pk)
+			)
+		)
+		expect(partialInfo.message).toContain('without its username')
+		// A read sent as POST (the activity inbox) is no write: no warning that it may have been done.
+		const counts = await failure(
+			under(['/news/inbox/'], '{"status":"ok"}', () => ig.notifications.getCounts())
+		)
+		expect(counts.message).not.toContain('may have been done')
 		// A write so answered may have been done: say so, or a comment goes twice.
 		const comment = await failure(
 			under(['/web/comments/'], '{"status":"ok"}', () => ig.media.comment(post, 'Nice one'))

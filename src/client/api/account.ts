@@ -6,12 +6,14 @@ import { normalizeUser, normalizeUserShort } from '../normalize/user'
 import { asArray, asObject, type Raw, text } from '../normalize/values'
 import { type ListOptions, type Page, paginate } from '../pagination'
 import type { RawObject, User, UserShort } from '../types'
-import { ApiGroup, call, isFatal, type RequestOptions } from './base'
-import { userInfo } from './users'
+import { ApiGroup, call, isFatal, malformedAnswer, type RequestOptions } from './base'
+import { profileUser, userInfo } from './users'
 
 /** An upstream object without the `status` marker every Instagram answer carries. */
-function withoutStatus(body: Raw): RawObject {
+function withoutStatus(body: Raw, endpoint: string): RawObject {
 	const { status: _status, ...rest } = body
+	// Nothing but the marker (`{"status":"ok"}`): not the settings asked for, nor settings all empty.
+	if (Object.keys(rest).length === 0) throw malformedAnswer(endpoint, 'any settings')
 	return rest
 }
 
@@ -32,7 +34,9 @@ export class Account extends ApiGroup {
 				category: 'get_profile',
 				signal: options.signal
 			})
-			return normalizeUser(body.user)
+			return normalizeUser(
+				profileUser(asObject(body.user), 'the current user', 'GET /api/v1/accounts/current_user/')
+			)
 		} catch (error) {
 			if (isFatal(error)) throw error
 			first = error
@@ -43,7 +47,10 @@ export class Account extends ApiGroup {
 		} catch (error) {
 			if (isFatal(error)) throw error
 		}
-		const settings = await this.getAccountInfo(options)
+		const settings = await this.getAccountInfo(options).catch((error: unknown) => {
+			if (isFatal(error)) throw error
+			throw first
+		})
 		const user = asObject(settings.user ?? settings)
 		if (user.username) return normalizeUser({ pk: viewer, ...user })
 		// The settings name no account either: the current user endpoint's error is the telling one.
@@ -56,7 +63,8 @@ export class Account extends ApiGroup {
 			await call(this.client, '/api/v1/accounts/account_information_settings/', {
 				category: 'get_default',
 				signal: options.signal
-			})
+			}),
+			'GET /api/v1/accounts/account_information_settings/'
 		)
 	}
 
@@ -101,7 +109,8 @@ export class Account extends ApiGroup {
 			await call(this.client, '/api/v1/session/login_activity/', {
 				category: 'get_default',
 				signal: options.signal
-			})
+			}),
+			'GET /api/v1/session/login_activity/'
 		)
 	}
 
@@ -111,7 +120,8 @@ export class Account extends ApiGroup {
 			await call(this.client, '/api/v1/accounts/privacy_and_security_info/', {
 				category: 'get_default',
 				signal: options.signal
-			})
+			}),
+			'GET /api/v1/accounts/privacy_and_security_info/'
 		)
 	}
 }

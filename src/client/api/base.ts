@@ -101,16 +101,16 @@ export function holdsObject(body: Raw, holds: string): boolean {
 /**
  * A 200 without what the endpoint answers with (`{"status":"ok"}`, `null`, `""`), `missing`: the same
  * `upstream_error` as a body that is not JSON (a job asks again; the API answers 502), never an empty
- * page (it would end a walk), a not_found or a record of defaults. A POST so answered may have
- * been carried out: the message says to look before sending it again.
+ * page (it would end a walk), a not_found or a record of defaults. A `write` (a POST that is not a
+ * read sent as POST) so answered may have been carried out: the message says to look first.
  */
-export function malformedAnswer(endpoint: string, missing: string): IgApiError {
-	const write = endpoint.startsWith('POST ')
+export function malformedAnswer(endpoint: string, missing: string, write = false): IgApiError {
+	const warning = write
 		? ': the action may have been done, look before sending it again (a comment or message would be sent twice)'
 		: ''
 	return new IgApiError(
 		'upstream_error',
-		`Instagram: malformed answer, without ${missing} (HTTP 200 from ${endpoint})${write}`,
+		`Instagram: malformed answer, without ${missing} (HTTP 200 from ${endpoint})${warning}`,
 		{ upstreamStatus: 200, body: '', endpoint }
 	)
 }
@@ -126,10 +126,16 @@ export function requireList(body: Raw, list: string, endpoint: string): void {
 }
 
 /** Throws `malformedAnswer` unless `body` holds `spec.list` (`hasList`) and `spec.holds` (`holdsObject`). */
-function requireShape(body: Raw, spec: Pick<CallSpec, 'list' | 'holds'>, endpoint: string): void {
+function requireShape(
+	body: Raw,
+	spec: Pick<CallSpec, 'list' | 'holds' | 'method' | 'idempotent'>,
+	endpoint: string
+): void {
 	if (spec.list) requireList(body, spec.list, endpoint)
-	if (spec.holds && !holdsObject(body, spec.holds))
-		throw malformedAnswer(endpoint, `its object (${spec.holds.replaceAll('?', '')})`)
+	if (spec.holds && !holdsObject(body, spec.holds)) {
+		const write = spec.method === 'POST' && spec.idempotent !== true
+		throw malformedAnswer(endpoint, `its object (${spec.holds.replaceAll('?', '')})`, write)
+	}
 }
 
 /**

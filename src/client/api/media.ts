@@ -191,7 +191,7 @@ export class Media extends ApiGroup {
 		// The web endpoint answers `{id, text, from, created_time}`; the app endpoint `{comment: {...}}`.
 		// An answer with neither is malformed (upstream_error), not a comment made of defaults.
 		if (!holdsObject(body, 'comment') && !body.id)
-			throw malformedAnswer(`POST /api/v1/web/comments/${pk}/add/`, 'its comment (id, comment)')
+			throw malformedAnswer(`POST /api/v1/web/comments/${pk}/add/`, 'its comment (id, comment)', true)
 		const raw = asObject(body.comment ?? body)
 		return normalizeComment({
 			...raw,

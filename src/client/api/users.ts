@@ -26,12 +26,19 @@ import {
 export const PROFILE_QUERY_HASH = 'c9100bf9110dd6361671f113dd02e7d6'
 
 /**
- * A profile answer's user, which must carry its id: every other call addresses a user by it, and a
- * profile without one is an answer Instagram did not mean (`upstream_error`), not a user.
+ * A profile answer's user, which must carry its id and its username: every other call addresses a
+ * user by its id, and a profile without them is an answer Instagram did not mean (`upstream_error`),
+ * not a user of an empty name and zero followers.
  */
-function withId(user: Raw, what: string, endpoint: string): Raw {
-	if (toId(user.pk ?? user.pk_id ?? user.id ?? user.user_id) !== '') return user
-	throw new IgApiError('upstream_error', `Instagram answered ${what} without its id (${endpoint})`, {
+export function profileUser(user: Raw, what: string, endpoint: string): Raw {
+	const missing =
+		toId(user.pk ?? user.pk_id ?? user.id ?? user.user_id) === ''
+			? 'id'
+			: typeof user.username !== 'string' || user.username === ''
+				? 'username'
+				: null
+	if (missing === null) return user
+	throw new IgApiError('upstream_error', `Instagram answered ${what} without its ${missing} (${endpoint})`, {
 		upstreamStatus: 200,
 		endpoint
 	})
@@ -50,7 +57,7 @@ export async function webProfileInfo(client: ClientContext, username: string, si
 	})
 	const user = asObject(body.data).user
 	if (!user) throw notFound(`User @${username}`, 'GET /api/v1/users/web_profile_info/')
-	return withId(asObject(user), `the profile of @${username}`, 'GET /api/v1/users/web_profile_info/')
+	return profileUser(asObject(user), `the profile of @${username}`, 'GET /api/v1/users/web_profile_info/')
 }
 
 /** `/users/{pk}/info/`: the raw `user` (not_found when null, upstream_error when missing). */
@@ -62,7 +69,7 @@ export async function userInfo(client: ClientContext, userPk: string, signal?: A
 		signal
 	})
 	if (!body.user) throw notFound(`User ${userPk}`, 'GET /api/v1/users/{pk}/info/')
-	return withId(asObject(body.user), `the profile of user ${userPk}`, 'GET /api/v1/users/{pk}/info/')
+	return profileUser(asObject(body.user), `the profile of user ${userPk}`, 'GET /api/v1/users/{pk}/info/')
 }
 
 /** User lookups. */
