@@ -86,6 +86,8 @@ export class WatchScheduler {
 	readonly #controller = new AbortController()
 	readonly #inFlight = new Map<number, Promise<Snapshot | undefined>>()
 	#chain: Promise<unknown> = Promise.resolve()
+	/** The watch whose run goes on here now (runs go one at a time), if any. */
+	#active: number | undefined
 	#timer: ReturnType<typeof setInterval> | undefined
 	#checking = false
 
@@ -139,6 +141,11 @@ export class WatchScheduler {
 		return this.#inFlight.has(id) || this.watches.leases.heldElsewhere(id)
 	}
 
+	/** True while the watch waits here for its turn: another watch's run goes on first. */
+	isQueued(id: number): boolean {
+		return this.#inFlight.has(id) && this.#active !== id && !this.watches.leases.heldElsewhere(id)
+	}
+
 	/**
 	 * Runs the watch now (after any run in progress); a second call while it runs joins the first.
 	 * While another process on the store runs it, waits for that run and answers its snapshot.
@@ -166,8 +173,18 @@ export class WatchScheduler {
 		return settled
 	}
 
-	/** The run itself, holding the watch's lease (run-lease.ts) so no other process runs it meanwhile. */
+	/** The watch's turn: it is the active one here (no longer queued) while `#claimed` runs it. */
 	async #exclusive(id: number, signal: AbortSignal, dueAt?: Date): Promise<Snapshot | undefined> {
+		this.#active = id
+		try {
+			return await this.#claimed(id, signal, dueAt)
+		} finally {
+			this.#active = undefined
+		}
+	}
+
+	/** The run itself, holding the watch's lease (run-lease.ts) so no other process runs it meanwhile. */
+	async #claimed(id: number, signal: AbortSignal, dueAt?: Date): Promise<Snapshot | undefined> {
 		const { leases } = this.watches
 		let lastBefore: number | undefined
 		while (!leases.claim(id)) {

@@ -278,3 +278,31 @@ describe('hashtag watch', () => {
 		expectNoLeaks(harness)
 	})
 })
+
+describe('running and queued', () => {
+	it('a watch waiting behind another watch run is running and queued; the one running is not queued', async () => {
+		const slow = (await expectOk(await post('/api/watches', { hashtag: 'coffee', every: '1h' }))).data
+		const next = (await expectOk(await post('/api/watches', { hashtag: 'travel', every: '1h' }))).data
+		harness.simulator.faults.set({ kind: 'latency', latencyMs: 1500, pathPattern: 'tags/coffee' })
+		try {
+			const runs = [post(`/api/watches/${slow.id}/run`), post(`/api/watches/${next.id}/run`)]
+			await Bun.sleep(300)
+			const listed = (await expectOk(await harness.get('/api/watches'))).data as {
+				id: number
+				running: boolean
+				queued: boolean
+			}[]
+			expect(listed.find((watch) => watch.id === slow.id)).toMatchObject({ running: true, queued: false })
+			expect(listed.find((watch) => watch.id === next.id)).toMatchObject({ running: true, queued: true })
+			for (const run of runs) await expectOk(await run)
+			const after = (await expectOk(await harness.get('/api/watches'))).data as {
+				id: number
+				queued: boolean
+			}[]
+			for (const id of [slow.id, next.id])
+				expect(after.find((watch) => watch.id === id)).toMatchObject({ running: false, queued: false })
+		} finally {
+			harness.simulator.faults.clear()
+		}
+	})
+})

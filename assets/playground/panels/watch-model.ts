@@ -19,6 +19,8 @@ export interface Watch {
 	last_error: string | null
 	snapshots: number
 	running: boolean
+	/** Waiting for its turn behind another watch's run (the server runs one at a time). */
+	queued: boolean
 }
 
 export interface Snapshot {

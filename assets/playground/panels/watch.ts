@@ -70,14 +70,12 @@ export function createWatchPanel(): Panel {
 	let visible = false
 
 	/**
-	 * Where a watch's run stands. The API's `running` covers a run in progress and one waiting for its
-	 * turn alike: the panel tells them apart for its own runs only (by their order); a run it did not
-	 * ask for (a due one, another tab's) shows as running.
+	 * Where a watch's run stands, as the API last said (`queued`: waiting behind another watch's run),
+	 * and running from the moment this panel asks for a run until the list says otherwise.
 	 */
 	function runState(watch: Watch): RunState {
-		const index = [...runsInFlight].indexOf(watch.id)
-		if (index > 0) return 'queued'
-		return index === 0 || watch.running ? 'running' : null
+		if (watch.running && watch.queued) return 'queued'
+		return runsInFlight.has(watch.id) || watch.running ? 'running' : null
 	}
 
 	/** A watch's name button in the table (its first control: it selects the watch). */

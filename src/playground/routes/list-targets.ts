@@ -22,6 +22,7 @@ import { plural } from './list'
 import { NameParams, requireList, unknownList } from './lists'
 import { DecimalInteger, objectBody, singleQuery } from './params'
 import { WatchSchema } from './watch-schemas'
+import { shownWatch } from './watches'
 
 /** Members looked up at once when a list is watched. */
 const LOOKUPS_AT_ONCE = 4
@@ -91,7 +92,7 @@ export const listTargetRoutes = (context: PlaygroundContext) => {
 						else throw error
 					}
 				}
-				const shown = (watch: Watch) => ({ ...watch, running: context.watches.isRunning(watch.id) })
+				const shown = (watch: Watch) => shownWatch(context.watches, watch)
 				const unknown = notFound.length
 					? `, ${notFound.length} not on Instagram (${notFound.map((user) => `@${user}`).join(', ')}), not watched`
 					: ''

@@ -33,6 +33,10 @@ export const WatchSchema = t.Object({
 	running: t.Boolean({
 		description: 'A run is in progress or waiting for its turn, here or in another process on the same store'
 	}),
+	queued: t.Boolean({
+		description:
+			"The run waits for its turn: this playground runs one watch at a time, and another's run goes on first"
+	}),
 	created_at: t.String({ format: 'date-time' })
 })
 

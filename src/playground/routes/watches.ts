@@ -19,10 +19,11 @@ import { documented } from './docs'
 import { objectBody, singleQuery } from './params'
 import { CreateBody, DiffSchema, SnapshotSchema, snapshotId, WatchParams, WatchSchema } from './watch-schemas'
 
-/** The watch with whether it runs now. */
-const shown = (scheduler: WatchScheduler, watch: Watch) => ({
+/** The watch with whether it runs now, or waits for its turn. */
+export const shownWatch = (scheduler: WatchScheduler, watch: Watch) => ({
 	...watch,
-	running: scheduler.isRunning(watch.id)
+	running: scheduler.isRunning(watch.id),
+	queued: scheduler.isQueued(watch.id)
 })
 
 const label = (watch: Watch) => (watch.kind === 'hashtag' ? `#${watch.target}` : `@${watch.target}`)
@@ -80,7 +81,7 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 						body.check === false ? undefined : await checkWatchTarget(ig, spec, "add it with 'check': false")
 					const watch = scheduler.watches.create(spec)
 					const message = `Watching ${label(watch)} every ${watch.every}`
-					return ok(shown(scheduler, watch), warning ? `${message}. ${warning}` : message)
+					return ok(shownWatch(scheduler, watch), warning ? `${message}. ${warning}` : message)
 				} catch (error) {
 					if (error instanceof WatchExistsError)
 						throw new HttpError('bad_request', error.messageFor(scheduler.watches.demo))
@@ -97,7 +98,7 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 			() => {
 				const watches = scheduler.watches.list()
 				return ok(
-					watches.map((watch) => shown(scheduler, watch)),
+					watches.map((watch) => shownWatch(scheduler, watch)),
 					`Watches: ${watches.length}`
 				)
 			},
@@ -107,7 +108,7 @@ export const watchesRoutes = ({ watches: scheduler, ig }: PlaygroundContext) =>
 			'/watches/:id',
 			({ params: { id } }) => {
 				const watch = requireWatch(scheduler, id)
-				return ok(shown(scheduler, watch), `Watch ${id}: ${label(watch)}`)
+				return ok(shownWatch(scheduler, watch), `Watch ${id}: ${label(watch)}`)
 			},
 			{ params: WatchParams, ...documented('Watches', 'One watch', WatchSchema, { errors: ['not_found'] }) }
 		)
