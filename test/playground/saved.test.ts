@@ -159,6 +159,42 @@ describe('POST /api/save', () => {
 		expect(refused.status).toBe(400)
 	})
 
+	it('with the path shown, any spelling of the same request saves (token dropped, %20, + and ~ alike)', async () => {
+		const search = await playground.request('GET', '/api/users/search?q=a%20b&token=abcdefabcdefabcdef')
+		expect(search.status).toBe(200)
+		const historyId = Number(search.headers.get('x-smkit-history-id'))
+		for (const shown of [
+			'/api/users/search?q=a%20b',
+			'/api/users/search?q=a+b',
+			'/api/users/search?q=a b',
+			'/api/users/search?q=a%20b&token=other'
+		]) {
+			const same = await playground.request('POST', '/api/save', {
+				body: { name: 'spelled', history_id: historyId, path: shown }
+			})
+			expect({ shown, status: same.status }).toEqual({ shown, status: 200 })
+		}
+		const tilde = await playground.request('GET', '/api/users/search?q=a~b&token=abcdefabcdefabcdef')
+		const tildeId = Number(tilde.headers.get('x-smkit-history-id'))
+		for (const shown of ['/api/users/search?q=a~b', '/api/users/search?q=a%7Eb']) {
+			const same = await playground.request('POST', '/api/save', {
+				body: { name: 'tilde', history_id: tildeId, path: shown }
+			})
+			expect({ shown, status: same.status }).toEqual({ shown, status: 200 })
+		}
+		// Another query is another request: still a 404.
+		for (const shown of [
+			'/api/users/search?q=a%20c',
+			'/api/users/search?q=a%20b&limit=5',
+			'/api/users/search'
+		]) {
+			const other = await playground.request('POST', '/api/save', {
+				body: { name: 'other', history_id: historyId, path: shown }
+			})
+			expect({ shown, status: other.status }).toEqual({ shown, status: 404 })
+		}
+	})
+
 	it('ten deletes of one saved file at once: one deletes it, the others are told it is not there', async () => {
 		await playground.json('/api/users/username/luna.explorer')
 		const saved = await (await post('raced')).json()

@@ -84,14 +84,44 @@ function refuseIncomplete(chosen: KeptResult, shown: number, historyId: number |
 		)
 }
 
+/** A path segment decoded, or as written when it is not valid percent-encoding. */
+function decodedSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment)
+	} catch {
+		return segment
+	}
+}
+
+/**
+ * One request in a form every spelling of it shares: its path segments and query parameters
+ * decoded (`%20`, `+` and a space alike, `~` and `%7E` alike), in order, without `token` (history
+ * records a request without it).
+ */
+function canonicalRequest(url: URL): string {
+	const segments = url.pathname.split('/').map(decodedSegment)
+	const parameters = [...url.searchParams].filter(([name]) => name !== 'token')
+	return JSON.stringify([segments, parameters])
+}
+
+/** Whether a recorded request line (`GET /path?query`) is the GET request of `url`. */
+function sameRequest(recorded: string, url: URL): boolean {
+	const space = recorded.indexOf(' ')
+	if (space < 0 || recorded.slice(0, space) !== 'GET') return false
+	const target = recorded.slice(space + 1)
+	if (!target.startsWith('/')) return false
+	return canonicalRequest(new URL(`http://localhost${target}`)) === canonicalRequest(url)
+}
+
 /**
  * A save naming the request the client shows (`path`) writes only a result of that request:
  * history ids start again at 1 when the playground restarts, so an id a page kept from before may
  * now name another request's result. Refused as not held (404), as an id no longer kept is.
  */
 function refuseOtherRequest(chosen: KeptResult, path: string, historyId: number | undefined): void {
-	const shown = `GET ${displayPath(new URL(path, 'http://localhost'))}`
-	if (chosen.request === shown) return
+	const url = new URL(path, 'http://localhost')
+	const shown = `GET ${displayPath(url)}`
+	if (sameRequest(chosen.request, url)) return
 	const which = historyId === undefined ? 'The last result' : `History id ${historyId}`
 	throw new HttpError(
 		'not_found',
