@@ -4,7 +4,7 @@
  * entered and left.
  */
 import { h, replaceChildren } from '../../common/dom'
-import { dataTable } from '../components/data-table'
+import { dataTable, inTableOrder, type TableSort } from '../components/data-table'
 import { errorBox } from '../components/error-box'
 import { exportCsv } from '../components/result-actions'
 import { apiGet } from '../lib/api'
@@ -52,8 +52,10 @@ export async function showDiff(
 			signed(count.change)
 		])
 	)
-	const listBlock = (title: string, users: Record<string, unknown>[]) =>
-		h(
+	const listBlock = (title: string, users: Record<string, unknown>[]) => {
+		// Kept by the table as a header is pressed: the export follows the order shown.
+		const sort: TableSort = { column: null, direction: 1 }
+		return h(
 			'section',
 			{ className: 'watch-users', dataset: { list: title.toLowerCase() } },
 			h('h3', { className: 'section-title', text: `${title}: ${formatCount(users.length)}` }),
@@ -63,12 +65,19 @@ export async function showDiff(
 						text: `Export ${title.toLowerCase()} to CSV`,
 						attrs: { type: 'button' },
 						on: {
-							click: () => void exportCsv(users, `followers-${title.toLowerCase()}-${target}-${from}-${to}`)
+							click: () =>
+								void exportCsv(
+									inTableOrder(users, sort),
+									`followers-${title.toLowerCase()}-${target}-${from}-${to}`
+								)
 						}
 					})
 				: null,
-			users.length > 0 ? dataTable(users) : h('p', { className: 'result-empty', text: 'Nobody.' })
+			users.length > 0
+				? dataTable(users, undefined, sort)
+				: h('p', { className: 'result-empty', text: 'Nobody.' })
 		)
+	}
 	const postsBlock = (title: string, posts: TopPost[]) =>
 		h(
 			'section',
