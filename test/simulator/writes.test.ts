@@ -71,6 +71,34 @@ describe('comment', () => {
 	})
 })
 
+describe('text limits count characters (code points), not UTF-16 units', () => {
+	it('takes a comment of 2200 emoji and refuses 2201', async () => {
+		const emoji = '\u{1F600}'
+		const fits = await postJson(simulator, `/api/v1/media/${photo.pk}/comment/`, {
+			comment_text: emoji.repeat(2200)
+		})
+		expect(fits.status).toBe(200)
+		const over = await postJson(simulator, `/api/v1/media/${photo.pk}/comment/`, {
+			comment_text: emoji.repeat(2201)
+		})
+		expect(over.status).toBe(400)
+		expect(over.body.message).toBe('Comment is too long')
+	})
+
+	it('takes a direct message of 2000 emoji and refuses 2001', async () => {
+		const emoji = '\u{1F600}'
+		const send = (text: string) =>
+			postJson(simulator, '/api/v1/direct_v2/threads/broadcast/text/', {
+				recipient_users: `[["${DEMO_PRESETS.luna.pk}"]]`,
+				text
+			})
+		expect((await send(emoji.repeat(2000))).status).toBe(200)
+		const over = await send(emoji.repeat(2001))
+		expect(over.status).toBe(400)
+		expect(over.body.message).toBe('Message is too long')
+	})
+})
+
 describe('follow and unfollow', () => {
 	const target = () =>
 		simulator.state.data.users.find(

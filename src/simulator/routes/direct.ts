@@ -123,7 +123,7 @@ export const directRoutes: readonly Route[] = [
 			const { state, form } = context
 			const text = form.get('text') ?? ''
 			if (text.trim() === '') return fail(400, 'text is required')
-			if (text.length > MAX_MESSAGE_LENGTH) return fail(400, 'Message is too long')
+			if ([...text].length > MAX_MESSAGE_LENGTH) return fail(400, 'Message is too long')
 			const nowMicros = Date.now() * 1000
 			let sent: { thread: DemoThread; message: DemoMessage }
 			const threadIds = parseJsonField(form.get('thread_ids'))

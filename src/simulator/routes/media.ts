@@ -89,7 +89,7 @@ function addComment(
 	if (isReply(media)) return media
 	const text = (context.form.get('comment_text') ?? '').trim()
 	if (text === '') return fail(400, 'Comment text is empty')
-	if (text.length > MAX_COMMENT_LENGTH) return fail(400, 'Comment is too long')
+	if ([...text].length > MAX_COMMENT_LENGTH) return fail(400, 'Comment is too long')
 	const comment = context.state.addComment(media, text, context.now)
 	return shape(media, commentView(context, comment))
 }
