@@ -111,5 +111,6 @@ export const cursorSchema = Text({
 export const followerQuerySchema = Text({
 	minLength: 1,
 	maxLength: MAX_FOLLOWER_QUERY_LENGTH,
-	description: `Only the items whose username or full name contains this text (1-${MAX_FOLLOWER_QUERY_LENGTH} characters)`
+	pattern: NOT_BLANK,
+	description: `search text within the list (only the items whose username or full name contains it): 1-${MAX_FOLLOWER_QUERY_LENGTH} characters, not only spaces`
 })

@@ -93,6 +93,14 @@ describe('MCP text limits are in characters', () => {
 		expect((await call('users_search', { query: '   ' })).body.error).toBe(
 			"Invalid argument 'query': expected search text: 1-200 characters, not only spaces"
 		)
+		expect(await call('friendships_get_followers', { userPk: '1000000002', query: '   ' })).toEqual({
+			isError: true,
+			body: expect.objectContaining({
+				code: 'bad_request',
+				error:
+					"Invalid argument 'query': expected search text within the list (only the items whose username or full name contains it): 1-100 characters, not only spaces"
+			})
+		})
 		expect((await call('users_search', { query: 'a\ud800' })).body.error).toBe(
 			"Invalid argument 'query': Expected Unicode text (an unpaired UTF-16 surrogate is none)"
 		)

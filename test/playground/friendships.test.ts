@@ -62,7 +62,7 @@ describe('/api/friendships', () => {
 			400,
 			'bad_request'
 		)
-		expect(empty.error).toBe("Invalid query parameter 'q': expected 1 to 100 characters")
+		expect(empty.error).toBe("Invalid query parameter 'q': expected 1-100 characters, not only spaces")
 	})
 
 	it('GET following/{user_pk}: 50 by default', async () => {

@@ -50,8 +50,20 @@ describe('query text', () => {
 		await expectList(await get(path, { q: emoji(100) }))
 		await expectRefused(
 			await get(path, { q: emoji(101) }),
-			"Invalid query parameter 'q': expected 1 to 100 characters"
+			"Invalid query parameter 'q': expected 1-100 characters, not only spaces"
 		)
+	})
+
+	it('followers q: only spaces is a 400, as the search q is', async () => {
+		const message = "Invalid query parameter 'q': expected 1-100 characters, not only spaces"
+		await expectRefused(await playground.get('/api/friendships/followers/1000000002?q=%20%20%20'), message)
+		await expectRefused(await get('/api/friendships/followers/1000000002', { q: ' \t ' }), message)
+		await expectRefused(
+			await get('/api/users/search', { q: '   ' }),
+			"Invalid query parameter 'q': expected 1-200 characters, not only spaces"
+		)
+		// Spaces around text are fine.
+		await expectList(await get('/api/friendships/followers/1000000002', { q: ' a ' }))
 	})
 
 	it('cursor: 2000 characters pass the schema, 2001 are a 400', async () => {

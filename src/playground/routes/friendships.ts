@@ -18,8 +18,10 @@ const FollowersQuery = t.Object({
 		Text({
 			minLength: 1,
 			maxLength: 100,
-			error: "Invalid query parameter 'q': expected 1 to 100 characters",
-			description: 'Only the followers whose username or full name contains this text'
+			pattern: '\\S',
+			error: "Invalid query parameter 'q': expected 1-100 characters, not only spaces",
+			description:
+				'Only the followers whose username or full name contains this text (1-100 characters, not only spaces)'
 		})
 	)
 })
