@@ -51,7 +51,8 @@ const change = (now: number | null, before: number | null | undefined) =>
 export function historyText(
 	watch: ShownWatch,
 	snapshots: readonly Snapshot[],
-	notes: readonly string[] = []
+	notes: readonly string[] = [],
+	run = `smkit watch run ${watch.id}${watch.demo ? ' --demo' : ''}`
 ): string {
 	const next = watch.running ? 'running now' : `next run ${when(watch.next_run_at)}`
 	const head = `Watch ${watch.id}: ${label(watch)}${watch.demo ? ' (demo)' : ''} every ${watch.every}${watch.followers ? ' with its follower list' : ''}; ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; ${next}`
@@ -59,10 +60,7 @@ export function historyText(
 		...(watch.last_status === 'failed' ? [`Last run failed: ${watch.last_error ?? ''}`] : []),
 		...notes
 	]
-	if (snapshots.length === 0)
-		return [head, ...said, `No snapshot yet: smkit watch run ${watch.id}${watch.demo ? ' --demo' : ''}`].join(
-			'\n'
-		)
+	if (snapshots.length === 0) return [head, ...said, `No snapshot yet: ${run}`].join('\n')
 	const table =
 		watch.kind === 'account'
 			? formatTable(

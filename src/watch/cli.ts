@@ -17,7 +17,7 @@ import { resolveUpstream, upstreamOptions } from '../server/upstream-options'
 import { DEFAULT_DB_PATH, isSqliteError, openStore, storeError } from '../store/db'
 import { checkWatchTarget } from './check'
 import { runWatches } from './cli-run'
-import { pendingList, pendingListLine } from './cli-show'
+import { pendingList, pendingListLine, runCommand } from './cli-show'
 import { diffText, historyText, idOf, print, printJson, type ShownWatch, warn, watchTable } from './cli-text'
 import { withInstagram } from './command-client'
 import { label } from './scheduler'
@@ -133,7 +133,8 @@ export async function runWatchCommand(
 			const shown = shownWatch(watches, watch)
 			if (options.json) return printJson({ watch: shown, snapshots })
 			const list = shown.pending_list
-			return print(historyText(shown, snapshots, list ? [pendingListLine(watch, list, options)] : []))
+			const notes = list ? [pendingListLine(watch, list, options)] : []
+			return print(historyText(shown, snapshots, notes, runCommand(watch, options)))
 		}
 		await runWatches(store, watches, args, options)
 	} catch (error) {
@@ -211,13 +212,14 @@ async function add(watches: WatchStore, spec: WatchSpec, options: WatchCommandOp
  */
 function diff(watches: WatchStore, args: unknown[], options: WatchCommandOptions): void {
 	const id = idOf(args[0])
-	if (!watches.get(id)) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
+	const watch = watches.get(id)
+	if (!watch) throw new NotFoundError(`No watch ${id} (smkit watch list lists them)`)
 	const snapshots = watches.snapshots(id)
 	const to = options.to ?? snapshots[snapshots.length - 1]?.id
 	const from = options.from ?? snapshots.filter((snapshot) => to === undefined || snapshot.id < to).pop()?.id
 	if (to === undefined || snapshots.length < 2)
 		throw new Error(
-			`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (smkit watch run ${id}${watches.get(id)?.demo ? ' --demo' : ''})`
+			`Watch ${id} has ${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}; a diff needs two (${runCommand(watch, options)})`
 		)
 	if (from === undefined)
 		throw new UsageError(`Watch ${id} has no snapshot before ${to} to compare it with: give --from`)

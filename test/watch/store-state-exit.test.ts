@@ -41,11 +41,13 @@ test('a target already watched exits 1, failed with --json', async () => {
 test('a diff of a watch with fewer than two snapshots exits 1, failed with --json', async () => {
 	const diff = await watch('diff', '1')
 	expect(diff.code).toBe(1)
-	expect(diff.stderr).toBe('smkit: Watch 1 has 0 snapshots; a diff needs two (smkit watch run 1)\n')
+	expect(diff.stderr).toBe(
+		'smkit: Watch 1 has 0 snapshots; a diff needs two (smkit watch run 1 --db state.db --env none.env)\n'
+	)
 	const json = await watch('diff', '1', '--json')
 	expect(JSON.parse(json.stdout)).toEqual({
 		success: false,
-		error: 'Watch 1 has 0 snapshots; a diff needs two (smkit watch run 1)',
+		error: 'Watch 1 has 0 snapshots; a diff needs two (smkit watch run 1 --db state.db --env none.env)',
 		code: 'failed',
 		exit_code: 1
 	})
