@@ -16,7 +16,7 @@ import {
 	type Page
 } from 'playwright-core'
 import type { ClientOptions } from '../../src/client/client'
-import { createDemoClient } from '../../src/demo'
+import { createDemoClient, simulatorClock } from '../../src/demo'
 import { JobManager } from '../../src/jobs/manager'
 import { OUTSIDE_OWNERS } from '../../src/jobs/outside'
 import type { JobStore } from '../../src/jobs/store'
@@ -124,9 +124,11 @@ export async function startDemoPlayground(
 		clientOptions?: ClientOptions
 		/** A job store the playground shares with `smkit collect` and the MCP server, as `serve` sets it up. */
 		sharedJobs?: JobStore
+		/** The Watch panel's "Advance demo time by a day": a simulator that takes a control token. */
+		demoClock?: boolean
 	} = {}
 ): Promise<DemoPlayground> {
-	const simulator = await startSimulator({ port: 0, host: '127.0.0.1' })
+	const simulator = await startSimulator({ port: 0, host: '127.0.0.1', controlToken: options.demoClock })
 	const saved = await temporaryDirectory('smkit-ui-saved-')
 	// Logged out: the same simulator without the demo session, as with an empty .env file.
 	const ig = createDemoClient(simulator.url, {
@@ -139,6 +141,7 @@ export async function startDemoPlayground(
 			? { jobs: new JobManager({ jobs: options.sharedJobs, ig, shows: OUTSIDE_OWNERS }) }
 			: {}),
 		demo: true,
+		...(options.demoClock ? { demoClock: simulatorClock(simulator.url, simulator.controlToken) } : {}),
 		demoPictures: simulator.url,
 		savedDir: saved.path,
 		log: () => {},
