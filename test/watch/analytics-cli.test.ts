@@ -35,6 +35,19 @@ async function interrupted(args: string[], signal: NodeJS.Signals = 'SIGINT') {
 	return { code: await child.exited, stdout: await stdout, stderr }
 }
 
+/** An analytics run slow enough to be interrupted: 200 posts at the safe speed, no session. */
+const SLOW_ANALYTICS = [
+	'analytics',
+	'luna.explorer',
+	'--demo',
+	'--speed',
+	'safe',
+	'--posts',
+	'200',
+	'--env',
+	'none.env'
+]
+
 describe('analytics and compare interrupted', () => {
 	it.each([[['compare', 'luna.explorer', 'mega.travel']], [['analytics', 'luna.explorer']]])(
 		'%p --json prints the failure JSON with exit_code 130, and exits 130',
@@ -59,19 +72,7 @@ describe('analytics and compare interrupted', () => {
 	] as const)(
 		'%s stops it as Ctrl-C does, and it exits %d (128 + the signal number)',
 		async (signal, exitCode) => {
-			const args = [
-				'analytics',
-				'luna.explorer',
-				'--demo',
-				'--speed',
-				'safe',
-				'--posts',
-				'200',
-				'--json',
-				'--env',
-				'none.env'
-			]
-			const { code, stdout } = await interrupted(args, signal)
+			const { code, stdout } = await interrupted([...SLOW_ANALYTICS, '--json'], signal)
 			expect(code).toBe(exitCode)
 			expect(JSON.parse(stdout)).toEqual({
 				success: false,
@@ -84,18 +85,7 @@ describe('analytics and compare interrupted', () => {
 	)
 
 	it('without --json says it was interrupted, and exits 130', async () => {
-		const args = [
-			'analytics',
-			'luna.explorer',
-			'--demo',
-			'--speed',
-			'safe',
-			'--posts',
-			'200',
-			'--env',
-			'none.env'
-		]
-		const { code, stdout, stderr } = await interrupted(args)
+		const { code, stdout, stderr } = await interrupted(SLOW_ANALYTICS)
 		expect(code).toBe(130)
 		expect(stdout).toBe('')
 		expect(stderr).toContain('smkit: Interrupted\n')

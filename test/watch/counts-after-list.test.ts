@@ -11,17 +11,11 @@ import { runWatch } from '../../src/watch/run'
 import { WatchStore } from '../../src/watch/store'
 import type { Watch } from '../../src/watch/types'
 import { useSimulator } from '../client/simulator-setup'
+import { advanceClock as moveClock } from './support'
 
 const simulator = useSimulator()
 
-async function advanceClock(hours: number) {
-	const response = await fetch(`${simulator.sim.url}/__sim/clock`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ advance_hours: hours })
-	})
-	expect(response.status).toBe(200)
-}
+const advanceClock = (hours: number) => moveClock(simulator.sim.url, hours)
 
 function watchOf(target: string) {
 	const store = openStore(':memory:')

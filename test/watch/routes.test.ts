@@ -4,20 +4,14 @@
  */
 import { describe, expect, it } from 'bun:test'
 import { expectFailure, expectNoLeaks, expectOk, usePlayground } from '../playground/support'
+import { advanceClock as moveClock } from './support'
 
 const harness = usePlayground()
 
 const post = (path: string, body?: unknown) =>
 	harness.request('POST', path, body === undefined ? {} : { body })
 
-async function advanceClock(hours: number) {
-	const response = await fetch(`${harness.simulator.url}/__sim/clock`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ advance_hours: hours })
-	})
-	expect(response.status).toBe(200)
-}
+const advanceClock = (hours: number) => moveClock(harness.simulator.url, hours)
 
 describe('POST /api/watches', () => {
 	it('takes exactly one of username and hashtag, an interval from 1h to 7d, and one watch per target', async () => {

@@ -5,7 +5,6 @@
  * not see up by name before it stores the snapshot.
  */
 import { expect, test } from 'bun:test'
-import type { InstagramClient } from '../../src/client/client'
 import { JobStore } from '../../src/jobs/store'
 import { openStore } from '../../src/store/db'
 import { LOOKUP_ATTEMPTS, MAX_RECHECKS } from '../../src/watch/recheck'
@@ -13,29 +12,11 @@ import { runWatch, WatchRunError } from '../../src/watch/run'
 import { WatchStore } from '../../src/watch/store'
 import type { Watch } from '../../src/watch/types'
 import { useSimulator } from '../client/simulator-setup'
+import { followerPks, advanceClock as moveClock } from './support'
 
 const simulator = useSimulator()
 
-/** Every follower pk of the account, walked directly. */
-async function followerPks(ig: InstagramClient, pk: string): Promise<Set<string>> {
-	const pks = new Set<string>()
-	let cursor: string | null = null
-	do {
-		const page = await ig.friendships.getFollowers(pk, { count: 200, cursor })
-		for (const user of page.items) pks.add(user.pk)
-		cursor = page.next_cursor
-	} while (cursor)
-	return pks
-}
-
-async function advanceClock(hours: number) {
-	const response = await fetch(`${simulator.sim.url}/__sim/clock`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ advance_hours: hours })
-	})
-	expect(response.status).toBe(200)
-}
+const advanceClock = (hours: number) => moveClock(simulator.sim.url, hours)
 
 /**
  * Watches mega.travel's 5,400 followers: a first run, then a second during which 48 demo hours
